@@ -1,0 +1,23 @@
+"""polyprobe: build, publish and evaluate multilingual probing datasets.
+
+Heavy libraries are imported lazily so that ``polyprobe --help`` stays quick."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "build_ud", "validate"]
+
+
+def build_ud(*args: Any, **kwargs: Any) -> Any:
+    from polyprobe.builders.pipeline import build_ud as _build_ud
+
+    return _build_ud(*args, **kwargs)
+
+
+def validate(*args: Any, **kwargs: Any) -> Any:
+    from polyprobe.cards.validate import validate as _validate
+
+    return _validate(*args, **kwargs)

@@ -1,0 +1,99 @@
+"""The task interface: a named probing task turns records into candidates.
+
+Tasks know nothing of variants, splits, files or cards. A task must be a pure function of
+(record, its parameters, the seed): the pipeline may call it again on the same record and must
+get the same candidates (perturbations draw from :func:`polyprobe.hashing.stable_rng`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar
+
+from polyprobe.loaders.records import Sentence
+
+
+class Level(str, Enum):
+    WORD = "word"
+    WORD_PAIR = "word-pair"
+    WORD_IN_CONTEXT = "word-in-context"
+    SENTENCE = "sentence"
+    SENTENCE_PAIR = "sentence-pair"
+    DISCOURSE = "discourse"
+
+
+# Input columns per level: part of the published schema (changing it is a major version).
+INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
+    Level.WORD: ("word",),
+    Level.WORD_PAIR: ("word1", "word2"),
+    Level.WORD_IN_CONTEXT: ("sentence", "tokens", "target_index"),
+    Level.SENTENCE: ("sentence", "tokens"),
+    Level.SENTENCE_PAIR: ("sentence1", "sentence2"),
+    Level.DISCOURSE: ("sentence1", "sentence2"),
+}
+
+
+@dataclass(slots=True)
+class Candidate:
+    """One potential dataset row, before any variant decides where (or whether) it goes.
+
+    ``copy`` distinguishes several rows made from one record (``original``/``inverted``) and
+    ends the stable row id ``<treebank>/<sent_id>/<task>/<copy>``. ``group`` and the id prefix
+    are filled in by the pipeline, which knows the source and the duplicate-text grouping.
+    """
+
+    inputs: dict[str, Any]
+    label: str
+    copy: str = "0"
+    lexical_key: str = ""
+
+
+@dataclass
+class TaskParams:
+    """Language-specific choices a task may read. Derived from data by the pipeline and written
+    into the card; overridable by a profile."""
+
+    lang: str = "und"
+    capitalises_nouns: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Task:
+    """Base class. Subclasses set the class attributes and implement :meth:`candidates`.
+
+    Drops are counted by reason in ``self.drops`` (the pipeline copies them into the card);
+    a drop is any record the task looked at and rejected for a stated reason.
+    """
+
+    name: ClassVar[str]
+    level: ClassVar[Level]
+    description: ClassVar[str]
+    label_names: ClassVar[tuple[str, ...]]
+    recipe_version: ClassVar[str] = "1.0.0"
+    citation: ClassVar[str] = ""
+    seed_dependent: ClassVar[bool] = False
+    lexical_control: ClassVar[bool] = False
+    # Free-text lines that the card prints under the recipe (e.g. how multiword tokens count).
+    notes: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, params: TaskParams | None = None, seed: int = 0):
+        self.params = params or TaskParams()
+        self.seed = seed
+        self.drops: Counter[str] = Counter()
+
+    @property
+    def input_columns(self) -> tuple[str, ...]:
+        return INPUT_COLUMNS[self.level]
+
+    def parameters(self) -> dict[str, Any]:
+        """Recipe parameters as they appear in the card and the fingerprint."""
+        return {}
+
+    def candidates(self, sentence: Sentence) -> list[Candidate]:
+        raise NotImplementedError
+
+    def drop(self, reason: str) -> list[Candidate]:
+        self.drops[reason] += 1
+        return []

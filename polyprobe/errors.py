@@ -1,0 +1,39 @@
+"""One error family so the CLI can map every failure to an exit code and a one-line message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PolyprobeError(Exception):
+    """Base class: anything polyprobe raises on purpose. The CLI prints it and exits 2."""
+
+    exit_code = 2
+
+
+class UsageError(PolyprobeError):
+    """The user asked for something inconsistent (bad option value, conflicting flags)."""
+
+
+class InputError(PolyprobeError):
+    """Malformed input. Names the file, the line and the problem so the user can fix the source.
+
+    ``reason`` is a short stable key (e.g. ``"bad-column-count"``) used to count skipped items
+    by cause when the user chose ``--on-invalid skip``.
+    """
+
+    def __init__(self, path: str | Path, line: int | None, problem: str, reason: str = "invalid"):
+        self.path = str(path)
+        self.line = line
+        self.problem = problem
+        self.reason = reason
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {problem}")
+
+
+class LicenseMixError(PolyprobeError):
+    """Sources whose licences may not be merged into one config without explicit consent."""
+
+
+class InfeasibleError(PolyprobeError):
+    """A requested build cannot produce anything usable (e.g. no task feasible)."""

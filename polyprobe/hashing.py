@@ -1,0 +1,60 @@
+"""Stable hashing. Python's ``hash()`` is salted per process, so nothing that reaches an output
+may depend on it; everything seed- or order-related goes through blake2b here."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import unicodedata
+
+import numpy as np
+
+
+def digest(*parts: object, size: int = 8) -> bytes:
+    h = hashlib.blake2b(digest_size=size)
+    for part in parts:
+        data = str(part).encode("utf-8")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.digest()
+
+
+def stable_u64(*parts: object) -> int:
+    """A 64-bit integer that is the same on every machine, process and Python version."""
+    return int.from_bytes(digest(*parts, size=8), "little")
+
+
+def stable_rng(*parts: object) -> random.Random:
+    """A private RNG seeded from stable parts (e.g. seed, task, sentence id).
+
+    ``random.Random`` seeded with an int is documented as reproducible across versions for
+    ``random()``; we only use ``random()``-based draws (via :func:`choice_index`)."""
+    return random.Random(stable_u64(*parts))
+
+
+def choice_index(rng: random.Random, n: int) -> int:
+    """Uniform index in ``range(n)`` using only ``rng.random()`` (stable across Python versions,
+    unlike ``randrange``, whose algorithm has changed before)."""
+    return min(int(rng.random() * n), n - 1)
+
+
+def file_sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def normalise_text(text: str) -> str:
+    """NFC + collapsed whitespace: the identity used to detect duplicate sentences."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def lexical_key(word: str) -> str:
+    """Lexical keys are NFC-normalised and case-folded everywhere (one definition, one place)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", word).casefold())
+
+
+def u64_array(values: list[int]) -> np.ndarray:
+    return np.asarray(values, dtype=np.uint64)
