@@ -1,0 +1,36 @@
+"""Shared fixtures. Real data comes from ``POLYPROBE_DATA`` (default ``../shared/data``); under
+``CI=true`` its absence is a failure, never a skip."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _data_root() -> Path:
+    return Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")).resolve()
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    root = _data_root()
+    if not (root / "MANIFEST.md").is_file():
+        message = f"shared data not found at {root} (set POLYPROBE_DATA)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return root
+
+
+@pytest.fixture(scope="session")
+def ud_dir(data_dir: Path) -> Path:
+    return data_dir / "ud"
+
+
+def all_treebanks() -> list[str]:
+    root = _data_root() / "ud"
+    return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
