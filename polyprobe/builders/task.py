@@ -91,6 +91,20 @@ class Task:
         """Recipe parameters as they appear in the card and the fingerprint."""
         return {}
 
+    # --- optional first pass -----------------------------------------------------------
+    # Tasks whose choices depend on the whole corpus (target words, frequency bands, class
+    # sets, length windows) see every sentence once through ``observe`` before any
+    # ``candidates`` call, then ``derive`` fixes those choices; they are written into the card
+    # (and can be overridden by a profile through ``params.extra``).
+    needs_observation: ClassVar[bool] = False
+
+    def observe(self, sentence: Sentence) -> None:
+        """First pass over the corpus (only called when ``needs_observation``)."""
+
+    def derive(self) -> dict[str, Any]:
+        """Fix corpus-derived choices after the first pass; returns them for the card."""
+        return {}
+
     def candidates(self, sentence: Sentence) -> list[Candidate]:
         raise NotImplementedError
 

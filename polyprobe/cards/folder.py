@@ -1,13 +1,62 @@
 """Dataset folder writer: a Hugging Face dataset repository on disk, written aside and renamed
-into place. CONTRACT STUB — implementation pending (see docs/ARCHITECTURE.md)."""
+into place.
+
+Why it is shaped this way:
+
+* Everything goes into a hidden sibling of ``out`` (same parent, so the final ``rename`` is
+  atomic on one filesystem) and is renamed into place by :meth:`DatasetFolderWriter.finish`.
+  An exception, a ``KeyboardInterrupt`` or a forgotten ``finish`` leaves no folder behind:
+  the context manager aborts, and a ``weakref.finalize`` removes the temporary folder at
+  garbage collection or interpreter exit if nobody else did.
+* Each config's split tables are written to parquet as soon as :meth:`add_config` receives
+  them, so a build never holds more than one config's tables; only statistics are kept.
+* Every number the card prints is computed from the tables as they are written (and
+  ``validate`` recomputes it from the files).
+* Output bytes depend only on the payloads: fixed parquet options, canonical split order,
+  YAML from plain data, PNGs without a ``Software`` chunk, no timestamps, no absolute paths.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+import re
+import secrets
+import shutil
+import warnings
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
+
+from polyprobe.cards import schema
+from polyprobe.cards.card import (
+    README,
+    REPORT,
+    CardFormatError,
+    ConfigCard,
+    card_body,
+    card_data,
+    plain,
+    plot_path,
+    polyprobe_config_block,
+    read_readme,
+    render_readme,
+)
+from polyprobe.cards.stats import (
+    EXAMPLE_ROWS,
+    ConfigStats,
+    SplitStats,
+    label_counts,
+    ordered_splits,
+    read_split,
+)
+from polyprobe.errors import PolyprobeError
 
 
 @dataclass
@@ -56,13 +105,279 @@ class DatasetMeta:
     tags: list[str] = field(default_factory=lambda: ["probing", "polyprobe"])
     source_datasets: list[str] = field(default_factory=list)
     summary: str = ""
+    # Hub id ("org/name") shown in the card's load snippets; "" shows a folder placeholder.
+    # Never the output path: the card must not depend on where the folder was written.
+    repo_id: str = ""
+
+
+class FolderError(PolyprobeError):
+    """The folder cannot be written as asked (bad payload, unusable output path)."""
+
+
+class OutputExistsError(FolderError):
+    """``out`` exists and ``overwrite`` was not given."""
+
+
+# Parquet options, spelled out so a change of pyarrow defaults cannot change our bytes
+# silently. zstd: small files and fast reads; row groups of 100k rows keep streaming reads
+# and the Hub's viewer cheap without fragmenting small configs.
+PARQUET_OPTIONS: dict[str, Any] = {
+    "compression": "zstd",
+    "compression_level": 3,
+    "use_dictionary": True,
+    "write_statistics": True,
+    "version": "2.6",
+    "data_page_version": "1.0",
+    "store_schema": True,
+    "row_group_size": 100_000,
+}
+
+CONFIG_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
+SPLIT_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+def split_file(config: str, split: str) -> str:
+    """Relative POSIX path of a split's single parquet shard (the Hub's naming)."""
+    return f"data/{config}/{split}-00000-of-00001.parquet"
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
+def _is_dataset_folder(path: Path) -> bool:
+    """Only polyprobe dataset folders (or empty folders) may be replaced by ``overwrite``:
+    ``--out ~ --overwrite`` must not delete a home directory."""
+    if not any(path.iterdir()):
+        return True
+    try:
+        data, _ = read_readme(path / README)
+    except (OSError, UnicodeDecodeError, CardFormatError):
+        return False
+    return isinstance(data.get("polyprobe"), dict)
 
 
 class DatasetFolderWriter:
-    def __init__(self, out: str | Path, overwrite: bool = False): ...
+    """Writes one dataset folder. Use it as a context manager (``with DatasetFolderWriter(out)
+    as writer:``), call :meth:`add_config` per config and :meth:`finish` once; leaving the block
+    by an exception, or without ``finish``, aborts and leaves nothing behind."""
 
-    def add_config(self, payload: ConfigPayload) -> None: ...
+    def __init__(self, out: str | Path, overwrite: bool = False):
+        self.out = Path(os.path.abspath(out))
+        self.overwrite = overwrite
+        self._configs: list[ConfigCard] = []
+        self._finished = False
+        self._aborted = False
+        self._check_target()
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            tmp = self.out.parent / f".{self.out.name}.polyprobe-tmp-{secrets.token_hex(4)}"
+            try:
+                os.mkdir(tmp)
+                break
+            except FileExistsError:
+                continue
+        self.tmp = tmp
+        self._cleanup = weakref.finalize(self, _remove, str(tmp))
 
-    def finish(self, meta: DatasetMeta) -> Path: ...
+    # -- state ----------------------------------------------------------------------------
 
-    def abort(self) -> None: ...
+    @property
+    def stats(self) -> dict[str, ConfigStats]:
+        """Statistics of every config written so far (for the pipeline's closing summary)."""
+        return {c.name: c.stats for c in self._configs}
+
+    def _check_open(self) -> None:
+        if self._finished:
+            raise FolderError(f"{self.out}: the writer has already finished")
+        if self._aborted:
+            raise FolderError(f"{self.out}: the writer was aborted")
+
+    def _check_target(self) -> None:
+        out = self.out
+        if not os.path.lexists(out):
+            return
+        if not self.overwrite:
+            raise OutputExistsError(
+                f"{out} already exists; choose another output folder or pass --overwrite "
+                "to replace it"
+            )
+        if out.is_symlink() or not out.is_dir():
+            raise FolderError(f"{out} exists and is not a directory; refusing to replace it")
+        if not _is_dataset_folder(out):
+            raise FolderError(
+                f"{out} exists and is not a polyprobe dataset folder (no README.md with a "
+                "'polyprobe' block); refusing to replace it even with --overwrite"
+            )
+
+    # -- configs --------------------------------------------------------------------------
+
+    def add_config(self, payload: ConfigPayload) -> None:
+        """Write the config's non-empty splits now and keep only their statistics."""
+        self._check_open()
+        name = payload.name
+        if not CONFIG_NAME.match(name):
+            raise FolderError(
+                f"config name {name!r} must start with a letter, digit or '_' and contain only "
+                "letters, digits, '_', '.' and '-'"
+            )
+        if any(c.name == name for c in self._configs):
+            raise FolderError(f"config {name!r} was added twice")
+        if payload.default and any(c.payload.default for c in self._configs):
+            first = next(c.name for c in self._configs if c.payload.default)
+            raise FolderError(f"configs {first!r} and {name!r} are both marked default")
+        labels = [str(n) for n in payload.label_names]
+        if not labels or len(set(labels)) != len(labels):
+            raise FolderError(
+                f"config {name!r}: label names must be non-empty and unique: {labels}"
+            )
+        try:
+            block = polyprobe_config_block(payload)
+        except (ValueError, TypeError) as exc:
+            raise FolderError(str(exc)) from exc
+
+        expected = schema.arrow_schema(payload.level, labels)
+        features = schema.features_dict(payload.level, labels)
+        stats = ConfigStats(name=name, label_names=labels)
+        config_dir = self.tmp / "data" / name
+        try:
+            for split in ordered_splits(payload.splits):
+                table = payload.splits[split]
+                if table is None or table.num_rows == 0:
+                    continue  # empty splits are omitted, never written
+                if not SPLIT_NAME.match(split):
+                    raise FolderError(f"config {name!r}: bad split name {split!r}")
+                where = f"config {name!r} split {split!r}"
+                if not table.schema.equals(expected, check_metadata=False):
+                    raise FolderError(
+                        f"{where}: table schema {table.schema.to_string(show_schema_metadata=False)!r}"
+                        f" is not the published schema "
+                        f"{expected.to_string(show_schema_metadata=False)!r}"
+                    )
+                embedded = schema.features_from_schema(table.schema)
+                if embedded is not None and embedded != features:
+                    raise FolderError(f"{where}: embedded features {embedded} != {features}")
+                table = table.replace_schema_metadata(expected.metadata)
+                try:
+                    label_counts(table.column("label"), len(labels))  # refuse before writing
+                except ValueError as exc:
+                    raise FolderError(f"{where}: {exc}") from exc
+                rel = split_file(name, split)
+                config_dir.mkdir(parents=True, exist_ok=True)
+                pq.write_table(table, self.tmp / rel, **PARQUET_OPTIONS)
+                del table
+                # Statistics come from the file as written, exactly as validate will read it.
+                written = read_split(self.tmp / rel)
+                stats.splits[split] = SplitStats(
+                    split,
+                    rel,
+                    written.num_rows,
+                    label_counts(written.column("label"), len(labels)),
+                    written.nbytes,
+                )
+                if not stats.examples:
+                    stats.examples_split = split
+                    stats.examples = written.slice(0, EXAMPLE_ROWS).to_pylist()
+                del written
+            if not stats.splits:
+                raise FolderError(f"config {name!r} has no rows in any split")
+        except BaseException:
+            _remove(str(config_dir))
+            raise
+        kept = dataclasses.replace(
+            payload,
+            label_names=labels,
+            polyprobe=block,
+            recipe=plain(dict(payload.recipe)),
+            splits={},
+            dropped=plain(dict(payload.dropped)),
+            dropped_classes=plain(dict(payload.dropped_classes)),
+            notes=[str(n) for n in payload.notes],
+        )
+        self._configs.append(ConfigCard(kept, stats))
+
+    # -- finishing ------------------------------------------------------------------------
+
+    def finish(self, meta: DatasetMeta) -> Path:
+        """Write plots, README.md and report.json, then move the folder into place."""
+        self._check_open()
+        try:
+            if not self._configs:
+                raise FolderError(f"{self.out}: no config to write")
+            defaults = [c.name for c in self._configs if c.payload.default]
+            if len(defaults) != 1:
+                raise FolderError(
+                    f"{self.out}: exactly one config must be marked default, got {defaults or 'none'}"
+                )
+            from polyprobe.cards.plots import label_bar_chart
+
+            (self.tmp / "plots").mkdir(exist_ok=True)
+            for c in self._configs:
+                label_bar_chart(
+                    self.tmp / plot_path(c.name),
+                    c.name,
+                    c.stats.label_names,
+                    {s: st.label_counts for s, st in c.stats.splits.items()},
+                )
+            text = render_readme(card_data(self._configs, meta), card_body(self._configs, meta))
+            with open(self.tmp / README, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+            report = json.dumps(
+                plain(meta.feasibility), sort_keys=True, indent=2, ensure_ascii=False
+            )
+            with open(self.tmp / REPORT, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(report + "\n")
+            self._check_target()  # someone may have created it meanwhile
+            self._install()
+        except BaseException:
+            self.abort()
+            raise
+        self._finished = True
+        self._cleanup.detach()
+        return self.out
+
+    def _install(self) -> None:
+        """Rename the finished folder into place; with overwrite, swap: old aside, new in,
+        old deleted. If the second rename fails the old folder is put back."""
+        if not os.path.lexists(self.out):
+            os.rename(self.tmp, self.out)
+            return
+        old = self.out.parent / f".{self.out.name}.polyprobe-old-{secrets.token_hex(4)}"
+        os.rename(self.out, old)
+        try:
+            os.rename(self.tmp, self.out)
+        except BaseException:
+            os.rename(old, self.out)
+            raise
+        _remove(str(old))
+
+    def abort(self) -> None:
+        """Remove everything written so far; the output path is left as it was."""
+        if self._finished:
+            return
+        self._aborted = True
+        self._cleanup()
+
+    # -- context manager ------------------------------------------------------------------
+
+    def __enter__(self) -> DatasetFolderWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc_type is not None:
+            self.abort()
+        elif not self._finished and not self._aborted:
+            warnings.warn(
+                f"DatasetFolderWriter for {self.out} left without finish(); nothing was written",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            self.abort()

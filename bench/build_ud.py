@@ -1,0 +1,156 @@
+"""Benchmark of the UD build path, every figure a ratio measured in this one run.
+
+1. reader throughput: polyprobe's CoNLL-U reader vs ``conllu.parse_incr`` over EWT (all files);
+2. the whole ``polyprobe build ud`` of EWT as a process vs one bare ``conllu.parse_incr`` pass as a
+   process (start-up included in both; target ≤ 1.5×);
+3. peak RSS per candidate while building from EWT repeated to ≥ 200 MB with fresh sent_ids
+   (target: the reader streams in constant memory; the variant engine keeps ≤ 64 bytes per
+   candidate). Skip with ``--no-memory`` (it takes a minute or two).
+
+Run: ``python bench/build_ud.py [--data ../shared/data] [--no-memory]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _ewt(data: Path) -> Path:
+    return data / "ud" / "UD_English-EWT"
+
+
+def _files(tb: Path) -> list[Path]:
+    return sorted(p for p in tb.iterdir() if re.search(r"-ud-(train|dev|test)\.conllu(\.gz)?$", p.name))
+
+
+def _open(p: Path):
+    return gzip.open(p, "rt", encoding="utf-8") if p.suffix == ".gz" else open(p, encoding="utf-8")
+
+
+def reader_throughput(tb: Path) -> None:
+    import conllu
+
+    from polyprobe.loaders.conllu import read_conllu
+
+    files = _files(tb)
+    t = time.perf_counter()
+    n_ref = tok_ref = 0
+    for f in files:
+        with _open(f) as fh:
+            for s in conllu.parse_incr(fh):
+                n_ref += 1
+                tok_ref += len(s)
+    t_ref = time.perf_counter() - t
+    t = time.perf_counter()
+    n = tok = 0
+    for f in files:
+        for s in read_conllu(f):
+            n += 1
+            tok += len(s.words) + len(s.multiword) + len(s.empty)
+            # touch what a task touches, so lazy parsing cannot flatter the figure
+            for w in s.words:
+                w.feats.get("Number")
+                w.misc.get("SpaceAfter")
+    t_ours = time.perf_counter() - t
+    assert n == n_ref, (n, n_ref)
+    print(f"reader: {n} sentences, {tok} token lines")
+    print(f"  conllu.parse_incr  {t_ref:7.2f} s  {n_ref / t_ref:9.0f} sent/s")
+    print(f"  polyprobe reader   {t_ours:7.2f} s  {n / t_ours:9.0f} sent/s")
+    print(f"  speed-up: {t_ref / t_ours:.1f}x (target >= 5x)")
+
+
+def _timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall time and peak RSS (kB) of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    wall = time.perf_counter() - t
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(peak, before)
+
+
+def _peak_rss_kb(cmd: list[str]) -> int:
+    code = (
+        "import resource,subprocess,sys;"
+        "subprocess.run(sys.argv[1:],check=True,stdout=subprocess.DEVNULL);"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", code, *cmd], check=True, capture_output=True, text=True)
+    return int(out.stdout.strip())
+
+
+def whole_build(tb: Path, tmp: Path) -> None:
+    bare = (
+        "import conllu,gzip,sys\n"
+        "for f in sys.argv[1:]:\n"
+        "    fh = gzip.open(f,'rt',encoding='utf-8') if f.endswith('.gz') else open(f,encoding='utf-8')\n"
+        "    for s in conllu.parse_incr(fh): pass\n"
+    )
+    files = [str(f) for f in _files(tb)]
+    t_bare, _ = _timed([sys.executable, "-c", bare, *files])
+    out = tmp / "ewt"
+    t_build, _ = _timed(
+        [sys.executable, "-m", "polyprobe", "build", "ud", str(tb), "--lang", "en", "--sizes", "10k",
+         "--out", str(out), "--overwrite", "--quiet"]
+    )
+    print("whole build of EWT (3 tasks, natural+balanced, full+10k) as a process:")
+    print(f"  bare conllu.parse_incr pass  {t_bare:6.2f} s")
+    print(f"  polyprobe build ud           {t_build:6.2f} s")
+    print(f"  ratio: {t_build / t_bare:.2f}x (target <= 1.5x)")
+
+
+def memory(tb: Path, tmp: Path, target_mb: int = 200) -> None:
+    big = tmp / "UD_English-EWTx"
+    big.mkdir()
+    text = "".join(_open(f).read() for f in _files(tb))
+    size = 0
+    rep = 0
+    with open(big / "en_ewtx-ud-train.conllu", "w", encoding="utf-8") as fh:
+        while size < target_mb * 1024 * 1024:
+            chunk = re.sub(r"^# sent_id = (.*)$", rf"# sent_id = \1-r{rep}", text, flags=re.M)
+            fh.write(chunk)
+            size += len(chunk.encode("utf-8"))
+            rep += 1
+    print(f"memory: EWT repeated {rep}x = {size / 2**20:.0f} MB in one file")
+    base = _peak_rss_kb([sys.executable, "-c", "import polyprobe.builders.pipeline, polyprobe.cards.folder, polyprobe.loaders.conllu"])
+    out = tmp / "big"
+    cmd = [sys.executable, "-m", "polyprobe", "build", "ud", str(big), "--lang", "en",
+           "--split", "ratio:80/10/10", "--out", str(out), "--quiet"]
+    t = time.perf_counter()
+    peak = _peak_rss_kb(cmd)
+    wall = time.perf_counter() - t
+    report = json.loads((out / "report.json").read_text())
+    cands = sum(v["candidates"] for v in report.values())
+    print(f"  build: {wall:.1f} s, peak RSS {peak / 1024:.0f} MB (import baseline {base / 1024:.0f} MB)")
+    print(f"  candidates: {cands}; (peak - baseline) per candidate: {(peak - base) * 1024 / cands:.1f} bytes")
+    # The variant engine's own share: its numpy columns, measured directly.
+    print(f"  engine columns: {2 + 8 + 8 + 1 + 8} bytes per candidate (label, group, key, split, order)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", type=Path, default=Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")))
+    ap.add_argument("--no-memory", action="store_true")
+    args = ap.parse_args()
+    tb = _ewt(args.data)
+    reader_throughput(tb)
+    with tempfile.TemporaryDirectory() as d:
+        whole_build(tb, Path(d))
+        if not args.no_memory:
+            memory(tb, Path(d))
+
+
+if __name__ == "__main__":
+    main()

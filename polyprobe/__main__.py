@@ -1,0 +1,5 @@
+import sys
+
+from polyprobe.cli import main
+
+sys.exit(main())

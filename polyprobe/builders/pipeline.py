@@ -1,0 +1,545 @@
+"""``build_ud``: UD treebanks → candidates → variants → dataset folder, in one streaming pass.
+
+Candidate rows are spooled to temporary Arrow IPC files while the treebanks stream by; only
+compact numpy columns (label, group, key, split, order: ~27 bytes a candidate) stay in memory for
+the variant engine. Each config is then materialised by taking its indices from the memory-mapped
+spool, so memory does not grow with the corpus beyond those columns and one config's rows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import polyprobe
+from polyprobe.builders.task import Task, TaskParams
+from polyprobe.builders.variants import (
+    SPLITS,
+    CandidateColumns,
+    MinPerClass,
+    SizeSpec,
+    SplitSpec,
+    TaskVariants,
+    VariantSettings,
+    make_variants,
+    parse_sizes,
+    parse_split,
+)
+from polyprobe.cards.schema import arrow_schema
+from polyprobe.errors import InfeasibleError, UsageError
+from polyprobe.hashing import digest, normalise_text, stable_u64
+from polyprobe.languages import resolve_language
+from polyprobe.licenses import resolve_card_license
+
+_SPLIT_CODE = {"train": 0, "dev": 1, "validation": 1, "test": 2}
+_BATCH = 4096
+# How much of the corpus the language profile looks at (a prefix keeps the build one pass).
+_PROFILE_NOUNS = 20_000
+
+
+@dataclass
+class TaskSummary:
+    """What happened to one task: the closing table and report.json are made from this."""
+
+    task: str
+    candidates: int
+    class_counts: dict[str, int]
+    configs: list[str] = field(default_factory=list)
+    rows: dict[str, int] = field(default_factory=dict)  # recommended config: split -> rows
+    not_built: list[str] = field(default_factory=list)
+    infeasible: str | None = None
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    fingerprint: str
+    tasks: list[TaskSummary]
+    skipped_invalid: dict[str, int]
+    split: SplitSpec
+
+
+class _Spool:
+    """Candidate rows of one task, written to an Arrow IPC file in batches as they arrive."""
+
+    def __init__(self, path: Path, input_columns: Sequence[str]):
+        self.path = path
+        self.input_columns = list(input_columns)
+        self.columns = ["id", *self.input_columns, "lexical_key", "sentence_index"]
+        self._buf: dict[str, list[Any]] = {c: [] for c in self.columns}
+        self._writer: pa.ipc.RecordBatchFileWriter | None = None
+        self.label = array("h")
+        self.group = array("Q")
+        self.key = array("Q")
+        self.split = array("b")
+        self.order = array("Q")
+
+    def add(self, row_id: str, inputs: dict[str, Any], lexical_key: str, sentence_index: int,
+            label: int, group: int, split: int, seed: int) -> None:
+        buf = self._buf
+        buf["id"].append(row_id)
+        for c in self.input_columns:
+            buf[c].append(inputs[c])
+        buf["lexical_key"].append(lexical_key)
+        buf["sentence_index"].append(sentence_index)
+        self.label.append(label)
+        self.group.append(group)
+        self.key.append(stable_u64("key", lexical_key) if lexical_key else 0)
+        self.split.append(split)
+        self.order.append(stable_u64(seed, row_id))
+        if len(buf["id"]) >= _BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._buf["id"]:
+            return
+        batch = pa.record_batch(
+            [pa.array(self._buf[c]) if c != "sentence_index" else
+             pa.array(self._buf[c], type=pa.uint32()) for c in self.columns],
+            names=self.columns,
+        )
+        if self._writer is None:
+            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
+        self._writer.write_batch(batch)
+        self._buf = {c: [] for c in self.columns}
+
+    def close(self) -> pa.Table | None:
+        self.flush()
+        if self._writer is None:
+            return None
+        self._writer.close()
+        return pa.ipc.open_file(pa.memory_map(str(self.path), "r")).read_all()
+
+    def numpy_columns(self) -> CandidateColumns:
+        return CandidateColumns(
+            label=np.frombuffer(self.label, dtype=np.int16).copy(),
+            group=np.frombuffer(self.group, dtype=np.uint64).copy(),
+            key=np.frombuffer(self.key, dtype=np.uint64).copy(),
+            source_split=np.frombuffer(self.split, dtype=np.int8).copy(),
+            order=np.frombuffer(self.order, dtype=np.uint64).copy(),
+        )
+
+    def __len__(self) -> int:
+        return len(self.label)
+
+
+def _choose_split(split: str | None, sources: Sequence[Any]) -> SplitSpec:
+    if split is not None:
+        spec = parse_split(split)
+        if spec.mode == "ud":
+            lacking = [s.name for s in sources if not {"train", "dev", "test"} <= set(s.splits)]
+            if lacking:
+                raise UsageError(
+                    "--split ud needs train, dev and test files in every treebank; "
+                    f"missing in: {', '.join(lacking)} (use --split ratio:80/10/10)"
+                )
+            return SplitSpec("ud", reason="requested with --split ud")
+        return SplitSpec(spec.mode, spec.ratios, reason="requested with --split")
+    lacking = [s.name for s in sources if not {"train", "dev", "test"} <= set(s.splits)]
+    if not lacking:
+        return SplitSpec("ud", reason="every input treebank has train, dev and test files")
+    return SplitSpec(
+        "ratio",
+        (80, 10, 10),
+        reason="not every treebank has train, dev and test files ("
+        + ", ".join(f"{s.name}: {'+'.join(sorted(s.splits)) or 'none'}" for s in sources
+                    if s.name in lacking)
+        + "), so polyprobe re-splits by ratio 80/10/10",
+    )
+
+
+def _derive_params(sentences: Iterable[Any], lang: str) -> tuple[TaskParams, dict[str, Any]]:
+    """Language choices from the data itself: does the language capitalise common nouns?"""
+    upper = total = 0
+    for sent in sentences:
+        for w in sent.words[1:]:
+            if w.upos == "NOUN" and w.form[:1].isalpha():
+                total += 1
+                upper += w.form[:1].isupper()
+        if total >= _PROFILE_NOUNS:
+            break
+    share = upper / total if total else 0.0
+    capitalises = total >= 50 and share >= 0.5
+    profile = {
+        "lang": lang,
+        "capitalises_nouns": capitalises,
+        "capitalised_noun_share": round(share, 4),
+        "nouns_inspected": total,
+    }
+    return TaskParams(lang=lang, capitalises_nouns=capitalises), profile
+
+
+def _config_entries(task: Task, tv: TaskVariants) -> list[tuple[str, Any]]:
+    """(config name, variant) pairs: ``<task>`` is balanced-full when built, else natural-full."""
+    built = {(v.balance, v.size): v for v in tv.variants}
+    recommended = built.get(("balanced", "full")) or built.get(("natural", "full"))
+    out: list[tuple[str, Any]] = []
+    if recommended is not None:
+        out.append((task.name, recommended))
+    for v in tv.variants:
+        if v is not recommended:
+            out.append((f"{task.name}.{v.balance}-{v.size}", v))
+    return out
+
+
+def build_ud(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    lang: str,
+    out: str | os.PathLike[str],
+    tasks: Sequence[str] | None = None,
+    sizes: str | Sequence[SizeSpec] | None = None,
+    split: str | None = None,
+    min_per_class: tuple[int, int, int] | MinPerClass = (50, 20, 20),
+    seed: int = 0,
+    overwrite: bool = False,
+    on_invalid: str = "raise",
+    license_overrides: dict[str, str] | None = None,
+    source_version: str | None = None,
+    allow_license_mix: bool = False,
+    balances: Sequence[str] = ("natural", "balanced"),
+    progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+) -> BuildResult:
+    """Build a dataset folder from UD treebanks. Mirrors ``polyprobe build ud``."""
+    from polyprobe.builders.registry import TASKS, get_task
+    from polyprobe.builders.rendering import render
+    from polyprobe.cards.folder import ConfigPayload, DatasetFolderWriter, DatasetMeta, SourceInfo
+    from polyprobe.loaders.conllu import discover, read_sources
+
+    if on_invalid not in ("raise", "skip"):
+        raise UsageError(f"--on-invalid must be 'raise' or 'skip', not {on_invalid!r}")
+    language = resolve_language(lang)
+    task_names = list(tasks) if tasks else list(TASKS)
+    for name in task_names:
+        get_task(name)  # raises UsageError listing the valid names
+    task_names = [n for n in TASKS if n in task_names]  # registry order, no duplicates
+    size_specs = parse_sizes(sizes) if isinstance(sizes, str) or sizes is None else tuple(sizes)
+    floors = min_per_class if isinstance(min_per_class, MinPerClass) else MinPerClass(*min_per_class)
+    for b in balances:
+        if b not in ("natural", "balanced"):
+            raise UsageError(f"unknown balance {b!r}: use natural and/or balanced")
+
+    sources = discover(
+        [Path(p) for p in paths],
+        license_overrides=license_overrides or {},
+        source_version=source_version,
+    )
+    card_license, mixed = resolve_card_license(
+        {s.name: s.license for s in sources}, allow_mix=allow_license_mix
+    )
+    split_spec = _choose_split(split, sources)
+    settings = VariantSettings(
+        split=split_spec, sizes=size_specs, balances=tuple(balances), min_per_class=floors
+    )
+
+    # Profile from a prefix of the data (a separate short read keeps the main pass single).
+    params, profile = _derive_params(read_sources(sources, on_invalid="skip"), language.code)
+    task_objs = [get_task(n)(params, seed) for n in task_names]
+    observers = [t for t in task_objs if t.needs_observation]
+    if observers:
+        for sent in read_sources(sources, on_invalid=on_invalid, skipped=Counter()):
+            for t in observers:
+                t.observe(sent)
+        profile["tasks"] = {t.name: t.derive() for t in observers}
+
+    out_path = Path(out)
+    work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-"))
+    try:
+        spools = [_Spool(work / f"{t.name}.arrow", t.input_columns) for t in task_objs]
+        label_index = [{name: i for i, name in enumerate(t.label_names)} for t in task_objs]
+        skipped: Counter[str] = Counter()
+        group_writer = _StringSpool(work / "groups.arrow")
+        text_hashes = array("Q")
+        stream: Iterable[Any] = read_sources(sources, on_invalid=on_invalid, skipped=skipped)
+        if progress is not None:
+            stream = progress(stream)
+        for s_index, sent in enumerate(stream):
+            tb = sent.source.treebank
+            group_name = f"{tb}/{sent.sent_id}"
+            text = sent.text if sent.text is not None else render(sent.surface_tokens())
+            text_hash = stable_u64("text", normalise_text(text))
+            text_hashes.append(text_hash)
+            group_writer.add(group_name)
+            split_code = _SPLIT_CODE.get(sent.source.split or "", -1)
+            for t, spool, labels in zip(task_objs, spools, label_index, strict=True):
+                for cand in t.candidates(sent):
+                    spool.add(
+                        f"{group_name}/{t.name}/{cand.copy}", cand.inputs, cand.lexical_key,
+                        s_index, labels[cand.label], text_hash, split_code, seed,
+                    )
+        groups_table = group_writer.close()
+        n_sentences = len(text_hashes)
+        if n_sentences == 0:
+            raise InfeasibleError("no sentences could be read from the inputs")
+        hashes = np.frombuffer(text_hashes, dtype=np.uint64)
+        _, first_index, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+        canonical_sentence = first_index[inverse].astype(np.int64)
+        duplicates = {
+            "sentences_read": int(n_sentences),
+            "duplicate_sentences": int(n_sentences - len(first_index)),
+            "groups_with_duplicates": int(np.count_nonzero(np.bincount(inverse) > 1)),
+        }
+        del hashes, inverse, first_index
+
+        writer = DatasetFolderWriter(out_path, overwrite=overwrite)
+        summaries: list[TaskSummary] = []
+        feasibility: dict[str, Any] = {}
+        default_given = False
+        with writer:
+            for t, spool in zip(task_objs, spools, strict=True):
+                cols = spool.numpy_columns()
+                rows_table = spool.close()
+                counts = np.bincount(cols.label, minlength=len(t.label_names)) if len(cols.label) else np.zeros(len(t.label_names), dtype=np.int64)
+                summary = TaskSummary(
+                    task=t.name,
+                    candidates=len(cols.label),
+                    class_counts={n: int(c) for n, c in zip(t.label_names, counts, strict=True)},
+                )
+                if len(cols.label) == 0:
+                    summary.infeasible = "no candidates: " + (
+                        "; ".join(f"{r} ({c})" for r, c in sorted(t.drops.items()))
+                        or "no input sentence qualifies"
+                    )
+                    tv = None
+                else:
+                    tv = make_variants(cols, list(t.label_names), settings)
+                    summary.not_built = list(tv.not_built)
+                    summary.infeasible = tv.infeasible
+                if tv is not None and tv.infeasible is None:
+                    for cfg_name, variant in _config_entries(t, tv):
+                        splits = {
+                            sp: _materialise(
+                                rows_table, variant.indices[sp], cols, tv, t, groups_table,
+                                canonical_sentence,
+                            )
+                            for sp in SPLITS
+                        }
+                        seed_dependent = _seed_dependent(t, variant, split_spec, cols, tv)
+                        is_default = not default_given
+                        default_given = True
+                        writer.add_config(
+                            ConfigPayload(
+                                name=cfg_name,
+                                task=t.name,
+                                level=t.level.value,
+                                description=t.description,
+                                label_names=list(tv.label_names),
+                                polyprobe={
+                                    "task": t.name,
+                                    "task_type": "probing",
+                                    "level": t.level.value,
+                                    "inputs": list(t.input_columns),
+                                    "labels": list(tv.label_names),
+                                    "recipe_version": t.recipe_version,
+                                    "variant": {
+                                        "balance": variant.balance,
+                                        "size": variant.size,
+                                        "split": _split_label(split_spec),
+                                    },
+                                    "seed": seed,
+                                    "lexical_control": bool(t.lexical_control),
+                                    "seed_dependent": seed_dependent,
+                                },
+                                recipe=t.parameters(),
+                                splits=splits,
+                                dropped=_drop_counts(t, tv),
+                                dropped_classes=dict(tv.dropped_classes),
+                                notes=[*t.notes, f"split: {split_spec.reason}"],
+                                citation=t.citation,
+                                default=is_default,
+                            )
+                        )
+                        summary.configs.append(cfg_name)
+                        if cfg_name == t.name:
+                            summary.rows = {sp: len(tbl) for sp, tbl in splits.items()}
+                        del splits
+                feasibility[t.name] = {
+                    "candidates": summary.candidates,
+                    "class_counts": summary.class_counts,
+                    "task_drops": dict(sorted(t.drops.items())),
+                    "engine_drops": dict(sorted(tv.drops.items())) if tv else {},
+                    "dropped_classes": dict(tv.dropped_classes) if tv else {},
+                    "built": summary.configs,
+                    "not_built": summary.not_built,
+                    "infeasible": summary.infeasible,
+                }
+                summaries.append(summary)
+                del rows_table, cols
+            if not any(s.configs for s in summaries):
+                raise InfeasibleError(
+                    "no task could be built: "
+                    + "; ".join(f"{s.task}: {s.infeasible}" for s in summaries)
+                )
+            source_infos = [
+                SourceInfo(
+                    kind="ud-treebank",
+                    name=s.name,
+                    version=s.version,
+                    license=s.license,
+                    files=[{"name": n, "sha256": c} for n, c in sorted(s.checksums.items())],
+                )
+                for s in sources
+            ]
+            parameters = {
+                "lang": language.code,
+                "tasks": task_names,
+                "sizes": [s.label for s in size_specs],
+                "balances": list(balances),
+                "split": _split_label(split_spec),
+                "split_reason": split_spec.reason,
+                "min_per_class": {
+                    "train": floors.train, "validation": floors.validation, "test": floors.test
+                },
+                "seed": seed,
+                "on_invalid": on_invalid,
+                "allow_license_mix": allow_license_mix,
+            }
+            fingerprint = _fingerprint(source_infos, task_objs, parameters, profile)
+            meta = DatasetMeta(
+                pretty_name=f"polyprobe UD probing suite ({language.name})",
+                languages=[language.code],
+                license=card_license,
+                sources=source_infos,
+                polyprobe_version=polyprobe.__version__,
+                fingerprint=fingerprint,
+                parameters=parameters,
+                skipped_invalid=dict(sorted(skipped.items())),
+                duplicates=duplicates,
+                feasibility=feasibility,
+                profile=profile,
+                license_mix_allowed=allow_license_mix and mixed,
+                source_datasets=[f"universal_dependencies/{s.name}" for s in sources],
+                summary=(
+                    f"Sentence-level probing tasks for {language.name} built by polyprobe "
+                    f"{polyprobe.__version__} from {', '.join(s.name for s in sources)}."
+                ),
+            )
+            final = writer.finish(meta)
+        return BuildResult(
+            out=final,
+            fingerprint=fingerprint,
+            tasks=summaries,
+            skipped_invalid=dict(sorted(skipped.items())),
+            split=split_spec,
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+class _StringSpool:
+    """One string per sentence (its group name) on disk, read back memory-mapped."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._buf: list[str] = []
+        self._writer: pa.ipc.RecordBatchFileWriter | None = None
+
+    def add(self, value: str) -> None:
+        self._buf.append(value)
+        if len(self._buf) >= _BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._buf:
+            return
+        batch = pa.record_batch([pa.array(self._buf, type=pa.string())], names=["group"])
+        if self._writer is None:
+            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
+        self._writer.write_batch(batch)
+        self._buf = []
+
+    def close(self) -> pa.Table:
+        self._flush()
+        if self._writer is None:
+            return pa.table({"group": pa.array([], type=pa.string())})
+        self._writer.close()
+        return pa.ipc.open_file(pa.memory_map(str(self.path), "r")).read_all()
+
+
+def _materialise(
+    rows: pa.Table,
+    indices: np.ndarray,
+    cols: CandidateColumns,
+    tv: TaskVariants,
+    task: Task,
+    groups: pa.Table,
+    canonical_sentence: np.ndarray,
+) -> pa.Table:
+    """One split of one config in the published schema, rows in the engine's order."""
+    schema = arrow_schema(task.level, tv.label_names)
+    idx = pa.array(np.asarray(indices, dtype=np.int64))
+    taken = rows.take(idx)
+    labels = tv.label_remap[cols.label[np.asarray(indices, dtype=np.int64)]].astype(np.int64)
+    if labels.size and labels.min() < 0:
+        raise AssertionError("variant engine returned a candidate of a dropped class")
+    sent_idx = taken.column("sentence_index").to_numpy().astype(np.int64)
+    group_col = groups.column("group").take(pa.array(canonical_sentence[sent_idx]))
+    arrays: dict[str, Any] = {
+        "id": taken.column("id"),
+        "label": pa.array(labels, type=pa.int64()),
+        "group": group_col,
+        "lexical_key": taken.column("lexical_key"),
+    }
+    for c in task.input_columns:
+        arrays[c] = taken.column(c)
+    return pa.Table.from_arrays(
+        [pc.cast(arrays[f.name], f.type) for f in schema], schema=schema
+    )
+
+
+def _seed_dependent(
+    task: Task, variant: Any, split: SplitSpec, cols: CandidateColumns, tv: TaskVariants
+) -> bool:
+    """True when the seed changes which rows a config holds (row order aside)."""
+    if task.seed_dependent or split.mode == "ratio" or variant.size != "full":
+        return True
+    if variant.balance == "balanced":
+        natural = next(
+            (v for v in tv.variants if v.balance == "natural" and v.size == "full"), None
+        )
+        if natural is None:
+            return True
+        return any(len(natural.indices[s]) != len(variant.indices[s]) for s in SPLITS)
+    return False
+
+
+def _split_label(split: SplitSpec) -> str:
+    return "ud" if split.mode == "ud" else "ratio:" + "/".join(str(r) for r in split.ratios)
+
+
+def _drop_counts(task: Task, tv: TaskVariants) -> dict[str, int]:
+    out = {f"task: {k}": int(v) for k, v in sorted(task.drops.items())}
+    out.update({f"split: {k}": int(v) for k, v in sorted(tv.drops.items())})
+    return out
+
+
+def _fingerprint(
+    sources: Sequence[Any], tasks: Sequence[Task], parameters: dict[str, Any],
+    profile: dict[str, Any],
+) -> str:
+    payload = {
+        "polyprobe": polyprobe.__version__,
+        "inputs": [
+            {"source": s.name, "files": s.files, "license": s.license} for s in sources
+        ],
+        "tasks": [
+            {"name": t.name, "recipe_version": t.recipe_version, "parameters": t.parameters()}
+            for t in tasks
+        ],
+        "parameters": parameters,
+        "profile": profile,
+    }
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+    return digest(blob, size=16).hex()

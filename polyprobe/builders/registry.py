@@ -1,0 +1,23 @@
+"""The task registry. Its order decides which config is the dataset's ``default``: the first
+task in registry order that is built gets ``default: true``."""
+
+from __future__ import annotations
+
+from polyprobe.builders.sentence.bigram_shift import BigramShift
+from polyprobe.builders.sentence.sentence_length import SentenceLength
+from polyprobe.builders.sentence.subject_number import SubjectNumber
+from polyprobe.builders.task import Task
+from polyprobe.errors import UsageError
+
+TASKS: dict[str, type[Task]] = {
+    cls.name: cls for cls in (SentenceLength, BigramShift, SubjectNumber)
+}
+
+
+def get_task(name: str) -> type[Task]:
+    """The task class called ``name``; a ``UsageError`` naming the valid tasks otherwise."""
+    try:
+        return TASKS[name]
+    except KeyError:
+        valid = ", ".join(TASKS)
+        raise UsageError(f"unknown task {name!r}; valid tasks: {valid}") from None

@@ -1,0 +1,106 @@
+"""``bigram_shift``: was one adjacent pair of words swapped?"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polyprobe.builders.rendering import keep_case_forms, render, swap_adjacent
+from polyprobe.builders.task import Candidate, Level, Task
+from polyprobe.hashing import choice_index, lexical_key, stable_rng
+from polyprobe.loaders.records import Sentence, SurfaceToken
+
+CONNEAU_2018 = (
+    "Conneau, Alexis, Germán Kruszewski, Guillaume Lample, Loïc Barrault and Marco Baroni "
+    "(2018). What you can cram into a single $&!#* vector: Probing sentence embeddings for "
+    "linguistic properties. In Proceedings of the 56th Annual Meeting of the Association for "
+    "Computational Linguistics (ACL 2018), Volume 1: Long Papers, pages 2126-2136, "
+    "Melbourne, Australia."
+)
+
+
+def swappable_pairs(tokens: list[SurfaceToken]) -> list[int]:
+    """Left positions ``i`` of adjacent non-PUNCT pairs whose forms differ case-insensitively.
+
+    Case-insensitively (NFC + casefold, as lexical keys): swapping ``The the`` would, after the
+    capital moves with the sentence start, reproduce the original string exactly, and an
+    "inverted" item identical to its original is a wrong label.
+    """
+    return [
+        i
+        for i in range(len(tokens) - 1)
+        if tokens[i].upos != "PUNCT"
+        and tokens[i + 1].upos != "PUNCT"
+        and lexical_key(tokens[i].form) != lexical_key(tokens[i + 1].form)
+    ]
+
+
+class BigramShift(Task):
+    """Original sentence vs. a copy with one random adjacent pair of non-PUNCT tokens swapped.
+
+    Both copies are published (same group). The swap is a pure function of (seed, treebank,
+    sent_id) so the pipeline can recompute it; spacing and capitals follow the rules of
+    :func:`polyprobe.builders.rendering.permute` so only word order separates the classes.
+    """
+
+    name: ClassVar[str] = "bigram_shift"
+    level: ClassVar[Level] = Level.SENTENCE
+    description: ClassVar[str] = (
+        "Decide whether two adjacent words of the sentence have been swapped (inverted) or "
+        "not (original)."
+    )
+    label_names: ClassVar[tuple[str, ...]] = ("original", "inverted")
+    recipe_version: ClassVar[str] = "1.0.0"
+    citation: ClassVar[str] = CONNEAU_2018
+    seed_dependent: ClassVar[bool] = True
+    lexical_control: ClassVar[bool] = False
+    notes: ClassVar[tuple[str, ...]] = (
+        "Each source sentence gives both an 'original' and an 'inverted' row (same group); "
+        "SentEval showed only one of them per sentence.",
+        "Units are surface tokens: a multiword token (Spanish 'del') moves whole; punctuation "
+        "never moves; two tokens with the same case-folded form are never swapped.",
+        "Spacing is positional (the whitespace skeleton is unchanged) and a sentence-initial "
+        "capital stays at the sentence start unless the word's capital is lexical (PROPN).",
+    )
+
+    def parameters(self) -> dict[str, Any]:
+        return {
+            "unit": "surface token (multiword token moves whole)",
+            "movable": "non-PUNCT surface tokens",
+            "swap": "one adjacent pair of movable tokens, uniform over pairs with different "
+            "case-folded forms, drawn from stable_rng(seed, task, treebank, sent_id)",
+            "spacing": "positional",
+            "capitalisation": "positional capital moves to the new first word; PROPN"
+            + (" and NOUN" if self.params.capitalises_nouns else "")
+            + " keep their case",
+            "keep_case_forms": sorted(keep_case_forms(self.params)),
+        }
+
+    def swap_position(self, sentence: Sentence, pairs: list[int]) -> int:
+        rng = stable_rng(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
+        return pairs[choice_index(rng, len(pairs))]
+
+    def candidates(self, sentence: Sentence) -> list[Candidate]:
+        tokens = sentence.surface_tokens()
+        if sum(1 for t in tokens if t.upos != "PUNCT") < 2:
+            return self.drop("fewer than 2 movable tokens")
+        pairs = swappable_pairs(tokens)
+        if not pairs:
+            return self.drop("no swappable pair")
+        i = self.swap_position(sentence, pairs)
+        shifted = swap_adjacent(tokens, i, self.params, sentence)
+        original_text = render(tokens)
+        shifted_text = render(shifted)
+        if shifted_text == original_text:  # e.g. glued "ab"+"abab": same string either way
+            return self.drop("swap does not change the text")
+        return [
+            Candidate(
+                {"sentence": original_text, "tokens": [t.form for t in tokens]},
+                "original",
+                copy="original",
+            ),
+            Candidate(
+                {"sentence": shifted_text, "tokens": [t.form for t in shifted]},
+                "inverted",
+                copy="inverted",
+            ),
+        ]

@@ -1,0 +1,179 @@
+"""Shared pieces of the word-level tasks: the candidate record, eligibility reports, sizes and
+seeded sampling.
+
+Everything here is pure: functions of lexicon entries, parameters and a seed. Sampling draws
+only from :func:`polyprobe.hashing.stable_rng` over inputs sorted by a stable key, so the same
+inputs and seed give the same candidates on every machine and Python version.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from polyprobe.hashing import choice_index, lexical_key
+
+T = TypeVar("T")
+
+NONE_LABEL = "None"
+DEFAULT_MIN_FORMS = 10_000
+SCALE_SHARE = 0.5
+SCALE_FLOOR = 1_000
+MIN_LABEL_FORMS = 5
+NONE_SHARE = 0.3
+FREQUENT_SHARE = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class WordCandidate:
+    """One potential row of a word task.
+
+    ``word`` is a form (single-word tasks) or a ``(word1, word2)`` pair. ``group`` ties rows
+    that must share a split (a pseudoword and its seed word; a pair's two words).
+    ``lexical_key`` is the NFC + case-folded form (of ``word1`` for pairs); ``keys`` and
+    ``lemmas`` list every form key / lemma the row touches, so that a form-disjoint or
+    lemma-disjoint split can keep both words of a pair on one side."""
+
+    word: str | tuple[str, str]
+    label: str
+    group: str
+    lexical_key: str
+    lemma: str
+    keys: tuple[str, ...] = ()
+    lemmas: tuple[str, ...] = ()
+
+
+@dataclass
+class TaskReport:
+    """Why a task is (in)eligible and what was dropped: goes to the card verbatim."""
+
+    task: str
+    eligible: bool = True
+    reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    drops: Counter[str] = field(default_factory=Counter)
+    counts: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    label_counts: dict[str, int] = field(default_factory=dict)
+
+    def ineligible(self, reason: str) -> None:
+        self.eligible = False
+        self.reasons.append(reason)
+
+
+@dataclass
+class TaskResult:
+    task: str
+    candidates: list[WordCandidate]
+    report: TaskReport
+
+    @property
+    def eligible(self) -> bool:
+        return self.report.eligible
+
+
+@dataclass(frozen=True)
+class SizeParams:
+    """How many forms a task wants. ``scale=False``: LINSPECTOR's fixed ``min_forms`` (10,000)
+    is both the eligibility threshold and the size. ``scale=True``: the size is derived from
+    the data - 50% of the forms carrying the feature, at least 1,000 - because the shared
+    lexicons are far smaller than LINSPECTOR's (German case: 5,712 forms)."""
+
+    min_forms: int = DEFAULT_MIN_FORMS
+    scale: bool = False
+    scale_share: float = SCALE_SHARE
+    scale_floor: int = SCALE_FLOOR
+
+    def target(self, carrying: int) -> int:
+        if self.scale:
+            return max(self.scale_floor, math.floor(self.scale_share * carrying))
+        return self.min_forms
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "min_forms": self.min_forms,
+            "scale": self.scale,
+            "scale_share": self.scale_share,
+            "scale_floor": self.scale_floor,
+        }
+
+
+def sample(items: Sequence[T], k: int, rng: random.Random) -> list[T]:
+    """``k`` items by a partial Fisher-Yates shuffle using only ``rng.random()`` (stable across
+    Python versions). ``items`` must already be in a stable order."""
+    pool = list(items)
+    k = min(k, len(pool))
+    for i in range(k):
+        j = i + choice_index(rng, len(pool) - i)
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:k]
+
+
+def shuffled(items: Sequence[T], rng: random.Random) -> list[T]:
+    return sample(items, len(items), rng)
+
+
+def key_of(form: str) -> str:
+    return lexical_key(form)
+
+
+def has_space(form: str) -> bool:
+    """LINSPECTOR drops multi-word forms (German *wandert aus*, Turkish *otuz birci*)."""
+    return any(ch.isspace() for ch in form)
+
+
+def frequency_split(
+    pool: Sequence[T],
+    k: int,
+    rng: random.Random,
+    is_frequent: Any,
+    frequent_share: float,
+    report: TaskReport,
+    what: str,
+) -> list[T]:
+    """Sample ``k`` of ``pool``: ``frequent_share`` from frequent items and the rest rare.
+
+    When one side is short the other fills the gap (usually: fewer frequent forms than wanted,
+    so more rare ones) and the report says so - LINSPECTOR's recipe, made explicit."""
+    if is_frequent is None:
+        return sample(pool, k, rng)
+    frequent = [x for x in pool if is_frequent(x)]
+    rare = [x for x in pool if not is_frequent(x)]
+    want_freq = round(k * frequent_share)
+    take_freq = min(want_freq, len(frequent))
+    take_rare = min(k - take_freq, len(rare))
+    if take_freq + take_rare < k:  # rare side short: top up from frequent
+        take_freq = min(len(frequent), k - take_rare)
+    if take_freq < want_freq:
+        report.notes.append(
+            f"{what}: only {len(frequent)} frequent forms for {want_freq} wanted; "
+            f"filled with rare forms ({take_freq} frequent / {take_rare} rare)"
+        )
+    elif take_rare < k - want_freq:
+        report.notes.append(
+            f"{what}: only {len(rare)} rare forms; filled with frequent forms "
+            f"({take_freq} frequent / {take_rare} rare)"
+        )
+    report.counts[f"{what}_frequent"] = take_freq
+    report.counts[f"{what}_rare"] = take_rare
+    return sample(frequent, take_freq, rng) + sample(rare, take_rare, rng)
+
+
+def character_bin(word: str) -> str:
+    """LINSPECTOR's character bins over Unicode code points (NFC): <=4, 5-8, 9-12, 13-16,
+    17-20, >20."""
+    n = len(unicodedata.normalize("NFC", word))
+    if n <= 4:
+        return "1-4"
+    if n > 20:
+        return ">20"
+    low = 4 * ((n - 1) // 4) + 1
+    return f"{low}-{low + 3}"
+
+
+CHARACTER_BINS = ("1-4", "5-8", "9-12", "13-16", "17-20", ">20")

@@ -1,0 +1,566 @@
+"""The dataset card: README.md = YAML front matter (machine-readable, what ``datasets`` and the
+Hub read) + a markdown body (what people read). Both are rendered from plain data and from
+statistics of the written files; nothing here formats YAML by hand or reads a clock.
+
+The card is laid out so that it survives ``huggingface_hub.DatasetCard`` load/save byte for
+byte: the front matter is exactly ``yaml.safe_dump(data, sort_keys=False, allow_unicode=True)``
+stripped, between ``---`` lines, which is what ``DatasetCard.content`` regenerates, and no
+top-level value is ``None`` (``CardData.to_dict`` would drop it). Body tables that ``validate``
+re-checks are preceded by an HTML comment anchor (invisible on the Hub) so they can be found
+again without guessing at headings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from polyprobe.builders.task import INPUT_COLUMNS, Level
+from polyprobe.cards import schema
+from polyprobe.cards.stats import ConfigStats, ordered_splits, size_category
+
+if TYPE_CHECKING:
+    from polyprobe.cards.folder import ConfigPayload, DatasetMeta
+
+README = "README.md"
+REPORT = "report.json"
+
+# Same pattern as huggingface_hub.repocard.REGEX_YAML_BLOCK (itself the Hub server's).
+_FRONT_MATTER = re.compile(r"^(\s*---(?:\r\n|\r|\n))([\S\s]*?)((?:\r\n|\r|\n)---[ \t]*(\r\n|\n|$))")
+
+# Characters escaped with a backslash in table cells (CommonMark allows escaping any ASCII
+# punctuation; these are the ones that would change a cell's rendering or split the table).
+_MD_SPECIAL = set("\\|*`[]<>~&")
+_ANCHOR = re.compile(
+    r"^<!-- polyprobe:(?P<kind>[a-z-]+)(?: config=(?P<config>\"(?:[^\"\\]|\\.)*\"))? -->$"
+)
+
+EXAMPLE_CELL_CHARS = 160
+
+
+class CardFormatError(ValueError):
+    """README.md has no parseable YAML front matter."""
+
+
+# ---------------------------------------------------------------------------------------------
+# plain data and YAML
+
+
+def plain(value: Any) -> Any:
+    """Convert to YAML/JSON-safe plain data (str-Enums such as ``Level``, tuples, numpy
+    scalars, dataclasses and paths would otherwise make ``yaml.safe_dump`` fail or emit Python
+    tags). Dict key order is kept: it is the order the card shows."""
+    if isinstance(value, enum.Enum):
+        return plain(value.value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return plain(dataclasses.asdict(value))
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, PurePath):
+        return value.as_posix()
+    if isinstance(value, dict):
+        return {str(plain(k)): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(plain(v) for v in value)
+    item = getattr(value, "item", None)  # numpy scalars
+    if callable(item):
+        return plain(item())
+    raise TypeError(f"cannot put {type(value).__name__} into a dataset card: {value!r}")
+
+
+def dump_yaml(data: dict[str, Any]) -> str:
+    """The front matter text, without the ``---`` fences."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True).strip()
+
+
+def render_readme(data: dict[str, Any], body: str) -> str:
+    """``---\\n<yaml>\\n---\\n<body>``: the exact form ``DatasetCard.content`` regenerates."""
+    return f"---\n{dump_yaml(data)}\n---\n{body}"
+
+
+def split_readme(text: str) -> tuple[dict[str, Any], str]:
+    """(front matter as data, body). Raises :class:`CardFormatError` without front matter."""
+    match = _FRONT_MATTER.search(text)
+    if not match:
+        raise CardFormatError("no YAML front matter (a '---' block at the top)")
+    try:
+        data = yaml.safe_load(match.group(2))
+    except yaml.YAMLError as exc:
+        raise CardFormatError(f"YAML front matter does not parse: {exc}") from exc
+    if not isinstance(data, dict):
+        raise CardFormatError("YAML front matter is not a mapping")
+    return data, text[match.end() :]
+
+
+def read_readme(path: str | Path) -> tuple[dict[str, Any], str]:
+    text = Path(path).read_text(encoding="utf-8")
+    return split_readme(text)
+
+
+def hub_license(license_id: str) -> str:
+    """The Hub's ``license`` field uses lower-case ids (``cc-by-sa-4.0``, ``other``)."""
+    value = (license_id or "").strip().lower()
+    return value or "unknown"
+
+
+# ---------------------------------------------------------------------------------------------
+# markdown tables
+
+
+def md_escape(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(plain(value), ensure_ascii=False)
+    text = " ".join(text.split())
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
+
+
+def md_unescape(cell: str) -> str:
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", cell.strip())
+
+
+def md_table(header: Sequence[str], rows: Iterable[Sequence[Any]], numeric: Sequence[bool]) -> str:
+    """A GitHub-flavoured markdown table; numeric columns right-aligned. Cells are escaped."""
+    lines = [
+        "| " + " | ".join(md_escape(h) for h in header) + " |",
+        "|" + "|".join("---:" if n else "---" for n in numeric) + "|",
+    ]
+    for row in rows:
+        lines.append("| " + " | ".join(md_escape(c) for c in row) + " |")
+    return "\n".join(lines)
+
+
+def anchor(kind: str, config: str | None = None) -> str:
+    attr = f" config={json.dumps(config, ensure_ascii=False)}" if config is not None else ""
+    return f"<!-- polyprobe:{kind}{attr} -->"
+
+
+def parse_md_row(line: str) -> list[str]:
+    inner = line.strip()
+    if inner.startswith("|"):
+        inner = inner[1:]
+    if inner.endswith("|") and not inner.endswith("\\|"):
+        inner = inner[:-1]
+    return [md_unescape(c) for c in re.split(r"(?<!\\)\|", inner)]
+
+
+def anchored_tables(body: str) -> dict[tuple[str, str | None], list[list[str]]]:
+    """Every anchored table in the body: (kind, config) -> rows (header first, no rule line).
+    A later duplicate anchor replaces an earlier one only if validate reports it; here we keep
+    the first, which is what a reader sees first."""
+    out: dict[tuple[str, str | None], list[list[str]]] = {}
+    lines = body.splitlines()
+    i = 0
+    while i < len(lines):
+        m = _ANCHOR.match(lines[i].strip())
+        i += 1
+        if not m:
+            continue
+        key = (m["kind"], json.loads(m["config"]) if m["config"] else None)
+        rows: list[list[str]] = []
+        while i < len(lines) and lines[i].strip().startswith("|"):
+            if not re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", lines[i].strip()):
+                rows.append(parse_md_row(lines[i]))
+            i += 1
+        out.setdefault(key, rows)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the card
+
+
+@dataclass
+class ConfigCard:
+    """What the writer keeps per config after its tables are on disk (the payload without its
+    tables, plus statistics of the written files)."""
+
+    payload: ConfigPayload
+    stats: ConfigStats
+
+    @property
+    def name(self) -> str:
+        return self.payload.name
+
+
+def polyprobe_config_block(payload: ConfigPayload) -> dict[str, Any]:
+    """The payload's ``polyprobe`` dict, completed with task/level/inputs/labels so that
+    evaluation needs nothing but the card. A disagreement with the payload is a pipeline bug."""
+    block = plain(dict(payload.polyprobe))
+    level = Level(payload.level).value
+    required = {
+        "task": payload.task,
+        "level": level,
+        "inputs": list(INPUT_COLUMNS[Level(level)]),
+        "labels": list(payload.label_names),
+    }
+    for key, value in required.items():
+        if key in block and block[key] != value:
+            raise ValueError(
+                f"config {payload.name!r}: polyprobe[{key!r}] = {block[key]!r} disagrees with "
+                f"the payload ({value!r})"
+            )
+    block = {**required, **{k: v for k, v in block.items() if k not in required}}
+    for reserved in ("statistics",):
+        if reserved in block:
+            raise ValueError(
+                f"config {payload.name!r}: polyprobe[{reserved!r}] is set by the writer"
+            )
+    return block
+
+
+def config_statistics(cfg: ConfigCard) -> dict[str, Any]:
+    block = cfg.stats.yaml_block()
+    block["dropped"] = {str(k): int(v) for k, v in cfg.payload.dropped.items()}
+    block["dropped_classes"] = {str(k): str(v) for k, v in cfg.payload.dropped_classes.items()}
+    return block
+
+
+def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any]:
+    """The YAML front matter as plain data."""
+    largest = max(c.stats.num_examples for c in configs)
+    license_id = hub_license(meta.license)
+    data: dict[str, Any] = {
+        "pretty_name": meta.pretty_name,
+        "language": list(meta.languages),
+        "license": license_id,
+    }
+    if license_id == "other":
+        data["license_name"] = "per-source-licences"
+    data["size_categories"] = [size_category(largest)]
+    data["source_datasets"] = list(meta.source_datasets) or ["extended"]
+    data["task_categories"] = list(meta.task_categories)
+    data["tags"] = list(meta.tags)
+
+    data["configs"] = []
+    data["dataset_info"] = []
+    for cfg in configs:
+        entry: dict[str, Any] = {"config_name": cfg.name}
+        if cfg.payload.default:
+            entry["default"] = True
+        entry["data_files"] = [{"split": s.name, "path": s.path} for s in cfg.stats.splits.values()]
+        data["configs"].append(entry)
+        features = schema.features_dict(cfg.payload.level, cfg.payload.label_names)
+        data["dataset_info"].append(
+            {
+                "config_name": cfg.name,
+                "features": schema.yaml_features(features),
+                "splits": [
+                    {"name": s.name, "num_bytes": s.num_bytes, "num_examples": s.num_examples}
+                    for s in cfg.stats.splits.values()
+                ],
+            }
+        )
+
+    block: dict[str, Any] = {
+        "version": meta.polyprobe_version,
+        "fingerprint": meta.fingerprint,
+        "license": meta.license,
+        "license_mix_allowed": bool(meta.license_mix_allowed),
+        "parameters": meta.parameters,
+        "profile": meta.profile,
+        "skipped_invalid": meta.skipped_invalid,
+        "duplicates": meta.duplicates,
+        "sources": [
+            {
+                "kind": s.kind,
+                "name": s.name,
+                "version": s.version,
+                "license": s.license,
+                "files": s.files,
+            }
+            for s in meta.sources
+        ],
+        "configs": {},
+    }
+    for cfg in configs:
+        cblock = polyprobe_config_block(cfg.payload)
+        cblock["statistics"] = config_statistics(cfg)
+        block["configs"][cfg.name] = cblock
+    data["polyprobe"] = block
+    return plain(data)
+
+
+def _inline(value: Any) -> str:
+    """A compact one-line rendering of a parameter value for a table cell."""
+    value = plain(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_inline(v)}" for k, v in value.items()) or "—"
+    if isinstance(value, list):
+        return ", ".join(_inline_nested(v) for v in value) or "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or value == "":
+        return "—"
+    return str(value)
+
+
+def _inline_nested(value: Any) -> str:
+    """Inner lists keep their brackets (bins ``[[1, 4], [5, 8]]`` must not read as a flat list)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline_nested(v) for v in value) + "]"
+    return _inline(value)
+
+
+def _example_cell(value: Any) -> str:
+    text = " · ".join(str(v) for v in value) if isinstance(value, list) else _inline(value)
+    if len(text) > EXAMPLE_CELL_CHARS:
+        text = text[: EXAMPLE_CELL_CHARS - 1] + "…"
+    return text
+
+
+def plot_path(config: str) -> str:
+    return f"plots/{config}.png"
+
+
+def _config_section(cfg: ConfigCard, load_target: str) -> list[str]:
+    p, st = cfg.payload, cfg.stats
+    splits = list(st.splits)
+    out = [f"### `{p.name}`" + (" (default)" if p.default else ""), ""]
+    if p.description:
+        out += [p.description.strip(), ""]
+    out += [
+        "```python",
+        f"ds = datasets.load_dataset({json.dumps(load_target)}, {json.dumps(p.name)})",
+        "```",
+        "",
+    ]
+
+    meta_rows = [(k, _inline(v)) for k, v in polyprobe_config_block(p).items()]
+    out += ["**Configuration**", "", md_table(["key", "value"], meta_rows, [False, False]), ""]
+    if p.recipe:
+        rows = [(k, _inline(v)) for k, v in plain(p.recipe).items()]
+        out += [
+            "**Recipe parameters**",
+            "",
+            md_table(["parameter", "value"], rows, [False, False]),
+            "",
+        ]
+
+    out += ["**Label distribution**", "", anchor("labels", p.name)]
+    rows = []
+    for i, label in enumerate(st.label_names):
+        counts = [st.splits[s].label_counts[i] for s in splits]
+        rows.append([label, str(i), *map(str, counts), str(sum(counts))])
+    rows.append(
+        ["total", "", *(str(st.splits[s].num_examples) for s in splits), str(st.num_examples)]
+    )
+    out += [
+        md_table(
+            ["label", "id", *splits, "total"], rows, [False, True, *([True] * (len(splits) + 1))]
+        ),
+        "",
+        f"![label distribution of {p.name}]({plot_path(p.name)})",
+        "",
+    ]
+
+    if st.examples:
+        columns = [c for c in st.examples[0] if c not in ("group", "lexical_key")]
+        rows = []
+        for row in st.examples:
+            cells = []
+            for c in columns:
+                v = row[c]
+                if c == "label":
+                    v = st.label_names[v]
+                cells.append(_example_cell(v))
+            rows.append(cells)
+        out += [
+            f"**Examples** (the first {len(st.examples)} rows of `{st.examples_split}`)",
+            "",
+            md_table(columns, rows, [False] * len(columns)),
+            "",
+        ]
+
+    out += ["**Dropped**", ""]
+    if p.dropped:
+        out += [
+            anchor("dropped", p.name),
+            md_table(
+                ["reason", "items"],
+                [(k, str(int(v))) for k, v in plain(p.dropped).items()],
+                [False, True],
+            ),
+            "",
+        ]
+    else:
+        out += ["Nothing was dropped by the task or the variant engine.", ""]
+    if p.dropped_classes:
+        out += [
+            "Classes dropped from this config:",
+            "",
+            md_table(["class", "why"], list(plain(p.dropped_classes).items()), [False, False]),
+            "",
+        ]
+    if p.notes:
+        out += ["**Notes**", "", *(f"- {md_escape(n)}" for n in p.notes), ""]
+    return out
+
+
+def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
+    """The markdown body. Every number comes from ``ConfigStats`` (the written files) or from
+    the meta the pipeline counted (skips, duplicates, drops)."""
+    load_target = meta.repo_id or "path/to/this/folder"
+    default = next((c.name for c in configs if c.payload.default), configs[0].name)
+    out: list[str] = ["", f"# {meta.pretty_name}", ""]
+    summary = meta.summary.strip() or (
+        f"Probing datasets built by polyprobe {meta.polyprobe_version} from "
+        + ", ".join(s.name for s in meta.sources)
+        + "."
+    )
+    out += [summary, ""]
+
+    out += [
+        "## How to load",
+        "",
+        "```python",
+        "import datasets",
+        "",
+        f"ds = datasets.load_dataset({json.dumps(load_target)}, {json.dumps(default)})",
+        'print(ds["train"].features["label"].names)'
+        if "train" in _splits_of(configs, default)
+        else f'print(ds[{json.dumps(_splits_of(configs, default)[0])}].features["label"].names)',
+        "```",
+        "",
+        "Labels are `ClassLabel`s; `group` (items from one source sentence share it) and "
+        "`lexical_key` never occur in two splits of one config.",
+        "",
+        "## Configs",
+        "",
+    ]
+    all_splits = ordered_splits({s for c in configs for s in c.stats.splits})
+    rows = []
+    for c in configs:
+        counts = [
+            str(c.stats.splits[s].num_examples) if s in c.stats.splits else "—" for s in all_splits
+        ]
+        rows.append(
+            [
+                c.name,
+                c.payload.task,
+                "yes" if c.payload.default else "",
+                *counts,
+                str(c.stats.num_examples),
+            ]
+        )
+    out += [
+        anchor("configs"),
+        md_table(
+            ["config", "task", "default", *all_splits, "total"],
+            rows,
+            [False, False, False, *([True] * (len(all_splits) + 1))],
+        ),
+        "",
+    ]
+    for c in configs:
+        out += _config_section(c, load_target)
+
+    out += ["## Skipped invalid input", ""]
+    if meta.skipped_invalid:
+        out += [
+            md_table(
+                ["reason", "sentences"],
+                [(k, str(int(v))) for k, v in plain(meta.skipped_invalid).items()],
+                [False, True],
+            ),
+            "",
+        ]
+    else:
+        out += ["No invalid input was skipped.", ""]
+
+    out += ["## Duplicate sentences", ""]
+    if meta.duplicates:
+        out += [
+            "Sentences whose NFC, whitespace-normalised text is identical share one `group`, "
+            "so they always land in the same split.",
+            "",
+            md_table(
+                ["what", "count"],
+                [(k, _inline(v)) for k, v in plain(meta.duplicates).items()],
+                [False, True],
+            ),
+            "",
+        ]
+    else:
+        out += ["No duplicate sentences were found.", ""]
+
+    out += ["## Sources", ""]
+    out += [
+        md_table(
+            ["source", "kind", "version", "licence"],
+            [(s.name, s.kind, s.version, s.license) for s in meta.sources],
+            [False] * 4,
+        ),
+        "",
+    ]
+    file_rows = [
+        (s.name, f.get("name", ""), f.get("sha256", "")) for s in meta.sources for f in s.files
+    ]
+    if file_rows:
+        out += [
+            "Input files:",
+            "",
+            md_table(["source", "file", "sha256"], file_rows, [False] * 3),
+            "",
+        ]
+
+    out += ["## Licence", ""]
+    if hub_license(meta.license) == "other":
+        out += [
+            "The sources do not share one licence; each row is under its source's licence:",
+            "",
+            md_table(
+                ["source", "licence"], [(s.name, s.license) for s in meta.sources], [False, False]
+            ),
+            "",
+        ]
+    else:
+        out += [f"`{meta.license}`, the licence of every source.", ""]
+    if meta.license_mix_allowed:
+        out += [
+            "Sources under NonCommercial and ShareAlike licences were merged because the builder "
+            "was run with `--allow-license-mix`; check that your use is compatible with both.",
+            "",
+        ]
+
+    out += ["## Build", ""]
+    build_rows = [("polyprobe version", meta.polyprobe_version), ("fingerprint", meta.fingerprint)]
+    build_rows += [(f"parameter {k}", _inline(v)) for k, v in plain(meta.parameters).items()]
+    build_rows += [(f"profile {k}", _inline(v)) for k, v in plain(meta.profile).items()]
+    out += [md_table(["", "value"], build_rows, [False, False]), ""]
+    out += [
+        "The fingerprint hashes the inputs, the recipes, the parameters and the polyprobe "
+        "version: the same fingerprint means the same rows.",
+        "",
+    ]
+
+    citations = []
+    for c in configs:
+        if c.payload.citation.strip() and c.payload.citation.strip() not in citations:
+            citations.append(c.payload.citation.strip())
+    out += ["## Citations", ""]
+    if citations:
+        for cit in citations:
+            lang = "bibtex" if cit.lstrip().startswith("@") else "text"
+            out += [f"```{lang}", cit, "```", ""]
+    else:
+        out += ["No task citations.", ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _splits_of(configs: Sequence[ConfigCard], name: str) -> list[str]:
+    return next(list(c.stats.splits) for c in configs if c.name == name)

@@ -1,0 +1,122 @@
+"""Statistics a card prints, computed from the Arrow tables exactly as they are written.
+
+The writer and ``validate`` share these functions so that a number in a card and its
+recomputation from the parquet files can only differ if the files or the card were changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+# Canonical split order: files, YAML lists and body tables all follow it, whatever order the
+# pipeline's dict had, so the card does not depend on dict construction order.
+SPLIT_ORDER = ("train", "validation", "test")
+EXAMPLE_ROWS = 3
+
+# Hugging Face ``size_categories`` buckets: (upper bound exclusive, label).
+_SIZE_BUCKETS = (
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+    (100_000_000, "10M<n<100M"),
+    (1_000_000_000, "100M<n<1B"),
+    (10_000_000_000, "1B<n<10B"),
+    (100_000_000_000, "10B<n<100B"),
+    (1_000_000_000_000, "100B<n<1T"),
+)
+
+
+def split_sort_key(name: str) -> tuple[int, str]:
+    """train < validation < test < any other split (alphabetical)."""
+    return (SPLIT_ORDER.index(name), "") if name in SPLIT_ORDER else (len(SPLIT_ORDER), name)
+
+
+def ordered_splits(names: Iterable[str]) -> list[str]:
+    return sorted(names, key=split_sort_key)
+
+
+def size_category(n: int) -> str:
+    """The Hub's bucket for ``n`` rows (``1K<n<10K`` means 1,000 ≤ n < 10,000)."""
+    for bound, label in _SIZE_BUCKETS:
+        if n < bound:
+            return label
+    return "n>1T"
+
+
+def read_split(path: str | Path) -> pa.Table:
+    """Read a split file the one way both the writer and ``validate`` do, so that derived
+    numbers such as ``num_bytes`` (which depends on chunking) agree between them."""
+    return pq.read_table(path, use_threads=False)
+
+
+def label_counts(labels: pa.ChunkedArray | pa.Array, num_classes: int) -> list[int]:
+    """Rows per label id. Raises ``ValueError`` on nulls or ids outside ``[0, num_classes)``:
+    such a label cannot be a ``ClassLabel`` value, so no count of it would mean anything."""
+    if labels.null_count:
+        raise ValueError(f"{labels.null_count} null label(s)")
+    values = np.asarray(labels.to_numpy() if isinstance(labels, pa.ChunkedArray) else labels)
+    if len(values) == 0:
+        return [0] * num_classes
+    lo, hi = int(values.min()), int(values.max())
+    if lo < 0 or hi >= num_classes:
+        raise ValueError(f"label ids must lie in [0, {num_classes - 1}], found {lo}..{hi}")
+    return [int(c) for c in np.bincount(values.astype(np.int64), minlength=num_classes)]
+
+
+@dataclass
+class SplitStats:
+    """One split file: where it is and what it holds."""
+
+    name: str
+    path: str  # relative to the folder, POSIX separators
+    num_examples: int
+    label_counts: list[int]  # index = label id
+    # Arrow size of the table read back from the file (``dataset_info.splits[].num_bytes``:
+    # ``datasets`` ignores a YAML ``splits`` list without it, and with it verifies the row
+    # counts itself on every load).
+    num_bytes: int = 0
+
+
+@dataclass
+class ConfigStats:
+    """Everything the card says about one config's data, all derived from the written tables."""
+
+    name: str
+    label_names: list[str]
+    splits: dict[str, SplitStats] = field(default_factory=dict)  # canonical order
+    examples_split: str = ""
+    examples: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def num_examples(self) -> int:
+        return sum(s.num_examples for s in self.splits.values())
+
+    def total_label_counts(self) -> list[int]:
+        totals = [0] * len(self.label_names)
+        for s in self.splits.values():
+            totals = [a + b for a, b in zip(totals, s.label_counts, strict=True)]
+        return totals
+
+    def labels_by_name(self, split: str) -> dict[str, int]:
+        counts = self.splits[split].label_counts
+        return dict(zip(self.label_names, counts, strict=True))
+
+    def yaml_block(self) -> dict[str, Any]:
+        """The ``statistics`` entry of the config's ``polyprobe`` block."""
+        return {
+            "num_examples": self.num_examples,
+            "splits": {
+                name: {"num_examples": s.num_examples, "labels": self.labels_by_name(name)}
+                for name, s in self.splits.items()
+            },
+            "labels": dict(zip(self.label_names, self.total_label_counts(), strict=True)),
+        }

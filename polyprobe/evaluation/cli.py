@@ -1,0 +1,118 @@
+"""``polyprobe evaluate``: argparse wiring only at import time (torch, datasets and transformers
+load inside :func:`run_evaluate`, so ``polyprobe --help`` stays quick)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_USAGE = 0, 2
+PROBES = ("lr", "mlp", "senteval-mlp", "linspector", "wehner")
+
+_EPILOG = """\
+encoder specs:
+  majority                    train-majority class (no features)
+  random[?dim=300]            random vector per word type (blake2b-seeded), averaged
+  borep[:max|mean][?dim=4096] bag of random embedding projections (Wieting & Kiela 2019)
+  char-ngrams[?dim=2048]      hashed character 2-4-gram bag
+  w2v:CORPUS[?dim=100]        word2vec trained on a UD treebank folder, .conllu or text file
+  vec:FILE                    word vectors in word2vec/fastText .vec format
+  st:PATH_OR_ID[@REV]         sentence-transformers model
+  hf:PATH_OR_ID[@REV][:mean|cls|first|last][#LAYER|#all]
+                              transformers encoder; #all = embeddings + every hidden layer
+
+results: OUT/<dataset>/<config>/<encoder>[_layer<L>]/<probe>.json
+"""
+
+
+def add_evaluate_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "evaluate",
+        help="probe encoders on a dataset (folder or hub id)",
+        description="Run probing classifiers with controls and confidence intervals.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("dataset", help="dataset folder or Hugging Face hub id")
+    p.add_argument("--revision", default=None, help="dataset revision (hub datasets)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--config", action="append", default=None, help="config (repeatable)")
+    which.add_argument("--all", action="store_true", help="every config of the dataset")
+    p.add_argument(
+        "--encoder", action="append", required=True, metavar="SPEC", help="encoder spec (repeatable)"
+    )
+    p.add_argument("--probe", default="lr", choices=PROBES, help="probe preset (default lr)")
+    p.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
+    p.add_argument("--folds", type=int, default=5, help="folds when there is no validation split")
+    p.add_argument("--out", required=True, type=Path, help="results folder")
+    p.add_argument("--cache", type=Path, default=None, help="embedding cache folder")
+    p.add_argument("--device", default=None, help="cpu, cuda, mps (default: auto)")
+    p.add_argument("--batch-size", type=int, default=32, help="encoding batch size")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.set_defaults(func=run_evaluate)
+
+
+def _fmt(result: dict[str, Any]) -> list[str]:
+    m = result["metrics"]["accuracy"]
+    ctl = result["control"]
+    sel = f"{ctl['selectivity']:+.3f}" if "selectivity" in ctl else "n/a"
+    layer = result["encoder"]["layer"]
+    return [
+        result["config"],
+        result["encoder"]["spec"] + ("" if layer is None else f" #{layer}"),
+        f"{m['mean']:.3f}±{m['std']:.3f}",
+        f"[{m['ci95'][0]:.3f},{m['ci95'][1]:.3f}]",
+        f"{result['metrics']['macro_f1']['mean']:.3f}",
+        f"{result['majority']['accuracy']:.3f}",
+        sel,
+        f"{result['cache']['hits']}/{result['cache']['misses']}",
+    ]
+
+
+def summary_table(results: list[dict[str, Any]]) -> str:
+    head = ["config", "encoder", "accuracy", "95% CI", "macro-F1", "majority", "selectivity", "cache hit/miss"]
+    rows = [head] + [_fmt(r) for r in results]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    """Exit 0 when every evaluation ran, 2 on a usage or input error (message on stderr)."""
+    from polyprobe.errors import PolyprobeError
+
+    if args.seeds < 1:
+        print("polyprobe evaluate: error: --seeds must be >= 1", file=sys.stderr)
+        return EXIT_USAGE
+    config: Any = "all" if args.all else args.config
+    if isinstance(config, list) and len(config) == 1:
+        config = config[0]
+    try:
+        from polyprobe.evaluation.api import evaluate
+        from polyprobe.evaluation.encoders import parse_spec
+
+        for spec in args.encoder:
+            parse_spec(spec)  # fail fast on a typo, before loading any dataset
+        results = evaluate(
+            args.dataset,
+            config=config,
+            encoders=args.encoder,
+            probe=args.probe,
+            seeds=args.seeds,
+            out=args.out,
+            revision=args.revision,
+            cache=args.cache,
+            device=args.device,
+            batch_size=args.batch_size,
+            folds=args.folds,
+            progress=not args.no_progress,
+        )
+    except PolyprobeError as exc:
+        print(f"polyprobe evaluate: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(summary_table(results))
+    print(f"\n{len(results)} result file(s) under {args.out}")
+    return EXIT_OK

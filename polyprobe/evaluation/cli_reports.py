@@ -1,0 +1,159 @@
+"""CLI hooks for ``polyprobe build trec``, ``polyprobe correlate`` and ``polyprobe report``.
+
+Only argparse is imported here: ``polyprobe --help`` builds every parser, so anything heavier
+(pyarrow, scipy, matplotlib) is imported inside the run functions. Each run function returns
+the exit code: 0 ok, 1 a check failed (nothing could be correlated), 2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+METRICS = ("accuracy", "macro_f1")
+
+
+def _fail(exc: Exception) -> int:
+    print(f"polyprobe: error: {exc}", file=sys.stderr)
+    return int(getattr(exc, "exit_code", EXIT_USAGE))
+
+
+# --------------------------------------------------------------------------- build trec
+
+
+def add_build_trec_parser(build_subparsers: Any) -> argparse.ArgumentParser:
+    """``polyprobe build trec DIR --out OUT [--seed N] [--overwrite]``."""
+    p = build_subparsers.add_parser(
+        "trec",
+        help="downstream dataset: TREC question classification",
+        description="Build a dataset folder (configs coarse, the default, and fine; splits "
+        "train/test) from a folder holding the original TREC files train_5500.label and "
+        "TREC_10.label. Encodings are detected per file. Train copies of test questions are "
+        "dropped (the card says how many).",
+    )
+    p.add_argument("path", type=Path, metavar="DIR", help="folder with the TREC .label files")
+    p.add_argument("--out", required=True, type=Path, help="dataset folder to write")
+    p.add_argument("--seed", type=int, default=0, help="seed of the row order (default 0)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out atomically")
+    p.add_argument("--source-version", default=None, help="version of the TREC files (card)")
+    p.add_argument(
+        "--on-invalid",
+        choices=["raise", "skip"],
+        default="raise",
+        help="malformed lines: stop with an error (default) or skip and count them",
+    )
+    p.set_defaults(func=run_build_trec)
+    return p
+
+
+def run_build_trec(args: argparse.Namespace) -> int:
+    from polyprobe.errors import PolyprobeError
+
+    try:
+        from polyprobe.builders.downstream.trec import build_trec
+
+        out = build_trec(
+            args.path,
+            args.out,
+            seed=args.seed,
+            overwrite=args.overwrite,
+            source_version=args.source_version,
+            on_invalid=args.on_invalid,
+        )
+    except PolyprobeError as exc:
+        return _fail(exc)
+    print(f"wrote {out} (configs: coarse [default], fine)")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- correlate
+
+
+def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """``polyprobe correlate RESULTS... [--out DIR] [--metric M]``."""
+    p = subparsers.add_parser(
+        "correlate",
+        help="probing–downstream correlation across encoders",
+        description="Spearman and Pearson correlation between probing and downstream scores "
+        "across encoders (id + layer), per language and probe. p-values only with at least 5 "
+        "encoders; fewer is reported as descriptive. Prints a markdown table; with --out also "
+        "writes correlation.json, correlation.md and heatmap PNGs. Exit 1 when no probing × "
+        "downstream pair shares enough encoders to correlate.",
+    )
+    p.add_argument("results", nargs="+", type=Path, help="results JSON files or folders")
+    p.add_argument("--out", type=Path, default=None, help="folder for JSON, markdown and PNGs")
+    p.add_argument("--metric", choices=METRICS, default="accuracy")
+    p.set_defaults(func=run_correlate)
+    return p
+
+
+def run_correlate(args: argparse.Namespace) -> int:
+    from polyprobe.errors import PolyprobeError
+    from polyprobe.evaluation.correlate import (
+        correlate,
+        correlation_markdown,
+        load_results,
+        n_computed,
+        write_correlation,
+    )
+
+    try:
+        results = load_results(args.results)
+        if not results:
+            print("polyprobe: error: no results JSON found", file=sys.stderr)
+            return EXIT_USAGE
+        corr = correlate(results, metric=args.metric)
+        written = write_correlation(corr, args.out) if args.out is not None else []
+    except PolyprobeError as exc:
+        return _fail(exc)
+    print(correlation_markdown(corr), end="")
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
+    if n_computed(corr) == 0:
+        print(
+            "polyprobe: no probing × downstream pair shares enough encoders to correlate",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- report
+
+
+def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """``polyprobe report RESULTS... --out DIR [--metric M]``."""
+    p = subparsers.add_parser(
+        "report",
+        help="tables and plots from results JSON",
+        description="Write report.md (tasks × encoders: mean ± std [95% CI], majority "
+        "baseline, selectivity or why not), report.json, a task × encoder heatmap and "
+        "per-layer curves (PNG) into --out.",
+    )
+    p.add_argument("results", nargs="+", type=Path, help="results JSON files or folders")
+    p.add_argument("--out", required=True, type=Path, help="folder to write the report into")
+    p.add_argument("--metric", choices=METRICS, default="accuracy")
+    p.set_defaults(func=run_report)
+    return p
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from polyprobe.errors import PolyprobeError
+    from polyprobe.evaluation.correlate import load_results
+    from polyprobe.evaluation.report import report
+
+    try:
+        results = load_results(args.results)
+        if not results:
+            print("polyprobe: error: no results JSON found", file=sys.stderr)
+            return EXIT_USAGE
+        paths = report(results, args.out, metric=args.metric)
+    except PolyprobeError as exc:
+        return _fail(exc)
+    print(f"wrote {paths['markdown']}, {paths['json']}, {paths['heatmap']}", end="")
+    n_curves = len(paths["layer_curves"])
+    print(f" and {n_curves} per-layer curve(s)" if n_curves else "")
+    return EXIT_OK

@@ -1,0 +1,418 @@
+"""Probing–downstream correlation: do encoders that score higher on a probing task also score
+higher on a downstream task?
+
+Inputs are results JSON files as ``polyprobe evaluate`` writes them (one per dataset, config,
+encoder, layer and probe). An *encoder* is ``encoder.id`` plus ``encoder.layer``, so the layers
+of one model count as separate encoders (that is how layer-wise probing papers correlate).
+Scores are paired only within one language and one probe: a probing score from an MLP and a
+downstream score from logistic regression measure different things.
+
+With few encoders a correlation is a description, not evidence: p-values are reported only
+from :data:`MIN_ENCODERS_FOR_P` encoders up, and below that the output says ``descriptive``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import warnings
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from polyprobe.errors import InputError
+
+RESULTS_SCHEMA_VERSION = 1
+CORRELATION_SCHEMA_VERSION = 1
+MIN_ENCODERS_FOR_P = 5  # below this, no p-values: the output says "descriptive"
+MIN_ENCODERS = 3  # with 2 points any correlation is ±1: not worth printing
+SOURCE_KEY = "_source"  # added by load_results: which file a result came from
+DOWNSTREAM = "downstream"
+PROBING = "probing"
+
+_PNG_METADATA: dict[str, str | None] = {"Software": None}
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _is_results(obj: Any) -> bool:
+    return isinstance(obj, dict) and "schema_version" in obj and "metrics" in obj
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror or exc}", "unreadable") from exc
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InputError(path, None, f"not valid JSON: {exc}", "bad-json") from exc
+
+
+def load_results(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
+    """Load results JSON files. A folder is searched recursively for ``*.json`` files that are
+    results (a ``schema_version`` and ``metrics``); other JSON there (a dataset's
+    ``report.json``, earlier correlation output) is ignored. A file named explicitly must be a
+    results file. Each dict gets ``_source`` (its path) for error messages."""
+    out: list[dict[str, Any]] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            for f in sorted(p.rglob("*.json")):
+                obj = _read_json(f)
+                if _is_results(obj):
+                    out.append(_checked(obj, f))
+        elif p.is_file():
+            obj = _read_json(p)
+            if not _is_results(obj):
+                raise InputError(p, None, "not a polyprobe results file", "not-results")
+            out.append(_checked(obj, p))
+        else:
+            raise InputError(p, None, "no such file or directory", "missing-file")
+    return out
+
+
+def _checked(obj: dict[str, Any], path: Path) -> dict[str, Any]:
+    version = obj.get("schema_version")
+    if version != RESULTS_SCHEMA_VERSION:
+        raise InputError(
+            path,
+            None,
+            f"results schema_version {version!r} is not supported "
+            f"(this polyprobe reads {RESULTS_SCHEMA_VERSION})",
+            "schema-version",
+        )
+    obj = dict(obj)
+    obj[SOURCE_KEY] = str(path)
+    return obj
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def source_of(result: dict[str, Any]) -> str:
+    return str(result.get(SOURCE_KEY, "<results>"))
+
+
+def _field(result: dict[str, Any], *keys: str) -> Any:
+    cur: Any = result
+    for k in keys:
+        if not isinstance(cur, dict) or k not in cur:
+            raise InputError(source_of(result), None, f"missing {'.'.join(keys)}", "bad-results")
+        cur = cur[k]
+    return cur
+
+
+def encoder_base(result: dict[str, Any]) -> str:
+    """The encoder id without a ``#layer`` suffix (a ``#all`` spec yields one result per
+    layer; all of them belong to one model)."""
+    enc_id = str(_field(result, "encoder", "id"))
+    if result["encoder"].get("layer") is not None:
+        enc_id = re.sub(r"#[^#/@:]*$", "", enc_id)
+    return enc_id
+
+
+def encoder_key(result: dict[str, Any]) -> str:
+    """``id`` or ``id#layer``: the unit correlations run across."""
+    layer = _field(result, "encoder").get("layer")
+    base = encoder_base(result)
+    return base if layer is None else f"{base}#{layer}"
+
+
+def task_label(result: dict[str, Any]) -> str:
+    """A readable task name: the config when it starts with the task name
+    (``subject_number.natural-full``), else the task plus the config's variant suffix
+    (config ``coarse`` of task ``trec-coarse`` → ``trec-coarse``)."""
+    task = str(result.get("task") or _field(result, "config"))
+    config = str(result.get("config") or task)
+    if config.split(".")[0] == task:
+        return config
+    _, dot, suffix = config.partition(".")
+    return f"{task}.{suffix}" if dot else task
+
+
+def probe_name(result: dict[str, Any]) -> str:
+    probe = result.get("probe") or {}
+    return str(probe.get("name", "?")) if isinstance(probe, dict) else str(probe)
+
+
+def languages(result: dict[str, Any]) -> list[str]:
+    langs = (result.get("dataset") or {}).get("languages") or []
+    return [str(x) for x in langs] or ["und"]
+
+
+def dataset_id(result: dict[str, Any]) -> str:
+    return str((result.get("dataset") or {}).get("id", "?"))
+
+
+def metric_mean(result: dict[str, Any], metric: str = "accuracy") -> float:
+    value = _field(result, "metrics", metric, "mean")
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
+        raise InputError(
+            source_of(result), None, f"metrics.{metric}.mean is not a number", "bad-results"
+        )
+    return float(value)
+
+
+def task_labels(results: Sequence[dict[str, Any]]) -> dict[int, str]:
+    """Task label per result index, prefixed with the dataset id only where two datasets
+    would otherwise show the same name."""
+    plain = [task_label(r) for r in results]
+    owners: dict[str, set[str]] = {}
+    for r, lab in zip(results, plain, strict=True):
+        owners.setdefault(lab, set()).add(dataset_id(r))
+    return {
+        i: (f"{dataset_id(r)}:{lab}" if len(owners[lab]) > 1 else lab)
+        for i, (r, lab) in enumerate(zip(results, plain, strict=True))
+    }
+
+
+# --------------------------------------------------------------------------- correlation
+
+
+def _clean(x: float | None) -> float | None:
+    return None if x is None or math.isnan(x) else float(x)
+
+
+def _pair_stats(xs: list[float], ys: list[float]) -> dict[str, Any]:
+    from scipy import stats
+
+    n = len(xs)
+    out: dict[str, Any] = {
+        "n_encoders": n,
+        "spearman": None,
+        "spearman_p": None,
+        "pearson": None,
+        "pearson_p": None,
+    }
+    if n < MIN_ENCODERS:
+        out["inference"] = "not computed"
+        out["reason"] = f"{n} shared encoder(s); at least {MIN_ENCODERS} needed"
+        return out
+    if len(set(xs)) < 2 or len(set(ys)) < 2:
+        out["inference"] = "not computed"
+        out["reason"] = "scores are constant across encoders"
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sp = stats.spearmanr(xs, ys)
+        pe = stats.pearsonr(xs, ys)
+    out["spearman"] = _clean(float(sp.statistic))
+    out["pearson"] = _clean(float(pe.statistic))
+    if n >= MIN_ENCODERS_FOR_P:
+        out["spearman_p"] = _clean(float(sp.pvalue))
+        out["pearson_p"] = _clean(float(pe.pvalue))
+        out["inference"] = "p-values"
+    else:
+        out["inference"] = "descriptive"
+        out["reason"] = f"{n} encoders < {MIN_ENCODERS_FOR_P}: no p-values"
+    return out
+
+
+def correlate(results: list[dict[str, Any]], *, metric: str = "accuracy") -> dict[str, Any]:
+    """Correlate every probing config with every downstream config, per language and probe,
+    across the encoders both were evaluated with (mean test ``metric`` over seeds)."""
+    labels = task_labels(results)
+    # (language, probe) -> kind -> task -> encoder -> (score, source)
+    table: dict[tuple[str, str], dict[str, dict[str, dict[str, tuple[float, str]]]]] = {}
+    for i, r in enumerate(results):
+        kind = DOWNSTREAM if r.get("task_type") == DOWNSTREAM else PROBING
+        score = metric_mean(r, metric)
+        enc = encoder_key(r)
+        for lang in languages(r):
+            cell = table.setdefault((lang, probe_name(r)), {PROBING: {}, DOWNSTREAM: {}})
+            per_enc = cell[kind].setdefault(labels[i], {})
+            if enc in per_enc and per_enc[enc][0] != score:
+                raise InputError(
+                    source_of(r),
+                    None,
+                    f"conflicts with {per_enc[enc][1]}: both are {labels[i]} with encoder "
+                    f"{enc} and probe {probe_name(r)} but report different {metric}",
+                    "conflicting-results",
+                )
+            per_enc[enc] = (score, source_of(r))
+
+    groups = []
+    for (lang, probe), cell in sorted(table.items()):
+        probing, downstream = sorted(cell[PROBING]), sorted(cell[DOWNSTREAM])
+        encoders = sorted({e for kind in cell.values() for t in kind.values() for e in t})
+        pairs = []
+        for p in probing:
+            for d in downstream:
+                shared = sorted(set(cell[PROBING][p]) & set(cell[DOWNSTREAM][d]))
+                xs = [cell[PROBING][p][e][0] for e in shared]
+                ys = [cell[DOWNSTREAM][d][e][0] for e in shared]
+                pairs.append(
+                    {"probing": p, "downstream": d, "encoders": shared} | _pair_stats(xs, ys)
+                )
+        groups.append(
+            {
+                "language": lang,
+                "probe": probe,
+                "encoders": encoders,
+                "probing_tasks": probing,
+                "downstream_tasks": downstream,
+                "scores": {
+                    t: {e: v[0] for e, v in sorted(cell[kind][t].items())}
+                    for kind in (PROBING, DOWNSTREAM)
+                    for t in sorted(cell[kind])
+                },
+                "pairs": pairs,
+            }
+        )
+    return {
+        "kind": "polyprobe-correlation",
+        "schema_version": CORRELATION_SCHEMA_VERSION,
+        "metric": metric,
+        "min_encoders_for_p_values": MIN_ENCODERS_FOR_P,
+        "groups": groups,
+    }
+
+
+def n_computed(corr: dict[str, Any]) -> int:
+    """How many probing × downstream pairs got a correlation (0 means nothing to show)."""
+    return sum(1 for g in corr["groups"] for p in g["pairs"] if p["spearman"] is not None)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _fmt(x: float | None, digits: int = 2) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def _fmt_p(p: float | None) -> str:
+    if p is None:
+        return ""
+    return "p<0.001" if p < 0.001 else f"p={p:.3f}"
+
+
+def _cell(pair: dict[str, Any]) -> str:
+    if pair["spearman"] is None:
+        return f"n/a ({pair.get('reason', 'not computed')})"
+    rho = f"ρ {_fmt(pair['spearman'])}"
+    r = f"r {_fmt(pair['pearson'])}"
+    if pair["inference"] == "p-values":
+        rho += f" ({_fmt_p(pair['spearman_p'])})"
+        r += f" ({_fmt_p(pair['pearson_p'])})"
+    return f"{rho}; {r}; n={pair['n_encoders']}" + (
+        " (descriptive)" if pair["inference"] == "descriptive" else ""
+    )
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def group_slug(group: dict[str, Any]) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{group['language']}-{group['probe']}")
+
+
+def correlation_markdown(corr: dict[str, Any]) -> str:
+    """Markdown: per language and probe, the correlation table and the scores it came from."""
+    metric = corr["metric"]
+    lines = [
+        f"# Probing–downstream correlation ({metric})",
+        "",
+        f"Spearman ρ and Pearson r of mean test {metric} across encoders (encoder = id + "
+        f"layer). p-values only with ≥ {corr['min_encoders_for_p_values']} encoders; "
+        "fewer makes a correlation **descriptive**.",
+        "",
+    ]
+    if not corr["groups"]:
+        lines.append("No results.")
+    for g in corr["groups"]:
+        lines += [f"## {g['language']} — probe `{g['probe']}`", ""]
+        if not g["probing_tasks"] or not g["downstream_tasks"]:
+            missing = "probing" if not g["probing_tasks"] else "downstream"
+            lines += [f"No {missing} results for this language and probe: nothing to pair.", ""]
+        else:
+            header = ["probing \\ downstream", *g["downstream_tasks"]]
+            lines.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
+            lines.append("|" + "---|" * len(header))
+            by = {(p["probing"], p["downstream"]): p for p in g["pairs"]}
+            for pt in g["probing_tasks"]:
+                cells = [_cell(by[(pt, d)]) for d in g["downstream_tasks"]]
+                lines.append("| " + " | ".join(_md_escape(c) for c in [pt, *cells]) + " |")
+            inferences = {p["inference"] for p in g["pairs"]}
+            if "descriptive" in inferences:
+                lines += ["", "Descriptive: fewer encoders than needed for p-values."]
+            lines.append("")
+        lines += [f"Scores ({metric}, mean over seeds):", ""]
+        tasks = [*g["probing_tasks"], *g["downstream_tasks"]]
+        lines.append("| encoder | " + " | ".join(_md_escape(t) for t in tasks) + " |")
+        lines.append("|" + "---|" * (len(tasks) + 1))
+        for e in g["encoders"]:
+            vals = [_fmt(g["scores"][t].get(e), 4) for t in tasks]
+            lines.append("| " + " | ".join([_md_escape(e), *vals]) + " |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def correlation_heatmap(group: dict[str, Any], path: str | Path, metric: str = "accuracy") -> None:
+    """Probing task × downstream task heatmap of Spearman ρ (PNG, deterministic bytes)."""
+    import matplotlib
+    import matplotlib.style
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    rows, cols = group["probing_tasks"], group["downstream_tasks"]
+    by = {(p["probing"], p["downstream"]): p for p in group["pairs"]}
+    values = np.full((max(len(rows), 1), max(len(cols), 1)), np.nan)
+    for i, r in enumerate(rows):
+        for j, c in enumerate(cols):
+            v = by[(r, c)]["spearman"]
+            if v is not None:
+                values[i, j] = v
+    rc = {"text.parse_math": False, "text.usetex": False, "svg.hashsalt": "polyprobe"}
+    with matplotlib.style.context("default"), matplotlib.rc_context(rc):
+        fig = Figure(
+            figsize=(max(4.0, 1.6 * len(cols) + 3.0), max(3.0, 0.45 * len(rows) + 1.8)), dpi=100
+        )
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot(1, 1, 1)
+        im = ax.imshow(values, cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto")
+        ax.set_xticks(range(len(cols)))
+        ax.set_xticklabels(cols, rotation=30, ha="right")
+        ax.set_yticks(range(len(rows)))
+        ax.set_yticklabels(rows)
+        for i, r in enumerate(rows):
+            for j, c in enumerate(cols):
+                pair = by[(r, c)]
+                text = "n/a" if pair["spearman"] is None else f"{pair['spearman']:.2f}"
+                if pair["inference"] == "descriptive":
+                    text += "*"
+                color = "white" if abs(values[i, j]) > 0.5 else "black"
+                ax.text(j, i, text, ha="center", va="center", fontsize=8, color=color)
+        ax.set_title(
+            f"Spearman ρ, {metric} across encoders — {group['language']}, {group['probe']}"
+            "\n(* descriptive: fewer than "
+            f"{MIN_ENCODERS_FOR_P} encoders)",
+            fontsize=9,
+        )
+        fig.colorbar(im, ax=ax)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            fig.tight_layout()
+            fig.savefig(Path(path), format="png", dpi=100, metadata=_PNG_METADATA)
+
+
+def write_correlation(corr: dict[str, Any], out_dir: str | Path) -> list[Path]:
+    """Write ``correlation.json``, ``correlation.md`` and one heatmap per language and probe
+    that has both probing and downstream results. Returns the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    js = out / "correlation.json"
+    js.write_text(json.dumps(corr, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    md = out / "correlation.md"
+    md.write_text(correlation_markdown(corr), encoding="utf-8")
+    written += [js, md]
+    for g in corr["groups"]:
+        if g["probing_tasks"] and g["downstream_tasks"]:
+            png = out / f"correlation-{group_slug(g)}.png"
+            correlation_heatmap(g, png, corr["metric"])
+            written.append(png)
+    return written

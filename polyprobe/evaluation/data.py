@@ -1,0 +1,279 @@
+"""Reading a dataset for evaluation, exactly as a user would: ``datasets.load_dataset`` plus the
+README card's YAML. Nothing from the builders is imported (one direction, no back-edges).
+
+Read defensively: a polyprobe card has a top-level ``polyprobe:`` block (``version``,
+``fingerprint``, ``configs: {name: {task, level, ...}}``); a plain Hugging Face dataset has
+none, and then the level is inferred from the columns (``target_index`` → word in context,
+``sentence1``/``sentence2`` → sentence pair, ``word1``/``word2`` → word pair, ``word`` → word,
+``sentence``/``text`` → sentence) and the label column is ``label`` (or ``labels``/``class``),
+a ``ClassLabel`` or plain values (then sorted into classes).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from polyprobe.errors import InputError, UsageError
+from polyprobe.evaluation.encoders import Item
+from polyprobe.hashing import digest
+
+SPLIT_ALIASES = {
+    "train": "train",
+    "validation": "validation",
+    "valid": "validation",
+    "dev": "validation",
+    "test": "test",
+}
+LABEL_COLUMNS = ("label", "labels", "class", "category")
+
+
+@dataclass
+class Card:
+    yaml: dict[str, Any]
+    path: str | None
+
+    @property
+    def polyprobe(self) -> dict[str, Any]:
+        block = self.yaml.get("polyprobe")
+        return block if isinstance(block, dict) else {}
+
+    def config_block(self, config: str) -> dict[str, Any]:
+        configs = self.polyprobe.get("configs")
+        if isinstance(configs, dict) and isinstance(configs.get(config), dict):
+            return configs[config]
+        for entry in self.yaml.get("configs") or []:
+            if isinstance(entry, dict) and entry.get("config_name") == config:
+                block = entry.get("polyprobe")
+                if isinstance(block, dict):
+                    return block
+        return {}
+
+    def languages(self) -> list[str]:
+        lang = self.yaml.get("language") or []
+        return [lang] if isinstance(lang, str) else [str(x) for x in lang]
+
+    def default_config(self) -> str | None:
+        for entry in self.yaml.get("configs") or []:
+            if isinstance(entry, dict) and entry.get("default"):
+                return entry.get("config_name")
+        return None
+
+
+@dataclass
+class LoadedConfig:
+    """One config's rows, as what the evaluation needs: items, labels, groups, keys."""
+
+    dataset: str
+    revision: str
+    config: str
+    level: str
+    task: str
+    task_type: str
+    label_names: list[str]
+    columns: list[str]
+    rows: dict[str, dict[str, list[Any]]]  # split -> column -> values
+    card: Card
+    block: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def splits(self) -> list[str]:
+        return [s for s in ("train", "validation", "test") if s in self.rows]
+
+    def size(self, split: str) -> int:
+        return len(self.rows[split]["_label"])
+
+    def labels(self, split: str) -> np.ndarray:
+        return np.asarray(self.rows[split]["_label"], dtype=np.int64)
+
+    def groups(self, split: str) -> np.ndarray:
+        col = self.rows[split].get("group")
+        if col is None:  # no group column: every row its own group
+            col = [f"{split}/{i}" for i in range(self.size(split))]
+        return np.asarray([str(x) for x in col], dtype=object)
+
+    def keys(self, split: str) -> np.ndarray:
+        col = self.rows[split].get("lexical_key") or [""] * self.size(split)
+        return np.asarray([str(x or "") for x in col], dtype=object)
+
+    def items(self, split: str) -> list[tuple[Item, ...]]:
+        """Per row, the items to encode (two for pair levels)."""
+        cols = self.rows[split]
+        n = self.size(split)
+        text_col = "sentence" if "sentence" in cols else "text"
+        tokens = cols.get("tokens")
+
+        def toks(i: int) -> tuple[str, ...] | None:
+            return tuple(tokens[i]) if tokens is not None and tokens[i] is not None else None
+
+        if self.level == "word-in-context":
+            tgt = cols["target_index"]
+            return [(Item(cols[text_col][i], toks(i), int(tgt[i])),) for i in range(n)]
+        if self.level == "word":
+            return [(Item(cols["word"][i], (cols["word"][i],)),) for i in range(n)]
+        if self.level == "word-pair":
+            return [
+                (
+                    Item(cols["word1"][i], (cols["word1"][i],)),
+                    Item(cols["word2"][i], (cols["word2"][i],)),
+                )
+                for i in range(n)
+            ]
+        if self.level in ("sentence-pair", "discourse"):
+            return [(Item(cols["sentence1"][i]), Item(cols["sentence2"][i])) for i in range(n)]
+        return [(Item(cols[text_col][i], toks(i)),) for i in range(n)]
+
+
+def infer_level(columns: list[str]) -> str:
+    cols = set(columns)
+    if "target_index" in cols and ("sentence" in cols or "text" in cols):
+        return "word-in-context"
+    if {"sentence1", "sentence2"} <= cols:
+        return "sentence-pair"
+    if {"word1", "word2"} <= cols:
+        return "word-pair"
+    if "word" in cols:
+        return "word"
+    if "sentence" in cols or "text" in cols:
+        return "sentence"
+    raise InputError("<dataset>", None, f"no input column among {sorted(cols)}", "no-inputs")
+
+
+def read_card(dataset: str, revision: str | None) -> Card:
+    """README YAML front matter of a local folder or a hub dataset (empty when absent)."""
+    import yaml
+
+    path = Path(dataset).expanduser()
+    readme: Path | None = None
+    if path.is_dir():
+        readme = path / "README.md"
+    else:
+        try:
+            from huggingface_hub import hf_hub_download
+
+            readme = Path(
+                hf_hub_download(dataset, "README.md", repo_type="dataset", revision=revision)
+            )
+        except Exception:  # noqa: BLE001 - a hub dataset without a card is fine
+            readme = None
+    if readme is None or not readme.is_file():
+        return Card({}, None)
+    text = readme.read_text(encoding="utf-8")
+    if not text.startswith("---"):
+        return Card({}, str(readme))
+    end = text.find("\n---", 3)
+    if end < 0:
+        return Card({}, str(readme))
+    try:
+        data = yaml.safe_load(text[3:end]) or {}
+    except yaml.YAMLError as exc:
+        raise InputError(readme, None, f"card YAML does not parse: {exc}", "bad-card") from exc
+    return Card(data if isinstance(data, dict) else {}, str(readme))
+
+
+def dataset_revision(dataset: str, revision: str | None, card: Card) -> str:
+    """Requested revision; for a hub dataset the snapshot commit of the card; for a local
+    folder a hash of its file names and sizes (changes whenever a data file does)."""
+    if revision:
+        return revision
+    path = Path(dataset).expanduser()
+    if path.is_dir():
+        parts: list[object] = []
+        for root, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                full = Path(root) / name
+                parts.extend([full.relative_to(path).as_posix(), full.stat().st_size])
+        return "local-" + digest(*parts, size=6).hex()
+    if card.path and "snapshots" in Path(card.path).parts:
+        parts_ = Path(card.path).parts
+        return parts_[parts_.index("snapshots") + 1]
+    return "unknown"
+
+
+def config_names(dataset: str, revision: str | None, card: Card) -> list[str]:
+    from datasets import get_dataset_config_names
+
+    try:
+        names = list(get_dataset_config_names(dataset, revision=revision))
+    except Exception as exc:  # noqa: BLE001 - datasets raises many types for a bad path
+        raise InputError(dataset, None, f"cannot open dataset: {exc}", "bad-dataset") from exc
+    return names
+
+
+def resolve_configs(
+    dataset: str, config: str | list[str] | None, revision: str | None, card: Card
+) -> list[str]:
+    names = config_names(dataset, revision, card)
+    if config == "all":
+        return names
+    if config is None:
+        default = card.default_config()
+        if default:
+            return [default]
+        return ["default"] if "default" in names else names[:1]
+    wanted = [config] if isinstance(config, str) else list(config)
+    unknown = [c for c in wanted if c not in names]
+    if unknown:
+        raise UsageError(f"{dataset}: no config {unknown} (available: {', '.join(names)})")
+    return wanted
+
+
+def load_config(dataset: str, config: str, revision: str | None, card: Card) -> LoadedConfig:
+    import datasets as hf
+
+    try:
+        dsd = hf.load_dataset(dataset, config, revision=revision)
+    except Exception as exc:  # noqa: BLE001
+        raise InputError(
+            dataset, None, f"cannot load config {config!r}: {exc}", "bad-dataset"
+        ) from exc
+    rows: dict[str, dict[str, list[Any]]] = {}
+    label_names: list[str] | None = None
+    label_col: str | None = None
+    columns: list[str] = []
+    for split_name, ds in dsd.items():
+        split = SPLIT_ALIASES.get(split_name)
+        if split is None or split in rows:
+            continue
+        columns = list(ds.column_names)
+        label_col = next((c for c in LABEL_COLUMNS if c in ds.column_names), None)
+        if label_col is None:
+            raise InputError(dataset, None, f"{config}/{split_name}: no label column", "no-label")
+        feat = ds.features[label_col]
+        if label_names is None and isinstance(feat, hf.ClassLabel):
+            label_names = list(feat.names)
+        rows[split] = {c: ds[c] for c in ds.column_names}
+    if "train" not in rows:
+        raise InputError(dataset, None, f"config {config!r} has no train split", "no-train")
+    assert label_col is not None
+    if label_names is None:  # plain values: classes are the sorted distinct values
+        values = sorted({str(v) for r in rows.values() for v in r[label_col]})
+        index = {v: i for i, v in enumerate(values)}
+        label_names = values
+        for r in rows.values():
+            r["_label"] = [index[str(v)] for v in r[label_col]]
+    else:
+        for r in rows.values():
+            r["_label"] = list(r[label_col])
+    block = card.config_block(config)
+    level = str(block.get("level") or infer_level(columns))
+    if level == "word-in-context" and "target_index" not in columns:
+        level = infer_level(columns)
+    return LoadedConfig(
+        dataset=dataset,
+        revision=dataset_revision(dataset, revision, card),
+        config=config,
+        level=level,
+        task=str(block.get("task") or config.split(".")[0]),
+        task_type=str(block.get("task_type") or card.polyprobe.get("task_type") or "probing"),
+        label_names=[str(x) for x in label_names],
+        columns=columns,
+        rows=rows,
+        card=card,
+        block=block,
+    )

@@ -1,0 +1,272 @@
+"""Encoder registry and spec parsing.
+
+An encoder turns :class:`Item` objects (a text, optionally its tokens and a target token index)
+into vectors, possibly for several layers at once. Command-line specs are strings
+(``random``, ``hf:bert-base-cased@main:mean#all``, ...); the Python API also takes any callable
+``texts -> np.ndarray``. Parsing is kept free of heavy imports so the CLI can validate specs
+before torch or transformers are loaded; the concrete encoders live in ``baselines.py`` and
+``pretrained.py`` and load their libraries lazily.
+
+Encoder ids: the spec with the *resolved* revision (a commit, or a content hash for local
+files), e.g. ``hf:all-MiniLM-L6-v2@local-3f2a9c1b0d4e:mean``. The id is what results and the
+embedding cache are keyed on, so a changed model file can never be served stale vectors.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+import numpy as np
+
+from polyprobe.errors import UsageError
+from polyprobe.hashing import digest
+
+POOLINGS = ("mean", "cls", "first", "last")
+SUBWORD_POOLINGS = ("mean", "first", "last")
+_TOKEN_RE = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing to encode. ``target`` is a token index into ``tokens`` (word in context)."""
+
+    text: str
+    tokens: tuple[str, ...] | None = None
+    target: int | None = None
+
+    def token_list(self) -> tuple[str, ...]:
+        """Tokens as published, or a Unicode word/punctuation split when a dataset has none."""
+        if self.tokens is not None:
+            return self.tokens
+        return tuple(_TOKEN_RE.findall(self.text))
+
+
+@dataclass
+class ParsedSpec:
+    """A spec string taken apart: ``kind:target@revision:pooling#layer?options``."""
+
+    spec: str
+    kind: str
+    target: str = ""
+    revision: str | None = None
+    pooling: str | None = None
+    layer: str | None = None  # None, "all" or an integer as text
+    options: dict[str, str] = field(default_factory=dict)
+
+
+def parse_spec(spec: str) -> ParsedSpec:
+    """Parse an encoder spec without importing anything heavy (raises :class:`UsageError`)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise UsageError(f"empty encoder spec {spec!r}")
+    raw = spec.strip()
+    options: dict[str, str] = {}
+    if "?" in raw:
+        raw, query = raw.split("?", 1)
+        options = dict(parse_qsl(query, keep_blank_values=True))
+    kind, sep, rest = raw.partition(":")
+    kind = kind.lower()
+    if kind not in _FACTORIES:
+        known = ", ".join(sorted(_FACTORIES))
+        raise UsageError(f"unknown encoder {kind!r} in spec {spec!r} (known: {known})")
+    parsed = ParsedSpec(spec=spec, kind=kind, options=options)
+    if kind in ("hf", "st"):
+        if not rest:
+            raise UsageError(f"{kind}: needs a model path or hub id, e.g. {kind}:bert-base-cased")
+        m = re.search(r"#(all|-?\d+)$", rest)
+        if m:
+            if kind == "st":
+                raise UsageError("st: encoders have no layers; use hf: for layer-wise encoding")
+            parsed.layer = m.group(1)
+            rest = rest[: m.start()]
+        head, colon, tail = rest.rpartition(":")
+        if colon and tail in POOLINGS:
+            parsed.pooling = tail
+            rest = head
+        if "@" in rest:
+            name, _, rev = rest.rpartition("@")
+            if name and rev and "/" not in rev:
+                rest, parsed.revision = name, rev
+        parsed.target = rest
+    elif kind in ("w2v", "vec"):
+        if not rest:
+            raise UsageError(f"{kind}: needs a file or folder, e.g. {kind}:path")
+        parsed.target = rest
+    else:
+        if sep and rest:
+            # ``borep:mean`` is accepted as shorthand for ``borep?pool=mean``.
+            parsed.options.setdefault("pool", rest)
+    return parsed
+
+
+class Encoder(ABC):
+    """Base class. ``layers`` lists what :meth:`encode` returns (``[None]`` when single-output).
+
+    Subclasses call :meth:`resolve` lazily: resolving may hash files or read a config, but
+    loading weights waits for the first :meth:`encode` that actually misses the cache.
+    """
+
+    kind: str = ""
+    #: True for the majority baseline: no features, the probe is replaced by the train majority.
+    is_majority: bool = False
+    #: Whether vectors may be cached on disk (user callables without an id may not).
+    cacheable: bool = True
+
+    def __init__(self, spec: str):
+        self.spec = spec
+        self.name = spec
+        self.revision = "none"
+        self.pooling: str | None = None
+        self.layers: list[int | None] = [None]
+        self.options: dict[str, Any] = {}
+
+    def resolve(self) -> None:
+        """Fill in revision and layers (cheap compared with loading). Default: nothing to do."""
+        return None
+
+    @property
+    def id(self) -> str:
+        rev = f"@{self.revision}" if self.revision and self.revision != "none" else ""
+        pool = f":{self.pooling}" if self.pooling else ""
+        opts = "".join(f"?{k}={v}" for k, v in sorted(self.options.items()))
+        return f"{self.kind}:{self.name}{rev}{pool}{opts}" if self.kind else self.name
+
+    @abstractmethod
+    def encode(self, items: Sequence[Item], batch_size: int = 32) -> dict[int | None, np.ndarray]:
+        """Return ``{layer: float32 array (len(items), dim)}`` for every layer in ``layers``."""
+
+    def describe(self) -> dict[str, Any]:
+        return {"spec": self.spec, "id": self.id, "revision": self.revision}
+
+
+class CallableEncoder(Encoder):
+    """Wraps a user function ``texts -> array``. Word-in-context items pass the target token.
+
+    Not cached unless the function carries a ``polyprobe_id`` attribute: a bare function has
+    no identity that survives a code change, and a cache must never serve stale vectors.
+    """
+
+    kind = ""
+
+    def __init__(self, fn: Callable[[list[str]], Any]):
+        ident = getattr(fn, "polyprobe_id", None)
+        name = getattr(fn, "__qualname__", None) or type(fn).__name__
+        super().__init__(f"callable:{ident or name}")
+        self.name = self.spec
+        self.fn = fn
+        self.cacheable = ident is not None
+
+    def encode(self, items: Sequence[Item], batch_size: int = 32) -> dict[int | None, np.ndarray]:
+        texts = []
+        for it in items:
+            if it.target is not None:
+                texts.append(it.token_list()[it.target])
+            else:
+                texts.append(it.text)
+        out = []
+        for i in range(0, len(texts), max(1, batch_size)):
+            out.append(np.asarray(self.fn(texts[i : i + batch_size]), dtype=np.float32))
+        arr = np.concatenate(out, axis=0) if out else np.zeros((0, 1), np.float32)
+        if arr.ndim != 2 or arr.shape[0] != len(texts):
+            raise UsageError(f"{self.spec}: expected an array of shape ({len(texts)}, dim)")
+        return {None: arr}
+
+
+# kind -> factory(parsed spec) -> Encoder. Filled by ``register_encoder``; the built-in kinds
+# are registered here by name and imported lazily so spec parsing stays cheap.
+_FACTORIES: dict[str, Callable[[ParsedSpec], Encoder]] = {}
+_BUILTIN_MODULES = {
+    "majority": "polyprobe.evaluation.baselines",
+    "random": "polyprobe.evaluation.baselines",
+    "borep": "polyprobe.evaluation.baselines",
+    "char-ngrams": "polyprobe.evaluation.baselines",
+    "w2v": "polyprobe.evaluation.baselines",
+    "vec": "polyprobe.evaluation.baselines",
+    "st": "polyprobe.evaluation.pretrained",
+    "hf": "polyprobe.evaluation.pretrained",
+}
+
+
+def _lazy(kind: str) -> Callable[[ParsedSpec], Encoder]:
+    def factory(parsed: ParsedSpec) -> Encoder:
+        import importlib
+
+        module = importlib.import_module(_BUILTIN_MODULES[kind])
+        return module.make_encoder(parsed)
+
+    return factory
+
+
+for _kind in _BUILTIN_MODULES:
+    _FACTORIES[_kind] = _lazy(_kind)
+
+
+def register_encoder(kind: str, factory: Callable[[ParsedSpec], Encoder]) -> None:
+    """Add a spec prefix (``kind:...``) so plugins can extend the command line."""
+    _FACTORIES[kind.lower()] = factory
+
+
+def known_kinds() -> list[str]:
+    return sorted(_FACTORIES)
+
+
+def build_encoder(spec: str | Callable[[list[str]], Any] | Encoder) -> Encoder:
+    """Spec string, callable or ready encoder → a resolved :class:`Encoder`."""
+    if isinstance(spec, Encoder):
+        enc = spec
+    elif isinstance(spec, str):
+        parsed = parse_spec(spec)
+        enc = _FACTORIES[parsed.kind](parsed)
+    elif callable(spec):
+        enc = CallableEncoder(spec)
+    else:
+        raise UsageError(f"not an encoder spec or callable: {spec!r}")
+    enc.resolve()
+    return enc
+
+
+def option_int(parsed: ParsedSpec, key: str, default: int) -> int:
+    value = parsed.options.get(key)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise UsageError(f"{parsed.spec}: option {key}={value!r} is not an integer") from None
+
+
+def local_content_hash(path: Path) -> str:
+    """Identity of a local model folder or file: names and sizes of its files.
+
+    Hashing names+sizes (not bytes) keeps resolving a 1 GB model instant while still changing
+    whenever a weight or config file is replaced by one of a different size."""
+    path = Path(path)
+    if path.is_file():
+        return "local-" + digest(path.name, path.stat().st_size, size=6).hex()
+    parts: list[object] = []
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            full = Path(root) / name
+            parts.extend([full.relative_to(path).as_posix(), full.stat().st_size])
+    return "local-" + digest(*parts, size=6).hex()
+
+
+def auto_device(requested: str | None = None) -> str:
+    """cuda, then mps, then cpu; an explicit request wins."""
+    if requested and requested != "auto":
+        return requested
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        return "mps"
+    return "cpu"

@@ -1,0 +1,279 @@
+"""Pretrained encoders: ``st:`` (sentence-transformers) and ``hf:`` (any transformers encoder,
+layer-wise).
+
+``hf:`` pooling over non-special tokens for ``mean``/``first``/``last`` (the tokenizer's own
+special tokens are added, as the model was trained with them, but not averaged in, so ``[CLS]``
+and ``</s>`` do not dilute a mean); ``cls`` takes position 0, which must be a special token.
+``#all`` returns the embedding layer and every hidden layer (``n_layers + 1`` outputs), ``#k``
+one of them (negative counts from the top); the default is the last layer.
+
+Word-in-context items (``target`` set): the target token's character span is found in the
+sentence (tokens are located left to right); subwords whose offsets overlap it are pooled with
+``mean`` (default), ``first`` or ``last``. When the tokens cannot be located in the sentence
+text, the tokens joined by spaces are encoded instead, so spans are always exact.
+
+Revisions: a local folder is identified by a hash of its file names and sizes; a hub id by the
+snapshot commit the local hub cache resolves it to (``snapshot_download`` honours
+``HF_HUB_OFFLINE``, so nothing is downloaded when offline).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from polyprobe.errors import UsageError
+from polyprobe.evaluation.encoders import (
+    SUBWORD_POOLINGS,
+    Encoder,
+    Item,
+    ParsedSpec,
+    auto_device,
+    local_content_hash,
+)
+
+
+def make_encoder(parsed: ParsedSpec) -> Encoder:
+    if parsed.kind == "st":
+        return SentenceTransformerEncoder(parsed)
+    return HFEncoder(parsed)
+
+
+def resolve_model(target: str, revision: str | None) -> tuple[Path, str]:
+    """Local folder or hub id → (local path, resolved revision)."""
+    path = Path(target).expanduser()
+    if path.exists():
+        return path.resolve(), revision or local_content_hash(path)
+    from huggingface_hub import snapshot_download
+
+    try:
+        local = Path(snapshot_download(repo_id=target, revision=revision))
+    except Exception as exc:  # noqa: BLE001 - hub errors have many types; report one line
+        raise UsageError(f"cannot resolve model {target!r} (revision {revision}): {exc}") from exc
+    return local, local.name
+
+
+def target_span(item: Item) -> tuple[str, tuple[int, int] | None]:
+    """The text to encode and the target token's character span in it."""
+    tokens = item.token_list()
+    if item.target is None or not (0 <= item.target < len(tokens)):
+        return item.text, None
+    pos = 0
+    spans = []
+    for tok in tokens:
+        start = item.text.find(tok, pos)
+        if start < 0:
+            break
+        spans.append((start, start + len(tok)))
+        pos = start + len(tok)
+    if len(spans) == len(tokens):
+        return item.text, spans[item.target]
+    text = " ".join(tokens)
+    start = sum(len(t) + 1 for t in tokens[: item.target])
+    return text, (start, start + len(tokens[item.target]))
+
+
+def _pool_positions(positions: np.ndarray, how: str) -> np.ndarray:
+    if how == "first":
+        return positions[:1]
+    if how == "last":
+        return positions[-1:]
+    return positions
+
+
+class _TransformerBase(Encoder):
+    def __init__(self, parsed: ParsedSpec):
+        super().__init__(parsed.spec)
+        self.kind = parsed.kind
+        self.target = parsed.target
+        self.requested_revision = parsed.revision
+        self.device_request: str | None = None
+        self.local_path: Path | None = None
+        p = Path(parsed.target)
+        self.name = p.name if p.exists() else parsed.target
+
+    def resolve(self) -> None:
+        self.local_path, self.revision = resolve_model(self.target, self.requested_revision)
+
+
+class SentenceTransformerEncoder(_TransformerBase):
+    """The model's own pipeline (its pooling and normalisation) for texts; for word targets,
+    its token embeddings pooled over the target's subwords (``:first``/``:last``/``:mean``)."""
+
+    def __init__(self, parsed: ParsedSpec):
+        super().__init__(parsed)
+        self.subword_pooling = parsed.pooling or "mean"
+        if self.subword_pooling not in SUBWORD_POOLINGS:
+            raise UsageError(f"{parsed.spec}: st: pooling applies to word targets: mean/first/last")
+        self.pooling = parsed.pooling
+        self._model = None
+
+    def _load(self):
+        if self._model is None:
+            from sentence_transformers import SentenceTransformer
+
+            self._model = SentenceTransformer(
+                str(self.local_path), device=auto_device(self.device_request)
+            )
+        return self._model
+
+    def encode(self, items: Sequence[Item], batch_size: int = 32) -> dict[int | None, np.ndarray]:
+        model = self._load()
+        out: list[np.ndarray | None] = [None] * len(items)
+        plain = [i for i, it in enumerate(items) if it.target is None]
+        if plain:
+            vecs = model.encode(
+                [items[i].text for i in plain],
+                batch_size=batch_size,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+            for i, v in zip(plain, vecs, strict=True):
+                out[i] = np.asarray(v, np.float32)
+        targeted = [i for i, it in enumerate(items) if it.target is not None]
+        if targeted:
+            texts, spans = zip(*(target_span(items[i]) for i in targeted), strict=True)
+            token_embs = model.encode(
+                list(texts),
+                batch_size=batch_size,
+                output_value="token_embeddings",
+                show_progress_bar=False,
+            )
+            tok = model.tokenizer
+            max_len = getattr(model, "max_seq_length", None) or 512
+            for i, text, span, emb in zip(targeted, texts, spans, token_embs, strict=True):
+                enc = tok(text, return_offsets_mapping=True, truncation=True, max_length=max_len)
+                emb = np.asarray(
+                    emb.detach().cpu().float().numpy() if hasattr(emb, "detach") else emb
+                )
+                offsets = np.asarray(enc["offset_mapping"])[: len(emb)]
+                pos = _span_positions(offsets, span, special=None)
+                pos = _pool_positions(pos, self.subword_pooling)
+                out[i] = emb[pos].mean(axis=0) if len(pos) else np.zeros(emb.shape[1], np.float32)
+        return {None: np.stack(out).astype(np.float32)}
+
+
+def _span_positions(
+    offsets: np.ndarray, span: tuple[int, int] | None, special: np.ndarray | None
+) -> np.ndarray:
+    """Subword positions whose character offsets overlap ``span`` (special tokens excluded:
+    fast tokenizers give them the empty span (0, 0))."""
+    if span is None:
+        return np.zeros(0, dtype=np.int64)
+    start, end = span
+    nonempty = offsets[:, 1] > offsets[:, 0]
+    overlap = (offsets[:, 0] < end) & (offsets[:, 1] > start) & nonempty
+    if special is not None:
+        overlap &= ~special
+    return np.nonzero(overlap)[0]
+
+
+class HFEncoder(_TransformerBase):
+    def __init__(self, parsed: ParsedSpec):
+        super().__init__(parsed)
+        self.pooling = parsed.pooling or "mean"
+        self.layer_request = parsed.layer
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self.n_layers: int | None = None
+
+    def resolve(self) -> None:
+        super().resolve()
+        from transformers import AutoConfig
+
+        config = AutoConfig.from_pretrained(str(self.local_path))
+        n = getattr(config, "num_hidden_layers", None)
+        if n is None:
+            text_config = getattr(config, "text_config", None)
+            n = getattr(text_config, "num_hidden_layers", None)
+        if n is None:
+            raise UsageError(f"{self.spec}: cannot tell how many layers the model has")
+        self.n_layers = int(n)
+        total = self.n_layers + 1
+        if self.layer_request is None:
+            self.layers = [self.n_layers]
+        elif self.layer_request == "all":
+            self.layers = list(range(total))
+        else:
+            k = int(self.layer_request)
+            if not -total <= k < total:
+                raise UsageError(f"{self.spec}: layer {k} out of range (0..{self.n_layers})")
+            self.layers = [k % total]
+
+    def _load(self) -> tuple[Any, Any]:
+        if self._model is None:
+            from transformers import AutoModel, AutoTokenizer
+
+            self._tokenizer = AutoTokenizer.from_pretrained(str(self.local_path))
+            if not getattr(self._tokenizer, "is_fast", False):
+                raise UsageError(f"{self.spec}: a fast tokenizer is needed for character offsets")
+            model = AutoModel.from_pretrained(str(self.local_path))
+            model.eval()
+            self._device = auto_device(self.device_request)
+            self._model = model.to(self._device)
+        return self._model, self._tokenizer
+
+    def encode(self, items: Sequence[Item], batch_size: int = 32) -> dict[int | None, np.ndarray]:
+        import torch
+
+        model, tok = self._load()
+        prepared = [target_span(it) if it.target is not None else (it.text, None) for it in items]
+        is_word = [it.target is not None for it in items]
+        if any(is_word) and self.pooling == "cls":
+            raise UsageError(f"{self.spec}: cls pooling is for sentences; use mean/first/last")
+        max_len = min(int(getattr(tok, "model_max_length", 512) or 512), 512)
+        order = sorted(range(len(items)), key=lambda i: (len(prepared[i][0]), i))
+        results: dict[int, np.ndarray] = {}
+        for b in range(0, len(order), max(1, batch_size)):
+            idx = order[b : b + batch_size]
+            texts = [prepared[i][0] for i in idx]
+            enc = tok(
+                texts,
+                padding=True,
+                truncation=True,
+                max_length=max_len,
+                return_offsets_mapping=True,
+                return_special_tokens_mask=True,
+                return_tensors="pt",
+            )
+            offsets = enc.pop("offset_mapping").numpy()
+            special = enc.pop("special_tokens_mask").numpy().astype(bool)
+            mask = enc["attention_mask"].numpy().astype(bool)
+            with torch.inference_mode():
+                outputs = model(
+                    **{k: v.to(self._device) for k, v in enc.items()}, output_hidden_states=True
+                )
+            hidden = outputs.hidden_states
+            stacked = torch.stack([hidden[layer] for layer in self.layers]).float().cpu().numpy()
+            for j, i in enumerate(idx):
+                valid = mask[j] & ~special[j]
+                if is_word[i]:
+                    pos = _span_positions(offsets[j], prepared[i][1], special[j] | ~mask[j])
+                    pos = _pool_positions(pos, self.pooling)
+                else:
+                    pos = self._sentence_positions(valid, mask[j], special[j], enc["input_ids"][j])
+                if len(pos):
+                    results[i] = stacked[:, j, pos, :].mean(axis=1)
+                else:
+                    results[i] = np.zeros((len(self.layers), stacked.shape[-1]), np.float32)
+        out = np.stack([results[i] for i in range(len(items))], axis=1).astype(np.float32)
+        return {layer: out[k] for k, layer in enumerate(self.layers)}
+
+    def _sentence_positions(
+        self, valid: np.ndarray, mask: np.ndarray, special: np.ndarray, input_ids: Any
+    ) -> np.ndarray:
+        if self.pooling == "cls":
+            if not special[0]:
+                raise UsageError(f"{self.spec}: this tokenizer adds no special token at position 0")
+            return np.array([0])
+        pos = np.nonzero(valid)[0]
+        if len(pos) == 0:  # empty text: fall back to whatever the tokenizer produced
+            pos = np.nonzero(mask)[0]
+        return _pool_positions(pos, self.pooling)
+
+    @property
+    def id(self) -> str:
+        return f"hf:{self.name}@{self.revision}:{self.pooling}"

@@ -1,0 +1,251 @@
+"""Evaluation protocols: which rows train, select and score a probe.
+
+- ``split`` (SentEval's SplitClassifier): train on train, choose hyper-parameters on
+  validation, score on test.
+- ``kfold`` with a test split but no validation split (SentEval's InnerKFoldClassifier):
+  hyper-parameters chosen by k-fold cross-validation inside train; the final model is trained on
+  all of train (an MLP that early-stops holds out one inner fold as its validation set); scored
+  on test.
+- ``kfold`` without a test split, or when the probe asks for cross-validation (``wehner``): all
+  rows pooled, outer k folds; inside each outer training part one inner fold is the validation
+  set; the metrics are computed on the pooled out-of-fold predictions.
+
+Folds are built from connected components of (group ∪ lexical_key), so no group and no
+lexical key is ever on both sides of a fold boundary, and assigned greedily to the lightest
+fold in an order given by blake2b(seed, component): deterministic and size-balanced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid
+from polyprobe.hashing import stable_u64
+
+
+def components(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Component id per row: rows sharing a group or a non-empty lexical key are connected."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        root = x
+        while parent.setdefault(root, root) != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            if rb < ra:
+                ra, rb = rb, ra
+            parent[rb] = ra
+
+    for g, k in zip(groups, keys, strict=True):
+        find("g\x1f" + str(g))
+        if k:
+            union("g\x1f" + str(g), "k\x1f" + str(k))
+    roots = [find("g\x1f" + str(g)) for g in groups]
+    names = {r: i for i, r in enumerate(sorted(set(roots)))}
+    comp = np.array([names[r] for r in roots], dtype=np.int64)
+    # Representative label for stable ordering: the smallest member name of each component.
+    return comp
+
+
+def group_kfold(groups: np.ndarray, keys: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """Fold index per row, never splitting a component. Fewer components than k → fewer folds."""
+    comp = components(groups, keys)
+    n_comp = int(comp.max()) + 1 if len(comp) else 0
+    sizes = np.bincount(comp, minlength=n_comp)
+    rep: list[str] = [""] * n_comp
+    for g, c in zip(groups, comp, strict=True):
+        s = str(g)
+        if not rep[c] or s < rep[c]:
+            rep[c] = s
+    order = sorted(range(n_comp), key=lambda c: (stable_u64("fold", seed, rep[c]), rep[c]))
+    k = max(1, min(k, n_comp))
+    load = np.zeros(k, dtype=np.int64)
+    fold_of = np.zeros(n_comp, dtype=np.int64)
+    for c in order:
+        f = int(np.argmin(load))
+        fold_of[c] = f
+        load[f] += sizes[c]
+    return fold_of[comp]
+
+
+@dataclass
+class SplitArrays:
+    """Per split: features, labels, groups, lexical keys (splits: train/validation/test)."""
+
+    X: dict[str, np.ndarray]
+    y: dict[str, np.ndarray]
+    groups: dict[str, np.ndarray]
+    keys: dict[str, np.ndarray]
+
+    def has(self, split: str) -> bool:
+        return split in self.y and len(self.y[split]) > 0
+
+
+@dataclass
+class Outcome:
+    protocol: str
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    majority_pred: np.ndarray
+    chosen: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _accuracy(y: np.ndarray, p: np.ndarray) -> float:
+    return float((y == p).mean()) if len(y) else 0.0
+
+
+def _needs_validation(spec: ProbeSpec) -> bool:
+    return len(spec.grid_points()) > 1 or (
+        spec.kind == "mlp" and bool(spec.params.get("early_stopping", True))
+    )
+
+
+def _majority(y: np.ndarray, n_classes: int) -> int:
+    """Train majority; ties go to the lowest label id (deterministic)."""
+    return int(np.argmax(np.bincount(y, minlength=n_classes)))
+
+
+def _select(fitted: list[Fitted], X_val: np.ndarray, y_val: np.ndarray) -> tuple[int, list[float]]:
+    scores = [_accuracy(y_val, f.predict(X_val)) for f in fitted]
+    return int(np.argmax(scores)), scores  # first best: grid order breaks ties
+
+
+def _record(f: Fitted, scores: list[float], best: int, how: str) -> dict[str, Any]:
+    return {
+        **{k: v for k, v in f.params.items()},
+        "selected_by": how,
+        "validation_accuracy": round(scores[best], 6) if scores else None,
+        "grid_scores": [round(s, 6) for s in scores],
+        **{k: v for k, v in f.info.items()},
+    }
+
+
+def fit_select(
+    spec: ProbeSpec,
+    X: np.ndarray,
+    y: np.ndarray,
+    X_val: np.ndarray | None,
+    y_val: np.ndarray | None,
+    n_classes: int,
+    seed: int,
+) -> tuple[Fitted, dict[str, Any]]:
+    """Fit the grid on (X, y), pick the best point on the validation set."""
+    fitted = fit_grid(spec, X, y, X_val, y_val, n_classes, seed)
+    if len(fitted) == 1 or X_val is None or len(X_val) == 0:
+        return fitted[0], _record(fitted[0], [], 0, "fixed")
+    best, scores = _select(fitted, X_val, y_val)
+    return fitted[best], _record(fitted[best], scores, best, "validation")
+
+
+def _inner_split(
+    groups: np.ndarray, keys: np.ndarray, k: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    folds = group_kfold(groups, keys, k, seed)
+    val = folds == 0
+    if val.all() or not val.any():  # a single component: nothing to hold out
+        return np.ones(len(groups), bool), np.zeros(len(groups), bool)
+    return ~val, val
+
+
+def run_protocol(
+    spec: ProbeSpec, data: SplitArrays, n_classes: int, seed: int, folds: int = 5
+) -> Outcome:
+    """Train/select/score ``spec`` on ``data`` following the protocol its splits call for."""
+    k = spec.folds if spec.protocol == "cv" else folds
+    if spec.protocol == "cv" or not data.has("test"):
+        return _outer_cv(spec, data, n_classes, seed, k)
+    Xtr, ytr = data.X["train"], data.y["train"]
+    Xte, yte = data.X["test"], data.y["test"]
+    maj = np.full(len(yte), _majority(ytr, n_classes), dtype=np.int64)
+    if data.has("validation"):
+        model, chosen = fit_select(
+            spec, Xtr, ytr, data.X["validation"], data.y["validation"], n_classes, seed
+        )
+        return Outcome("split", yte, model.predict(Xte), maj, [chosen])
+    # No validation split: inner k-fold on train for selection.
+    points = spec.grid_points()
+    g, kk = data.groups["train"], data.keys["train"]
+    chosen: dict[str, Any]
+    if len(points) > 1:
+        fold_ids = group_kfold(g, kk, k, seed)
+        n_folds = int(fold_ids.max()) + 1
+        totals = np.zeros(len(points))
+        for f in range(n_folds):
+            tr, va = fold_ids != f, fold_ids == f
+            fitted = fit_grid(spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, points)
+            totals += [_accuracy(ytr[va], m.predict(Xtr[va])) for m in fitted]
+        scores = list(totals / max(1, n_folds))
+        best = int(np.argmax(scores))
+        point = points[best]
+        how = f"{n_folds}-fold-cv-on-train"
+    else:
+        point, scores, best, how = points[0], [], 0, "fixed"
+    if spec.kind == "mlp" and spec.params.get("early_stopping", True):
+        tr, va = _inner_split(g, kk, k, seed + 1)
+        fitted = fit_grid(spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, [point])
+    else:
+        fitted = fit_grid(spec, Xtr, ytr, None, None, n_classes, seed, [point])
+    chosen = _record(fitted[0], scores, best, how)
+    return Outcome("kfold", yte, fitted[0].predict(Xte), maj, [chosen])
+
+
+def _pooled(data: SplitArrays) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    splits = [s for s in ("train", "validation", "test") if data.has(s)]
+    y = np.concatenate([data.y[s] for s in splits])
+    g = np.concatenate([data.groups[s] for s in splits])
+    kk = np.concatenate([data.keys[s] for s in splits])
+    return splits, y, g, kk
+
+
+def majority_outcome(data: SplitArrays, n_classes: int, spec: ProbeSpec, folds: int = 5) -> Outcome:
+    """The train-majority predictor under the same protocol (seed 0's folds for pooled CV)."""
+    if spec.protocol == "cv" or not data.has("test"):
+        k = spec.folds if spec.protocol == "cv" else folds
+        _, y, g, kk = _pooled(data)
+        fold_ids = group_kfold(g, kk, k, 0)
+        maj = np.zeros(len(y), np.int64)
+        for f in range(int(fold_ids.max()) + 1):
+            te = fold_ids == f
+            if (~te).any():
+                maj[te] = _majority(y[~te], n_classes)
+        return Outcome("kfold", y, maj, maj)
+    yte = data.y["test"]
+    maj = np.full(len(yte), _majority(data.y["train"], n_classes), dtype=np.int64)
+    return Outcome("split" if data.has("validation") else "kfold", yte, maj, maj)
+
+
+def _outer_cv(spec: ProbeSpec, data: SplitArrays, n_classes: int, seed: int, k: int) -> Outcome:
+    splits, y, g, kk = _pooled(data)
+    X = np.concatenate([data.X[s] for s in splits])
+    fold_ids = group_kfold(g, kk, k, seed)
+    n_folds = int(fold_ids.max()) + 1
+    y_pred = np.zeros(len(y), np.int64)
+    maj = np.zeros(len(y), np.int64)
+    chosen: list[dict[str, Any]] = []
+    for f in range(n_folds):
+        te = fold_ids == f
+        tr_all = ~te
+        if not tr_all.any():
+            continue
+        maj[te] = _majority(y[tr_all], n_classes)
+        idx = np.nonzero(tr_all)[0]
+        if _needs_validation(spec):
+            tr, va = _inner_split(g[idx], kk[idx], max(2, k - 1), seed + f + 1)
+            model, rec = fit_select(
+                spec, X[idx[tr]], y[idx[tr]], X[idx[va]], y[idx[va]], n_classes, seed
+            )
+        else:
+            model, rec = fit_select(spec, X[idx], y[idx], None, None, n_classes, seed)
+        rec["fold"] = f
+        chosen.append(rec)
+        y_pred[te] = model.predict(X[te])
+    return Outcome("kfold", y, y_pred, maj, chosen)

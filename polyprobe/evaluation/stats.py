@@ -1,0 +1,114 @@
+"""Metrics, seed aggregation and bootstrap confidence intervals.
+
+The CI is for the *seed-averaged* metric: each bootstrap replicate resamples the evaluation
+items (the same resample for every seed's predictions) and averages the metric over seeds, so
+the interval reflects the test-set sampling uncertainty of the number that is reported. The
+resampling RNG is seeded from blake2b, hence identical between runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from polyprobe.hashing import stable_u64
+
+
+def accuracy(y: np.ndarray, p: np.ndarray) -> float:
+    return float((y == p).mean()) if len(y) else 0.0
+
+
+def f1_per_class(y: np.ndarray, p: np.ndarray, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-class F1 and a mask of the classes present in y or p (scikit-learn's macro set)."""
+    tp = np.bincount(y[y == p], minlength=n_classes).astype(float)
+    true = np.bincount(y, minlength=n_classes).astype(float)
+    pred = np.bincount(p, minlength=n_classes).astype(float)
+    denom = true + pred
+    f1 = np.divide(2 * tp, denom, out=np.zeros(n_classes), where=denom > 0)
+    return f1, denom > 0
+
+
+def macro_f1(y: np.ndarray, p: np.ndarray, n_classes: int) -> float:
+    f1, present = f1_per_class(y, p, n_classes)
+    return float(f1[present].mean()) if present.any() else 0.0
+
+
+def _summary(per_seed: list[float], ci: tuple[float, float]) -> dict[str, Any]:
+    arr = np.asarray(per_seed, dtype=float)
+    return {
+        "mean": round(float(arr.mean()), 6),
+        "std": round(float(arr.std(ddof=1)) if len(arr) > 1 else 0.0, 6),
+        "ci95": [round(ci[0], 6), round(ci[1], 6)],
+        "per_seed": [round(float(v), 6) for v in arr],
+    }
+
+
+def bootstrap_ci(
+    y: np.ndarray,
+    preds: Sequence[np.ndarray],
+    n_classes: int,
+    tag: str,
+    n_boot: int = 1000,
+) -> dict[str, tuple[float, float]]:
+    """Percentile 95% intervals of seed-mean accuracy and macro-F1."""
+    if len(y) == 0:
+        return {"accuracy": (0.0, 0.0), "macro_f1": (0.0, 0.0)}
+    rng = np.random.default_rng(stable_u64("bootstrap", tag))
+    acc = np.zeros(n_boot)
+    mf1 = np.zeros(n_boot)
+    n = len(y)
+    for b in range(n_boot):
+        idx = rng.integers(0, n, n)
+        yb = y[idx]
+        accs, f1s = [], []
+        for p in preds:
+            pb = p[idx]
+            accs.append(accuracy(yb, pb))
+            f1s.append(macro_f1(yb, pb, n_classes))
+        acc[b] = np.mean(accs)
+        mf1[b] = np.mean(f1s)
+    return {
+        "accuracy": (float(np.percentile(acc, 2.5)), float(np.percentile(acc, 97.5))),
+        "macro_f1": (float(np.percentile(mf1, 2.5)), float(np.percentile(mf1, 97.5))),
+    }
+
+
+def summarise(
+    y_true: np.ndarray,
+    preds: Sequence[np.ndarray],
+    label_names: Sequence[str],
+    tag: str,
+    n_boot: int = 1000,
+) -> dict[str, Any]:
+    """The ``metrics`` block: accuracy and macro-F1 (mean, std, CI, per seed), per-class F1."""
+    n_classes = len(label_names)
+    accs = [accuracy(y_true, p) for p in preds]
+    mf1s = [macro_f1(y_true, p, n_classes) for p in preds]
+    ci = bootstrap_ci(y_true, preds, n_classes, tag, n_boot)
+    per_class = np.mean([f1_per_class(y_true, p, n_classes)[0] for p in preds], axis=0)
+    present = np.bincount(y_true, minlength=n_classes) > 0
+    return {
+        "accuracy": _summary(accs, ci["accuracy"]),
+        "macro_f1": _summary(mf1s, ci["macro_f1"]),
+        "per_class_f1": {
+            str(label_names[c]): round(float(per_class[c]), 6)
+            for c in range(n_classes)
+            if present[c]
+        },
+    }
+
+
+def accuracy_summary(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], tag: str, n_boot: int = 1000
+) -> dict[str, Any]:
+    """Accuracy block when each seed has its own gold labels (control tasks redraw them)."""
+    accs = [accuracy(y, p) for y, p in pairs]
+    correct = np.stack([(y == p).astype(float) for y, p in pairs])
+    n = correct.shape[1]
+    if n == 0:
+        return _summary(accs, (0.0, 0.0))
+    rng = np.random.default_rng(stable_u64("bootstrap", tag))
+    boots = np.array([correct[:, rng.integers(0, n, n)].mean() for _ in range(n_boot)])
+    return _summary(accs, (float(np.percentile(boots, 2.5)), float(np.percentile(boots, 97.5))))

@@ -1,0 +1,767 @@
+"""Fast streaming CoNLL-U reader with validation and skip counting.
+
+Why not ``conllu.parse_incr``: it runs several regular expressions per line and builds a
+generic ``Token`` per line, which makes it the bottleneck of every build (about 10 µs per
+token). This reader does one ``str.split('\\t')`` per line, recognises ids by comparing the
+column with the expected id string (no regex, no ``int()``), looks heads up in a table,
+parses FEATS/MISC through a bounded cache, and reads the file in big blocks of complete
+lines. Records are the slotted dataclasses of :mod:`polyprobe.loaders.records`.
+
+Why it validates: a probing dataset built from a broken tree silently teaches the wrong
+labels, so every structural problem is reported as an :class:`~polyprobe.errors.InputError`
+naming the file, the 1-based line and the problem; with ``on_invalid="skip"`` the whole
+sentence is dropped and counted under a short stable reason key (:data:`REASONS`) so that
+the counts can be written into the dataset card.
+
+What it deliberately accepts, because real UD releases contain it: forms, lemmas and misc
+values containing spaces; ``_`` as a form; FEATS/MISC items without ``=``; MISC values that
+contain ``=`` (``Cxn=free=rc-obj`` keeps the value ``free=rc-obj``); comments without
+``=``; CRLF line endings; a UTF-8 byte order mark; a missing final blank line.
+"""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import re
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.records import EmptyNode, MultiwordToken, Sentence, SourceFile, Word
+
+if TYPE_CHECKING:
+    from polyprobe.loaders.sources import TreebankSource
+
+__all__ = [
+    "REASONS",
+    "LazyWord",
+    "discover",
+    "file_stem",
+    "read_conllu",
+    "read_sources",
+    "split_of",
+]
+
+#: Every reason key the reader can count in ``skipped`` (stable: cards and tests use them).
+REASONS: dict[str, str] = {
+    "bad-column-count": "a token line does not have exactly 10 tab-separated columns",
+    "empty-field": "a column is empty (use '_' for an unspecified value)",
+    "non-integer-id": "the ID column is not an integer, a range a-b or a decimal n.m",
+    "id-out-of-order": "word ids are not 1..n in order (gap, repeat or wrong start)",
+    "bad-multiword-range": "a multiword range is reversed, overlapping, misplaced or too long",
+    "bad-empty-node": "an empty node id n.m is out of sequence",
+    "non-integer-head": "the HEAD column of a word is not a non-negative integer",
+    "head-out-of-range": "HEAD points past the last word of the sentence",
+    "no-root": "no word has HEAD 0",
+    "multiple-roots": "more than one word has HEAD 0",
+    "cycle": "the HEAD relation contains a cycle (including a word headed by itself)",
+    "no-words": "a sentence block has comments but no word lines",
+    "bad-encoding": "a line is not valid UTF-8",
+    "truncated-gzip": "the gzip stream ends before its end marker (the rest of the file is lost)",
+    "corrupt-gzip": "the gzip stream is damaged or not gzip at all (the rest is lost)",
+}
+
+#: Reasons of errors that are always raised, never skipped: they are not about a sentence.
+FATAL_REASONS: dict[str, str] = {
+    "missing-file": "an input path does not exist or is not a file",
+    "unreadable": "an input file cannot be opened or read (permissions, disk error)",
+    "no-input": "a folder holds no CoNLL-U files (discover)",
+    "duplicate-input": "a folder holds both x.conllu and x.conllu.gz (discover)",
+}
+
+_ON_INVALID = ("raise", "skip")
+_BLOCK = 1 << 20  # bytes per read: big enough to amortise decoding, small enough for memory
+_CACHE_MAX = 16384  # distinct FEATS/MISC strings cached; bounded so memory stays constant
+_TABLE = 2048  # ids/heads below this are matched by table lookup, larger ones slowly
+_ID_STR = [str(i) for i in range(_TABLE)]
+_HEAD_INT = {str(i): i for i in range(_TABLE)}
+_SPLIT_RE = re.compile(r"-ud-(train|dev|test)(?:-[^./\\]+)?\.conllu(?:\.gz)?$")
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+class _BadLine(str):
+    """A line that could not be decoded; carries the decoder's complaint. It is a ``str`` so
+    the hot loop needs no extra check: it contains no tab, so it falls into the slow path."""
+
+    __slots__ = ("problem",)
+    problem: str
+
+
+class _StreamEnd:
+    """Marker a block reader yields after the last complete line when the stream broke."""
+
+    __slots__ = ("problem", "reason")
+
+    def __init__(self, problem: str, reason: str) -> None:
+        self.problem = problem
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------------------
+# file names
+
+
+def file_stem(path: str | Path) -> str:
+    """``en_ewt-ud-train.conllu.gz`` -> ``en_ewt-ud-train`` (used for fallback ids)."""
+    name = Path(path).name
+    for suffix in (".gz", ".conllu"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+def split_of(path: str | Path) -> str | None:
+    """UD split from a file name (``*-ud-<split>.conllu[.gz]``, also ``*-ud-train-x.conllu``
+    as in multi-file treebanks), else ``None``."""
+    m = _SPLIT_RE.search(Path(path).name)
+    return m.group(1) if m else None
+
+
+# --------------------------------------------------------------------------------------
+# reading blocks of lines
+
+
+def _decode_lines(data: bytes) -> list[str]:
+    """Decode a block of complete lines; on bad UTF-8 decode line by line so that only the
+    offending lines become :class:`_BadLine` and everything before them stays usable."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        out: list[str] = []
+        for raw in data.split(b"\n"):
+            try:
+                out.append(raw.decode("utf-8"))
+            except UnicodeDecodeError as e:
+                bad = _BadLine("\ufffd")
+                bad.problem = f"invalid UTF-8 ({e.reason} at byte {e.start} of the line)"
+                out.append(bad)
+        if out and out[-1] == "" and not isinstance(out[-1], _BadLine):
+            out.pop()
+        return [s[:-1] if s.endswith("\r") else s for s in out]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _blocks(path: Path) -> Iterator[list[str] | _StreamEnd]:
+    """Yield lists of decoded lines (complete lines only) of a plain or gzip file, then, if
+    the stream broke, one :class:`_StreamEnd`. Gzip is recognised by its magic bytes, not
+    by the name, so a mis-named file is still read correctly."""
+    try:
+        raw = open(path, "rb")  # noqa: SIM115 - closed by the with-block below
+    except OSError as e:
+        raise InputError(path, None, f"cannot open: {e.strerror or e}", "unreadable") from e
+    with raw:
+        is_gzip = raw.read(2) == _GZIP_MAGIC
+        raw.seek(0)
+        if path.name.endswith(".gz") and not is_gzip:
+            yield _StreamEnd("not a gzip file (bad magic bytes)", "corrupt-gzip")
+            return
+        stream = gzip.GzipFile(fileobj=raw, mode="rb") if is_gzip else raw
+        tail = b""
+        first = True
+        while True:
+            try:
+                chunk = stream.read(_BLOCK)
+            except EOFError as e:
+                yield _StreamEnd(f"truncated gzip file: {e}", "truncated-gzip")
+                return
+            except (OSError, zlib.error) as e:
+                if not is_gzip:  # a disk error, not bad data: never skipped
+                    raise InputError(path, None, f"read error: {e}", "unreadable") from e
+                yield _StreamEnd(f"corrupt gzip file: {e}", "corrupt-gzip")
+                return
+            if not chunk:
+                break
+            if first:
+                first = False
+                if chunk.startswith(b"\xef\xbb\xbf"):
+                    chunk = chunk[3:]
+            cut = chunk.rfind(b"\n")
+            if cut < 0:
+                tail += chunk
+                continue
+            data = tail + chunk[: cut + 1] if tail else chunk[: cut + 1]
+            tail = chunk[cut + 1 :]
+            yield _decode_lines(data)
+        if tail:
+            yield _decode_lines(tail)
+
+
+# --------------------------------------------------------------------------------------
+# FEATS / MISC
+
+
+def _parse_pairs(value: str) -> dict[str, str]:
+    """``A=B|C=D`` -> dict; an item without ``=`` gets ``""``; the value is everything after
+    the first ``=``; empty items and ``_`` items are ignored (as ``conllu`` does)."""
+    out: dict[str, str] = {}
+    for item in value.split("|"):
+        key, _, val = item.partition("=")
+        if key and key != "_":
+            out[key] = val
+    return out
+
+
+_FEATS_SLOT = Word.feats  # the slot descriptors of the dataclass; LazyWord stores the raw
+_MISC_SLOT = Word.misc  # column string there until the property below first parses it
+_LAZY_CACHE: dict[str, dict[str, str]] = {}
+
+
+def _parse_cached(value: str) -> dict[str, str]:
+    if value == "_":
+        return {}
+    cached = _LAZY_CACHE.get(value)
+    if cached is None:
+        cached = _parse_pairs(value)
+        if len(_LAZY_CACHE) < _CACHE_MAX:
+            _LAZY_CACHE[value] = cached
+    return cached.copy()
+
+
+class LazyWord(Word):
+    """A :class:`Word` whose ``feats`` and ``misc`` are parsed on first access.
+
+    Why: building two dicts per word is the largest single cost of reading, and many passes
+    (sentence length, word order, counting) never look at them. The constructor takes the
+    same arguments as ``Word`` (raw column strings or dicts); reading ``feats``/``misc``
+    always returns a dict, which is then kept. Equality with a plain ``Word`` compares fields.
+    """
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        id: int,
+        form: str,
+        lemma: str,
+        upos: str,
+        xpos: str,
+        feats: dict[str, str] | str,
+        head: int,
+        deprel: str,
+        deps: str,
+        misc: dict[str, str] | str,
+    ) -> None:
+        self.id = id
+        self.form = form
+        self.lemma = lemma
+        self.upos = upos
+        self.xpos = xpos
+        _FEATS_SLOT.__set__(self, feats)
+        self.head = head
+        self.deprel = deprel
+        self.deps = deps
+        _MISC_SLOT.__set__(self, misc)
+
+    @property  # type: ignore[override]
+    def feats(self) -> dict[str, str]:
+        value = _FEATS_SLOT.__get__(self, LazyWord)
+        if value.__class__ is str:
+            value = _parse_cached(value)
+            _FEATS_SLOT.__set__(self, value)
+        return value
+
+    @feats.setter
+    def feats(self, value: dict[str, str]) -> None:
+        _FEATS_SLOT.__set__(self, value)
+
+    @property  # type: ignore[override]
+    def misc(self) -> dict[str, str]:
+        value = _MISC_SLOT.__get__(self, LazyWord)
+        if value.__class__ is str:
+            value = _parse_cached(value)
+            _MISC_SLOT.__set__(self, value)
+        return value
+
+    @misc.setter
+    def misc(self, value: dict[str, str]) -> None:
+        _MISC_SLOT.__set__(self, value)
+
+    def _fields(self) -> tuple[object, ...]:
+        return (
+            self.id,
+            self.form,
+            self.lemma,
+            self.upos,
+            self.xpos,
+            self.feats,
+            self.head,
+            self.deprel,
+            self.deps,
+            self.misc,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Word):
+            mine = self._fields()
+            theirs = (
+                other.id,
+                other.form,
+                other.lemma,
+                other.upos,
+                other.xpos,
+                other.feats,
+                other.head,
+                other.deprel,
+                other.deps,
+                other.misc,
+            )
+            return mine == theirs
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like Word
+
+
+# --------------------------------------------------------------------------------------
+# the reader
+
+
+def read_conllu(
+    path: str | Path,
+    *,
+    treebank: str | None = None,
+    split: str | None = None,
+    on_invalid: str = "raise",
+    skipped: collections.Counter[str] | None = None,
+    lazy: bool = False,
+) -> Iterator[Sentence]:
+    """Stream the sentences of one CoNLL-U file (plain or gzip) in constant memory.
+
+    ``treebank`` defaults to the file stem and ``split`` is recorded as given (``discover``
+    infers it from the file name). With ``on_invalid="raise"`` the first problem raises an
+    :class:`InputError`; with ``"skip"`` the sentence containing it is dropped and
+    ``skipped[reason] += 1``. A broken gzip stream always ends the file (after counting one
+    ``truncated-gzip``/``corrupt-gzip`` in skip mode) because nothing after it is readable.
+
+    ``lazy=True`` yields :class:`LazyWord` words whose FEATS/MISC are parsed on first access
+    (a pass that never looks at them, such as counting or sentence length, saves that work);
+    they are still ``Word`` instances and ``w.feats`` is still a real dict.
+    """
+    if on_invalid not in _ON_INVALID:
+        raise UsageError(f"on_invalid must be one of {_ON_INVALID}, not {on_invalid!r}")
+    p = Path(path)
+    if not p.is_file():
+        problem = "not a file (read a folder with discover/read_sources)" if p.is_dir() else ""
+        raise InputError(p, None, problem or "no such file", "missing-file")
+    stem = file_stem(p)
+    source = SourceFile(treebank or stem, str(p), split)
+    return _read(p, stem, source, on_invalid == "skip", skipped, lazy)
+
+
+def _read(
+    p: Path,
+    stem: str,
+    source: SourceFile,
+    skip: bool,
+    skipped: collections.Counter[str] | None,
+    lazy: bool,
+) -> Iterator[Sentence]:
+    if skipped is None:
+        skipped = collections.Counter()
+    id_str = _ID_STR
+    head_int = _HEAD_INT
+    feats_cache: dict[str, dict[str, str]] = {}
+    misc_cache: dict[str, dict[str, str]] = {}
+    parse_pairs = _parse_pairs
+    word_cls = LazyWord if lazy else Word
+    table = _TABLE
+
+    lineno = 0
+    sent_no = 0  # sentence blocks seen in this file (including skipped ones)
+    doc_no = 0  # `# newdoc` lines seen (for generated doc ids)
+    doc_id: str | None = None
+    start = 0  # first line of the current block; 0 = between sentences
+    bad: InputError | None = None  # first problem of the current block (skip mode)
+
+    words: list[Word] = []
+    heads: list[int] = [0]  # heads[i] = head of word i; index 0 unused
+    nxt = 1  # the id the next word must have
+    multiword: list[MultiwordToken] = []
+    mwt_lines: list[int] = []
+    mwt_end = 0  # last word covered by the latest multiword range
+    empty: list[EmptyNode] = []
+    extra: list[int] = []  # lines inside the token block that are not words
+    comments: dict[str, str] = {}
+    first_tok = 0  # line of the first token line
+
+    def finish() -> Sentence:
+        """Check the tree and build the record (raises InputError)."""
+        n = len(words)
+        if n == 0:
+            raise InputError(p, start, "sentence has no word lines", "no-words")
+        if max(heads) > n:
+            i = next(i for i in range(1, n + 1) if heads[i] > n)
+            raise InputError(
+                p,
+                _word_line(first_tok, extra, i),
+                f"HEAD {heads[i]} of word {i} is out of range (sentence has {n} words)",
+                "head-out-of-range",
+            )
+        roots = heads.count(0) - 1  # heads[0] is a placeholder 0
+        if roots != 1:
+            if roots == 0:
+                raise InputError(p, start, "sentence has no root (no word with HEAD 0)", "no-root")
+            second = [i for i in range(1, n + 1) if heads[i] == 0][1]
+            raise InputError(
+                p,
+                _word_line(first_tok, extra, second),
+                f"sentence has {roots} roots (words with HEAD 0); word {second} is the second",
+                "multiple-roots",
+            )
+        cyc = _find_cycle(heads, n)
+        if cyc:
+            raise InputError(
+                p,
+                _word_line(first_tok, extra, cyc),
+                f"HEAD relation has a cycle through word {cyc}",
+                "cycle",
+            )
+        for m, ml in zip(multiword, mwt_lines, strict=True):
+            if m.last > n:
+                raise InputError(
+                    p,
+                    ml,
+                    f"multiword range {m.first}-{m.last} goes past the last word ({n})",
+                    "bad-multiword-range",
+                )
+        sid = comments.get("sent_id") or f"{stem}-{sent_no}"
+        return Sentence(
+            sid, comments.get("text"), doc_id, source, start, words, multiword, empty, comments
+        )
+
+    for block in _blocks(p):
+        if isinstance(block, _StreamEnd):
+            # Everything after the break is unreadable: the open sentence is lost with it.
+            err = InputError(
+                p, max(lineno, 1), f"{block.problem} (after line {lineno})", block.reason
+            )
+            if not skip:
+                raise err
+            skipped[block.reason] += 1
+            return
+        for line in block:
+            lineno += 1
+            if line:
+                if bad is not None and not line.isspace():
+                    continue  # rest of a sentence already rejected (skip mode)
+                if not start:
+                    start = lineno
+                    sent_no += 1
+                try:
+                    if line[0] == "#":
+                        if words or multiword or empty:
+                            extra.append(lineno)  # comment inside the token block
+                        key, eq, value = line[1:].partition("=")
+                        if eq:
+                            key = key.strip()
+                            value = value.strip()
+                            comments[key] = value
+                            if key == "newdoc id":
+                                doc_no += 1
+                                doc_id = value or f"{stem}-doc{doc_no}"
+                        elif key.strip() == "newdoc":
+                            doc_no += 1
+                            doc_id = f"{stem}-doc{doc_no}"
+                        continue
+                    cols = line.split("\t")
+                    if len(cols) == 10 and nxt < table and cols[0] == id_str[nxt]:
+                        # ---- hot path: a syntactic word with the expected id ----------
+                        if "" in cols:
+                            raise _empty_field(p, lineno, cols)
+                        h = head_int.get(cols[6])
+                        if h is None:
+                            h = _slow_head(p, lineno, cols[6])
+                        f = cols[5]
+                        m = cols[9]
+                        if lazy:  # LazyWord parses the raw columns on first access
+                            feats = f  # type: ignore[assignment]
+                            misc = m  # type: ignore[assignment]
+                        else:  # parsed once per distinct string, copied per word
+                            if f == "_":
+                                feats = {}
+                            else:
+                                cached = feats_cache.get(f)
+                                if cached is None:
+                                    cached = parse_pairs(f)
+                                    if len(feats_cache) < _CACHE_MAX:
+                                        feats_cache[f] = cached
+                                feats = cached.copy()
+                            if m == "_":
+                                misc = {}
+                            else:
+                                cached = misc_cache.get(m)
+                                if cached is None:
+                                    cached = parse_pairs(m)
+                                    if len(misc_cache) < _CACHE_MAX:
+                                        misc_cache[m] = cached
+                                misc = cached.copy()
+                        words.append(
+                            word_cls(
+                                nxt,
+                                cols[1],
+                                cols[2],
+                                cols[3],
+                                cols[4],
+                                feats,
+                                h,
+                                cols[7],
+                                cols[8],
+                                misc,
+                            )
+                        )
+                        heads.append(h)
+                        if nxt == 1:
+                            first_tok = lineno - len(extra)
+                        nxt += 1
+                        continue
+                    # ---- slow path: ranges, empty nodes, big ids, errors ---------------
+                    if isinstance(line, _BadLine):
+                        raise InputError(p, lineno, line.problem, "bad-encoding")
+                    if line.isspace():  # whitespace-only line: a sentence break
+                        raise _Blank
+                    if len(cols) != 10:
+                        raise InputError(
+                            p,
+                            lineno,
+                            f"expected 10 tab-separated columns, found {len(cols)}",
+                            "bad-column-count",
+                        )
+                    if "" in cols:
+                        raise _empty_field(p, lineno, cols)
+                    kind, a, b = _parse_id(p, lineno, cols[0])
+                    if kind == "word":
+                        if a != nxt:
+                            raise InputError(
+                                p,
+                                lineno,
+                                f"word id {cols[0]} out of order: expected {nxt}",
+                                "id-out-of-order",
+                            )
+                        h = _slow_head(p, lineno, cols[6])
+                        words.append(
+                            word_cls(
+                                nxt,
+                                cols[1],
+                                cols[2],
+                                cols[3],
+                                cols[4],
+                                {} if cols[5] == "_" else parse_pairs(cols[5]),
+                                h,
+                                cols[7],
+                                cols[8],
+                                {} if cols[9] == "_" else parse_pairs(cols[9]),
+                            )
+                        )
+                        heads.append(h)
+                        if nxt == 1:
+                            first_tok = lineno - len(extra)
+                        nxt += 1
+                    elif kind == "range":
+                        if not (a == nxt and b > a and a > mwt_end):
+                            raise InputError(
+                                p,
+                                lineno,
+                                f"bad multiword range {cols[0]}: must be a-b with a < b, "
+                                f"start at the next word ({nxt}) and not overlap another range",
+                                "bad-multiword-range",
+                            )
+                        mwt_end = b
+                        multiword.append(
+                            MultiwordToken(
+                                a, b, cols[1], {} if cols[9] == "_" else parse_pairs(cols[9])
+                            )
+                        )
+                        mwt_lines.append(lineno)
+                        extra.append(lineno)
+                    else:  # empty node a.b
+                        prev = empty[-1].id.split(".") if empty else None
+                        want = int(prev[1]) + 1 if prev and int(prev[0]) == a else 1
+                        if a != nxt - 1 or b != want:
+                            raise InputError(
+                                p,
+                                lineno,
+                                f"empty node {cols[0]} out of sequence: expected "
+                                f"{nxt - 1}.{want if a == nxt - 1 else 1}",
+                                "bad-empty-node",
+                            )
+                        empty.append(
+                            EmptyNode(
+                                cols[0],
+                                cols[1],
+                                cols[2],
+                                cols[3],
+                                cols[4],
+                                {} if cols[5] == "_" else parse_pairs(cols[5]),
+                                cols[8],
+                                {} if cols[9] == "_" else parse_pairs(cols[9]),
+                            )
+                        )
+                        extra.append(lineno)
+                    continue
+                except InputError as e:
+                    if not skip:
+                        raise
+                    bad = e
+                    continue
+                except _Blank:
+                    if start == lineno:  # it did not start a sentence after all
+                        start = 0
+                        sent_no -= 1
+            # ---- blank line: end of a sentence block ------------------------------------
+            if not start:
+                continue
+            if bad is None:
+                try:
+                    sent = finish()
+                except InputError as e:
+                    if not skip:
+                        raise
+                    bad = e
+                else:
+                    yield sent
+            if bad is not None:
+                skipped[bad.reason] += 1
+                bad = None
+            start = 0
+            words = []
+            heads = [0]
+            nxt = 1
+            multiword = []
+            mwt_lines = []
+            mwt_end = 0
+            empty = []
+            extra = []
+            comments = {}
+            first_tok = 0
+    # ---- end of file without a final blank line -------------------------------------------
+    if start:
+        if bad is None:
+            try:
+                sent = finish()
+            except InputError as e:
+                if not skip:
+                    raise
+                bad = e
+            else:
+                yield sent
+        if bad is not None:
+            skipped[bad.reason] += 1
+
+
+class _Blank(Exception):
+    """Internal: a whitespace-only line found in the slow path ends the sentence."""
+
+
+def _empty_field(p: Path, lineno: int, cols: list[str]) -> InputError:
+    names = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+    which = ", ".join(n for n, c in zip(names, cols, strict=True) if c == "")
+    return InputError(p, lineno, f"empty column {which} (use '_' for no value)", "empty-field")
+
+
+def _is_uint(s: str) -> bool:
+    """ASCII digits without a leading zero (``int()`` would also take ``+1``, ``1_0``, ``١``)."""
+    return s.isascii() and s.isdigit() and (s == "0" or s[0] != "0")
+
+
+def _slow_head(p: Path, lineno: int, s: str) -> int:
+    if _is_uint(s):
+        return int(s)
+    raise InputError(p, lineno, f"HEAD {s!r} is not a non-negative integer", "non-integer-head")
+
+
+def _parse_id(p: Path, lineno: int, s: str) -> tuple[str, int, int]:
+    """Classify an ID column: ``("word", n, 0)``, ``("range", a, b)`` or ``("empty", n, m)``."""
+    if _is_uint(s) and s != "0":
+        return "word", int(s), 0
+    a, sep, b = s.partition("-")
+    if sep and _is_uint(a) and _is_uint(b) and a != "0":
+        return "range", int(a), int(b)
+    a, sep, b = s.partition(".")
+    if sep and _is_uint(a) and _is_uint(b) and b != "0":
+        return "empty", int(a), int(b)
+    if s == "0":
+        raise InputError(p, lineno, "word id 0 is reserved for the root", "id-out-of-order")
+    raise InputError(p, lineno, f"ID {s!r} is not an integer, a-b or n.m", "non-integer-id")
+
+
+def _word_line(first_tok: int, extra: list[int], word_id: int) -> int:
+    """Line of word ``word_id``, recomputed only when reporting an error so that the hot
+    loop does not have to remember a line per word: words are consecutive lines except
+    for the range/empty-node/comment lines recorded in ``extra``."""
+    line = first_tok + word_id - 1
+    for x in extra:
+        if x <= line:
+            line += 1
+    return line
+
+
+def _find_cycle(heads: list[int], n: int) -> int:
+    """0 if following HEAD from every word reaches the root, else a word on a cycle.
+
+    Each word is visited a bounded number of times (state 0 new, 1 on the current path,
+    2 known to reach the root), so this is linear in the sentence length."""
+    state = bytearray(n + 1)
+    state[0] = 2
+    for i in range(1, n + 1):
+        j = i
+        while not state[j]:
+            state[j] = 1
+            j = heads[j]
+        if state[j] == 1:
+            return j
+        j = i
+        while state[j] == 1:
+            state[j] = 2
+            j = heads[j]
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# several files and treebanks
+
+_SPLIT_ORDER = {"train": 0, "dev": 1, "test": 2, None: 3}
+
+
+def read_sources(
+    sources: Iterable[TreebankSource],
+    *,
+    on_invalid: str = "raise",
+    skipped: collections.Counter[str] | None = None,
+    lazy: bool = False,
+) -> Iterator[Sentence]:
+    """Every sentence of every source, in a fixed order: sources as given; within a source
+    train, dev, test (then split-less files), files of one split by name. The order is part
+    of determinism: downstream ids and groups depend on which copy of a sentence comes first.
+    """
+    if on_invalid not in _ON_INVALID:
+        raise UsageError(f"on_invalid must be one of {_ON_INVALID}, not {on_invalid!r}")
+    for src in sources:
+        for f in sorted(src.files, key=lambda f: (_SPLIT_ORDER.get(f.split, 3), f.path)):
+            yield from read_conllu(
+                f.path,
+                treebank=src.name,
+                split=f.split,
+                on_invalid=on_invalid,
+                skipped=skipped,
+                lazy=lazy,
+            )
+
+
+def discover(
+    paths: Iterable[str | Path],
+    *,
+    license_overrides: dict[str, str] | None = None,
+    source_version: str | None = None,
+) -> list[TreebankSource]:
+    """Turn treebank folders and/or single CoNLL-U files into sources (see
+    :func:`polyprobe.loaders.sources.discover`, which this re-exports)."""
+    from polyprobe.loaders.sources import discover as _discover
+
+    return _discover(paths, license_overrides=license_overrides, source_version=source_version)

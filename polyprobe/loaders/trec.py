@@ -1,0 +1,179 @@
+"""Reader for the original TREC question-classification files (Li & Roth 2002).
+
+Each line is ``COARSE:fine question``, the question already tokenised (``What county is
+Modesto , California in ?``). The files are small (a few hundred kB), so a file is read whole:
+that lets the encoding be decided once from all its bytes instead of failing half-way through.
+
+Encodings are detected per file because the distributed files disagree: ``TREC_10.label`` is
+ASCII, ``train_5500.label`` is ISO-8859-1 (one ``0xF0`` byte on line 66). UTF-8 is tried
+strictly first because a file that decodes as UTF-8 almost certainly is UTF-8; a single-byte
+fallback is used only when it fails, and the choice is recorded so the card can say what was
+done to the source text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from polyprobe.errors import InputError
+
+# The six coarse classes of Li & Roth's taxonomy; anything else is a malformed label.
+COARSE_LABELS: tuple[str, ...] = ("ABBR", "DESC", "ENTY", "HUM", "LOC", "NUM")
+
+# File names of the original distribution (cogcomp.seas.upenn.edu/Data/QA/QC/).
+TEST_FILE = "TREC_10.label"
+_TRAIN_RE = re.compile(r"^train_(\d+)\.label$")
+_LABEL_RE = re.compile(r"^([A-Z]+):([A-Za-z]+)$")
+_C1_CONTROLS = re.compile(rb"[\x80-\x9f]")
+
+
+@dataclass(frozen=True, slots=True)
+class TrecQuestion:
+    """One labelled question. ``fine`` is the part after the colon (``manner``): fine names
+    such as ``other`` recur under several coarse classes, so the 50-way label is
+    :attr:`fine_label` (``DESC:manner``)."""
+
+    coarse: str
+    fine: str
+    text: str  # the question as distributed (pre-tokenised), edge whitespace stripped
+    tokens: tuple[str, ...]  # whitespace tokens of ``text``
+    file: str
+    line: int
+
+    @property
+    def fine_label(self) -> str:
+        return f"{self.coarse}:{self.fine}"
+
+
+@dataclass
+class TrecFile:
+    """A whole TREC file: its questions plus what the card must say about how it was read."""
+
+    path: Path
+    encoding: str  # "ascii", "utf-8", "utf-8-sig", "iso-8859-1" or "cp1252"
+    encoding_note: str  # why that encoding (empty for ASCII/UTF-8)
+    sha256: str
+    questions: list[TrecQuestion]
+    skipped: Counter[str] = field(default_factory=Counter)  # reason -> lines skipped
+    non_ascii_lines: list[int] = field(default_factory=list)
+
+
+def detect_encoding(data: bytes) -> tuple[str, str]:
+    """Return ``(encoding, note)`` for a file's bytes.
+
+    Order of trust: strict UTF-8 (``ascii`` when every byte is < 0x80, ``utf-8-sig`` with a
+    BOM); otherwise ISO-8859-1 when no byte falls in 0x80–0x9F (there cp1252 and ISO-8859-1
+    decode identically, and ISO-8859-1 is the narrower claim); otherwise cp1252, because
+    0x80–0x9F are C1 control characters in ISO-8859-1 and never intended in text; ISO-8859-1
+    as the last resort when a byte is undefined in cp1252 (it decodes any byte).
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        why = f"not UTF-8 (byte 0x{data[exc.start]:02x} at line {line})"
+    else:
+        if data.isascii():
+            return "ascii", ""
+        if data.startswith(b"\xef\xbb\xbf"):
+            return "utf-8-sig", ""
+        return "utf-8", ""
+    if not _C1_CONTROLS.search(data):
+        return "iso-8859-1", f"{why}; decoded as ISO-8859-1 (identical to cp1252 for these bytes)"
+    try:
+        data.decode("cp1252")
+    except UnicodeDecodeError:
+        return "iso-8859-1", f"{why}; bytes undefined in cp1252, decoded as ISO-8859-1"
+    return "cp1252", f"{why}; bytes 0x80-0x9f present, decoded as cp1252"
+
+
+def parse_line(raw: str, path: str, lineno: int) -> TrecQuestion:
+    """Parse one line or raise :class:`InputError` naming file, line and problem."""
+    if "\x00" in raw:
+        raise InputError(path, lineno, "NUL byte in line (binary file?)", "bad-encoding")
+    if not raw.strip():
+        raise InputError(path, lineno, "blank line", "blank-line")
+    label, sep, question = raw.partition(" ")
+    if not _LABEL_RE.match(label):
+        raise InputError(
+            path, lineno, f"label {label[:40]!r} is not of the form COARSE:fine", "bad-label"
+        )
+    coarse, fine = label.split(":")
+    if coarse not in COARSE_LABELS:
+        raise InputError(
+            path,
+            lineno,
+            f"unknown coarse class {coarse!r} (expected one of {', '.join(COARSE_LABELS)})",
+            "unknown-coarse-label",
+        )
+    text = question.strip()
+    if not sep or not text:
+        raise InputError(path, lineno, f"label {label!r} has no question after it", "no-question")
+    return TrecQuestion(coarse, fine, text, tuple(text.split()), path, lineno)
+
+
+def read_trec_file(path: str | Path, *, on_invalid: str = "raise") -> TrecFile:
+    """Read one TREC file. ``on_invalid="skip"`` skips malformed lines and counts them by
+    reason in :attr:`TrecFile.skipped` (for the card) instead of raising."""
+    if on_invalid not in ("raise", "skip"):
+        raise ValueError(f"on_invalid must be 'raise' or 'skip', not {on_invalid!r}")
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputError(p, None, f"cannot read: {exc.strerror or exc}", "unreadable") from exc
+    encoding, note = detect_encoding(data)
+    text = data.decode(encoding)
+    # Split on "\n" only: str.splitlines() would also break on U+0085, which is what byte
+    # 0x85 becomes under ISO-8859-1.
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    questions: list[TrecQuestion] = []
+    skipped: Counter[str] = Counter()
+    non_ascii: list[int] = []
+    for lineno, raw in enumerate(lines, start=1):
+        raw = raw.removesuffix("\r")
+        try:
+            q = parse_line(raw, str(p), lineno)
+        except InputError as err:
+            if on_invalid == "raise":
+                raise
+            skipped[err.reason] += 1
+            continue
+        if not q.text.isascii():
+            non_ascii.append(lineno)
+        questions.append(q)
+    return TrecFile(
+        path=p,
+        encoding=encoding,
+        encoding_note=note,
+        sha256=hashlib.sha256(data).hexdigest(),
+        questions=questions,
+        skipped=skipped,
+        non_ascii_lines=non_ascii,
+    )
+
+
+def find_trec_files(directory: str | Path) -> dict[str, Path]:
+    """Locate the train and test files in a folder of the original distribution.
+
+    The distribution ships nested train subsets (``train_1000`` … ``train_5500``); the largest
+    is the standard training set, so it is the one taken.
+    """
+    d = Path(directory)
+    if not d.is_dir():
+        raise InputError(d, None, "not a directory (expected a folder with the TREC files)")
+    trains = sorted(
+        (int(m.group(1)), f) for f in d.iterdir() if (m := _TRAIN_RE.match(f.name)) and f.is_file()
+    )
+    if not trains:
+        raise InputError(d, None, "no train_<N>.label file found", "missing-file")
+    test = d / TEST_FILE
+    if not test.is_file():
+        raise InputError(d, None, f"no {TEST_FILE} file found", "missing-file")
+    return {"train": trains[-1][1], "test": test}

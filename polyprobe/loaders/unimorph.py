@@ -1,0 +1,556 @@
+"""UniMorph lexicons in every layout that circulates, read as one typed, streaming lexicon.
+
+Layouts (column order is what differs; the feature bundle may be flat or layered in either):
+
+- ``lemma-form-feats``: UniMorph 2/3 lexicons, UniMorph 4 lexicons (flat or layered schema),
+  SIGMORPHON 2018 shared-task files. Aliases: ``unimorph``, ``unimorph2``, ``unimorph3``,
+  ``unimorph4``, ``sigmorphon2018``.
+- ``lemma-feats-form``: SIGMORPHON 2023 shared-task files (note the order). Alias:
+  ``sigmorphon2023``.
+
+The layout is detected per file from its content (see :func:`detect_layout`) because file names
+say nothing reliable, and a wrong column order would silently turn feature bundles into "words".
+Files given together form **one** lexicon: SIGMORPHON's train/dev/test are not our splits, so
+entries are merged and identical ``(lemma, form, tag)`` triples are kept once.
+
+Feature bundles are decoded into dimensions with :mod:`polyprobe.loaders.unimorph_schema`.
+Layered tags (UniMorph 4): an argument layer on a verb (``NOM(3,SG)``) says who the subject is
+and feeds ``Person``/``Number``; other argument layers (``DAT(3,PL)``, ``ACC(1,SG)``) become
+their own optional dimensions (``person_dat``, ``person_acc``); a case layer on a nominal
+(``N;ABL(PL;PSS(2,PL))``) is the word's own case with its own number and possessor.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
+
+from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders import unimorph_schema as schema
+
+LEMMA_FORM_FEATS = "lemma-form-feats"
+LEMMA_FEATS_FORM = "lemma-feats-form"
+LAYOUTS = (LEMMA_FORM_FEATS, LEMMA_FEATS_FORM)
+LAYOUT_ALIASES = {
+    "unimorph": LEMMA_FORM_FEATS,
+    "unimorph2": LEMMA_FORM_FEATS,
+    "unimorph3": LEMMA_FORM_FEATS,
+    "unimorph4": LEMMA_FORM_FEATS,
+    "sigmorphon2018": LEMMA_FORM_FEATS,
+    "sigmorphon2023": LEMMA_FEATS_FORM,
+    LEMMA_FORM_FEATS: LEMMA_FORM_FEATS,
+    LEMMA_FEATS_FORM: LEMMA_FEATS_FORM,
+}
+
+# How many content lines decide the layout. Enough to outvote a few odd lines, small enough
+# that detection costs nothing next to the read.
+DETECT_LINES = 2000
+
+_FEATS_CHARS = re.compile(r"^[A-Za-z0-9.+_;(),\-]+$")
+_ATOM = re.compile(r"^[A-Z0-9.+_\-]+$")
+_ATOM_SPLIT = re.compile(r"[;(),]+")
+_FLAT_PSS = re.compile(r"^PSS(\d)([SPD])?$")
+_PERSON_NUMBER = re.compile(r"^(\d)([SPD])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A decoded feature bundle. Shared by every entry with the same tag (tags repeat a lot),
+    so the mappings are read-only views."""
+
+    features: Mapping[str, str]
+    layers: Mapping[str, Mapping[str, str]]
+    pos: str | None
+    unknown_tags: tuple[str, ...]
+
+
+class LexEntry(NamedTuple):
+    """One UniMorph line. ``tag`` is the raw bundle; ``features`` maps dimension -> value name
+    (``{"POS": "Noun", "Case": "Accusative", "Number": "Singular"}``); ``layers`` keeps each
+    argument/possessor layer's own decoded dimensions (``{"NOM": {"Person": ..., "Number":
+    ...}}``); ``unknown_tags`` are atoms the schema does not know (``LGSPEC1`` included), kept
+    so that the card can count them. A NamedTuple because lexicons have millions of lines and
+    it is created twice as fast as a frozen dataclass."""
+
+    lemma: str
+    form: str
+    tag: str
+    features: Mapping[str, str]
+    layers: Mapping[str, Mapping[str, str]]
+    pos: str | None
+    unknown_tags: tuple[str, ...]
+    source: str
+    line: int
+
+
+@dataclass
+class ReadStats:
+    """What the reader saw: per-file layout and line counts, duplicates, unknown tags."""
+
+    files: dict[str, str] = field(default_factory=dict)  # path -> layout
+    lines: Counter[str] = field(default_factory=Counter)  # path -> content lines
+    blank_lines: int = 0
+    entries: int = 0
+    duplicates: int = 0
+    unknown_tags: Counter[str] = field(default_factory=Counter)
+    layered: int = 0
+
+
+def normalise_layout(layout: str) -> str:
+    try:
+        return LAYOUT_ALIASES[layout.lower()]
+    except KeyError:
+        known = ", ".join(sorted(LAYOUT_ALIASES))
+        raise UsageError(f"unknown UniMorph layout {layout!r} (known: {known})") from None
+
+
+def expand_paths(paths: str | Path | Iterable[str | Path]) -> list[Path]:
+    """Files of one lexicon. A directory means its lexicon files (hidden files, README, LICENSE
+    and ``*.md`` left out); a name that does not exist but has numbered parts (``fin`` ->
+    ``fin.1``, ``fin.2``) means those parts in numeric order, as UniMorph ships big lexicons."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.extend(
+                p
+                for p in sorted(path.iterdir())
+                if p.is_file()
+                and not p.name.startswith(".")
+                and not p.name.upper().startswith(("README", "LICENSE"))
+                and p.suffix.lower() != ".md"
+            )
+        elif path.exists():
+            out.append(path)
+        else:
+            parts = [
+                p
+                for p in path.parent.glob(path.name + ".*")
+                if p.suffix[1:].isdigit() and p.is_file()
+            ]
+            if not parts:
+                raise InputError(path, None, "no such file (nor numbered parts like .1, .2)")
+            out.extend(sorted(parts, key=lambda p: int(p.suffix[1:])))
+    return out
+
+
+def _open_text(path: Path) -> io.TextIOBase:
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
+    return open(path, encoding="utf-8", newline="")  # noqa: SIM115 - caller closes
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, line without newline); bad encoding becomes an InputError with the line."""
+    number = 0
+    with _open_text(path) as fh:
+        try:
+            for number, line in enumerate(fh, 1):  # noqa: B007 - used in the except
+                if number == 1 and line.startswith("\ufeff"):
+                    line = line[1:]
+                yield number, line.rstrip("\r\n")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                path, number + 1, f"not UTF-8 ({exc.reason})", "bad-encoding"
+            ) from None
+        except (OSError, EOFError) as exc:
+            raise InputError(path, number + 1, f"unreadable ({exc})", "unreadable") from None
+
+
+@cache
+def _feats_like(text: str) -> bool:
+    """Does a column look like a UniMorph feature bundle? All atoms are upper-case tag-shaped and
+    at least half (and at least one) are schema tags; a word such as ``NATO`` or ``Haus`` fails,
+    a bundle with a few language-specific tags passes."""
+    if not text or not _FEATS_CHARS.match(text):
+        return False
+    atoms = [a for a in _ATOM_SPLIT.split(text) if a]
+    if not atoms or not all(_ATOM.match(a) for a in atoms):
+        return False
+    known = 0
+    for atom in atoms:
+        if atom.isdigit() or atom.startswith("LGSPEC") or schema.lookup(atom) is not None:
+            known += 1
+    return known >= 1 and 2 * known >= len(atoms)
+
+
+def detect_layout(path: str | Path, max_lines: int = DETECT_LINES) -> str:
+    """Column order of one file, from its content.
+
+    Rule: among the first ``max_lines`` non-blank lines, a line *votes* for
+    ``lemma-form-feats`` when its 3rd column looks like a feature bundle and its 2nd does not,
+    and for ``lemma-feats-form`` in the opposite case (lines where both or neither look like one
+    do not vote). Exactly one order must get votes; a file with votes for both orders, or with
+    none, is ambiguous and rejected (pass ``layout=`` to override)."""
+    path = Path(path)
+    votes: dict[str, int] = {LEMMA_FORM_FEATS: 0, LEMMA_FEATS_FORM: 0}
+    first: dict[str, int] = {}
+    seen = 0
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        cols = line.split("\t")
+        if len(cols) < 3:
+            raise InputError(
+                path,
+                number,
+                f"expected 3 tab-separated columns (lemma, form, features), found {len(cols)}",
+                "bad-column-count",
+            )
+        second, third = _feats_like(cols[1].strip()), _feats_like(cols[2].strip())
+        if third and not second:
+            votes[LEMMA_FORM_FEATS] += 1
+            first.setdefault(LEMMA_FORM_FEATS, number)
+        elif second and not third:
+            votes[LEMMA_FEATS_FORM] += 1
+            first.setdefault(LEMMA_FEATS_FORM, number)
+        seen += 1
+        if seen >= max_lines:
+            break
+    if seen == 0:
+        raise InputError(path, None, "no entries (empty file or only blank lines)", "empty")
+    a, b = votes[LEMMA_FORM_FEATS], votes[LEMMA_FEATS_FORM]
+    if a and b:
+        raise InputError(
+            path,
+            max(first.values()),
+            f"ambiguous layout: line {first[LEMMA_FORM_FEATS]} has the features in column 3 "
+            f"(lemma, form, features) but line {first[LEMMA_FEATS_FORM]} has them in column 2 "
+            f"(lemma, features, form); {a} vs {b} of the first {seen} lines; pass layout=",
+            "ambiguous-layout",
+        )
+    if not a and not b:
+        raise InputError(
+            path,
+            None,
+            f"ambiguous layout: no column of the first {seen} lines is recognisably a UniMorph "
+            "feature bundle (or both are); pass layout=",
+            "ambiguous-layout",
+        )
+    return LEMMA_FORM_FEATS if a else LEMMA_FEATS_FORM
+
+
+def _split_top(text: str) -> list[str]:
+    """Split a bundle on ``;`` outside parentheses (``N;ABL(PL;PSS(2,PL))`` -> 2 parts)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise ValueError("unbalanced ')'")
+        elif depth == 0 and ch in ";,":
+            parts.append(text[start:i])
+            start = i + 1
+    if depth != 0:
+        raise ValueError("unbalanced '('")
+    parts.append(text[start:])
+    return [p for p in (x.strip() for x in parts) if p]
+
+
+def _layer(part: str) -> tuple[str, str] | None:
+    """``NOM(3,SG)`` -> (``NOM``, ``3,SG``); None for a flat atom."""
+    i = part.find("(")
+    if i < 0:
+        return None
+    if not part.endswith(")"):
+        raise ValueError(f"text after ')' in {part!r}")
+    return part[:i].strip(), part[i + 1 : -1]
+
+
+class _Decoder:
+    """Accumulates one bundle's dimensions. The subject (``NOM``) layer fills ``Person``,
+    ``Number``, ``Gender`` and ``Politeness`` only after the whole bundle is read, so that a
+    nominal's own number (``N;PL;...;NOM(1,SG)``) is never overwritten by its subject's."""
+
+    def __init__(self, lang: str | None):
+        self.lang = lang
+        self.features: dict[str, str] = {}
+        self.layers: dict[str, dict[str, str]] = {}
+        self.unknown: list[str] = []
+        self.pos_tag: str | None = None
+
+    def put(self, target: dict[str, str], dim: str, value: str) -> None:
+        old = target.get(dim)
+        if old is None:
+            target[dim] = value
+        elif value not in old.split("+"):
+            # Two values of one dimension in one bundle (Turkish ``PRSP;PROG``): conjoined,
+            # as the schema writes multi-valued features.
+            target[dim] = f"{old}+{value}"
+
+    def atom(self, atom: str, target: dict[str, str], layer_tags: dict[str, str]) -> None:
+        """Decode one flat atom into ``target``; ``layer_tags`` records raw person/number tags
+        (needed to spell possession labels)."""
+        up = atom.upper()
+        m = _FLAT_PSS.match(up)
+        if m:
+            number = schema.SHORT_NUMBER.get(m.group(2) or "")
+            self.put(target, schema.POSSESSION, schema.possession_label(m.group(1), number))
+            return
+        m = _PERSON_NUMBER.match(up)
+        if m and target is self.features:
+            # Flat 2/3 person+number of a predicative nominal (Turkish ``N;1P;SG``): the
+            # subject's person and number, i.e. a NOM layer.
+            self.argument("NOM", [m.group(1), schema.SHORT_NUMBER[m.group(2)]])
+            return
+        found = schema.lookup(up, self.lang)
+        if found is None:
+            self.unknown.append(atom)
+            return
+        dim, value = found
+        if dim == schema.PERSON:
+            layer_tags["person"] = up
+        elif dim == schema.NUMBER:
+            layer_tags["number"] = up
+        if dim == schema.POS:
+            tag = schema.ALIASES.get(up, up)
+            if tag in schema.VERB_FORMS:
+                # V.PTCP/V.CVB/V.MSDR are verb forms (UniMorph writes ``V;V.PTCP;PST``):
+                # POS stays Verb, the form goes to its own dimension.
+                self.put(target, schema.VERB_FORM, value)
+                dim, value, tag = schema.POS, schema.TAGS["V"][1], "V"
+            if target is self.features and self.pos_tag is None:
+                self.pos_tag = tag
+        self.put(target, dim, value)
+
+    def argument(self, name: str, atoms: list[str]) -> None:
+        """An agreement layer: its person/number/gender/politeness describe an argument."""
+        dims: dict[str, str] = {}
+        raw: dict[str, str] = {}
+        for atom in atoms:
+            self.atom(atom, dims, raw)
+        key = name.upper()
+        self.layers[key] = dims
+        if key != "NOM":
+            label = schema.person_number_label(dims.get(schema.PERSON), dims.get(schema.NUMBER))
+            if label is None:
+                label = dims.get(schema.NUMBER)
+            if label is not None:
+                self.features[f"person_{key.lower()}"] = label
+
+    def possession(self, atoms: list[str]) -> None:
+        dims: dict[str, str] = {}
+        raw: dict[str, str] = {}
+        for atom in atoms:
+            self.atom(atom, dims, raw)
+        self.layers["PSS"] = dims
+        label = schema.possession_label(raw.get("person"), raw.get("number"))
+        self.put(self.features, schema.POSSESSION, label)
+
+    def finish(self) -> None:
+        """Let the subject layer fill what the bundle itself left open."""
+        for dim, value in self.layers.get("NOM", {}).items():
+            if dim in (schema.PERSON, schema.NUMBER, schema.GENDER, schema.POLITENESS):
+                self.features.setdefault(dim, value)
+            else:
+                self.unknown.append(f"NOM:{dim}")
+
+    def own(self, parts: list[str]) -> None:
+        """Contents of a nominal's own case layer: its number, gender, animacy, possessor."""
+        for part in parts:
+            inner = _layer(part)
+            if inner is None:
+                self.atom(part, self.features, {})
+            elif inner[0].upper() == "PSS":
+                self.possession(_split_top(inner[1]))
+            else:
+                self.unknown.append(part)
+
+
+@lru_cache(maxsize=65536)
+def decode(tag: str, lang: str | None = None) -> Analysis:
+    """Decode one raw feature bundle (cached: lexicons reuse a few hundred distinct bundles).
+
+    Raises ValueError for unbalanced parentheses; the reader turns it into an InputError."""
+    dec = _Decoder(lang)
+    parts = _split_top(tag.strip())
+    flats = [p for p in parts if "(" not in p]
+    # POS first: whether a case layer is an agreement layer depends on it.
+    verbal = False
+    for part in flats:
+        found = schema.lookup(part, lang)
+        if found is not None and found[0] == schema.POS:
+            verbal = schema.ALIASES.get(part.upper(), part.upper()) in schema.VERBAL_POS
+            break
+    for part in parts:
+        inner = _layer(part)
+        if inner is None:
+            dec.atom(part, dec.features, {})
+            continue
+        name, contents = inner
+        upname = name.upper()
+        atoms = _split_top(contents)
+        if upname == "PSS":
+            dec.possession(atoms)
+            continue
+        found = schema.lookup(upname, lang)
+        if found is None or found[0] != schema.CASE:
+            dec.unknown.append(part)
+            continue
+        has_comma = _has_top_level_comma(contents)
+        about_argument = any(
+            (schema.lookup(a, lang) or ("", ""))[0] in schema.ARGUMENT_DIMENSIONS
+            for a in atoms
+            if "(" not in a
+        )
+        if verbal or has_comma or about_argument:
+            dec.argument(upname, atoms)
+        else:
+            dec.put(dec.features, schema.CASE, found[1])
+            dec.own(atoms)
+    dec.finish()
+    return Analysis(
+        features=MappingProxyType(dec.features),
+        layers=MappingProxyType({k: MappingProxyType(v) for k, v in dec.layers.items()}),
+        pos=dec.pos_tag,
+        unknown_tags=tuple(dec.unknown),
+    )
+
+
+def _has_top_level_comma(contents: str) -> bool:
+    depth = 0
+    for ch in contents:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return True
+    return False
+
+
+class UniMorphReader:
+    """Streams :class:`LexEntry` records from one lexicon made of one or more files.
+
+    ``layout`` forces a column order for every file (else detected per file); ``lang`` enables
+    the schema's per-language readings (Turkish ``INTR``); ``dedupe`` keeps the first of
+    identical ``(lemma, form, tag)`` triples across all files. ``stats`` fills as you iterate."""
+
+    def __init__(
+        self,
+        paths: str | Path | Iterable[str | Path],
+        layout: str | None = None,
+        lang: str | None = None,
+        dedupe: bool = True,
+    ):
+        self.paths = expand_paths(paths)
+        if not self.paths:
+            raise UsageError("no UniMorph files given")
+        self.layout = normalise_layout(layout) if layout else None
+        self.lang = lang
+        self.dedupe = dedupe
+        self.stats = ReadStats()
+
+    def __iter__(self) -> Iterator[LexEntry]:
+        seen: set[tuple[str, str, str]] = set()
+        for path in self.paths:
+            layout = self.layout or detect_layout(path)
+            self.stats.files[str(path)] = layout
+            yield from self._read(path, layout, seen)
+
+    def _read(self, path: Path, layout: str, seen: set[tuple[str, str, str]]) -> Iterator[LexEntry]:
+        """One file. The loop is the hot path: per-tag work (validation, decoding, stats of
+        unknown tags) is done once per distinct tag, not once per line."""
+        stats = self.stats
+        lang = self.lang
+        dedupe = self.dedupe
+        source = str(path)
+        form_col, feats_col = (1, 2) if layout == LEMMA_FORM_FEATS else (2, 1)
+        analyses: dict[str, Analysis] = {}
+        per_tag: Counter[str] = Counter()
+        blank = lines = duplicates = 0
+        try:
+            for number, line in _lines(path):
+                cols = line.split("\t")
+                if len(cols) < 3:
+                    if not line or line.isspace():
+                        blank += 1
+                        continue
+                    raise InputError(
+                        path,
+                        number,
+                        f"expected 3 tab-separated columns ({layout}), found {len(cols)}",
+                        "bad-column-count",
+                    )
+                lines += 1
+                lemma = cols[0].strip()
+                form = cols[form_col].strip()
+                tag = cols[feats_col].strip()
+                if dedupe:
+                    triple = (lemma, form, tag)
+                    if triple in seen:
+                        duplicates += 1
+                        continue
+                    seen.add(triple)
+                analysis = analyses.get(tag)
+                if analysis is None:
+                    analysis = analyses[tag] = _analyse(path, number, tag, feats_col, layout, lang)
+                if not lemma or not form:
+                    raise InputError(path, number, "empty lemma or form", "empty-field")
+                per_tag[tag] += 1
+                yield LexEntry(
+                    lemma,
+                    form,
+                    tag,
+                    analysis.features,
+                    analysis.layers,
+                    analysis.pos,
+                    analysis.unknown_tags,
+                    source,
+                    number,
+                )
+        finally:
+            stats.blank_lines += blank
+            stats.lines[source] += lines
+            stats.duplicates += duplicates
+            for tag, n in per_tag.items():
+                analysis = analyses[tag]
+                stats.entries += n
+                if analysis.layers:
+                    stats.layered += n
+                for unknown in analysis.unknown_tags:
+                    stats.unknown_tags[unknown] += n
+
+
+def _analyse(
+    path: Path, number: int, tag: str, feats_col: int, layout: str, lang: str | None
+) -> Analysis:
+    if not tag:
+        raise InputError(path, number, "empty features", "empty-field")
+    if not _FEATS_CHARS.match(tag):
+        raise InputError(
+            path,
+            number,
+            f"column {feats_col + 1} is not a UniMorph feature bundle: {tag!r} (layout {layout})",
+            "bad-features",
+        )
+    try:
+        return decode(tag, lang)
+    except ValueError as exc:
+        raise InputError(
+            path, number, f"bad feature bundle {tag!r}: {exc}", "bad-features"
+        ) from None
+
+
+def read_unimorph(
+    paths: str | Path | Iterable[str | Path],
+    layout: str | None = None,
+    lang: str | None = None,
+    dedupe: bool = True,
+) -> Iterator[LexEntry]:
+    """Stream one lexicon's entries (see :class:`UniMorphReader`, which also keeps stats)."""
+    return iter(UniMorphReader(paths, layout=layout, lang=lang, dedupe=dedupe))

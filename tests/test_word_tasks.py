@@ -1,0 +1,219 @@
+"""Word-level task logic on the shared UniMorph lexicons: hand-checked labels and invariants."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from polyprobe.builders.word import (
+    LEMMA_LABEL,
+    NONE_LABEL,
+    SizeParams,
+    character_bin,
+    character_bin_task,
+    odd_feature,
+    odd_feature_label,
+    pos_task,
+    pseudo_task,
+    same_feature,
+    same_feature_label,
+    single_feature,
+    tag_count,
+)
+from polyprobe.builders.word.pairs import skipped_features
+from polyprobe.hashing import lexical_key
+from polyprobe.loaders.frequency import from_conllu
+from polyprobe.loaders.unimorph import LexEntry, read_unimorph
+from polyprobe.loaders.wuggy import filter_pseudowords, read_wuggy_output
+
+SCALE = SizeParams(scale=True)
+
+
+def _lexicon(data_dir: Path, pattern: str, lang: str | None = None) -> list[LexEntry]:
+    return list(read_unimorph(sorted((data_dir / "unimorph").glob(pattern)), lang=lang))
+
+
+@pytest.fixture(scope="module")
+def german(data_dir: Path) -> list[LexEntry]:
+    return _lexicon(data_dir, "sigmorphon2018/german-*")
+
+
+@pytest.fixture(scope="module")
+def turkish(data_dir: Path) -> list[LexEntry]:
+    return _lexicon(data_dir, "sigmorphon2018/turkish-*", "tur")
+
+
+def _full_pool(entries: list[LexEntry], task: str) -> dict[str, str]:
+    """Every eligible labelled form (no None class, size = pool): form -> label."""
+    probe = single_feature(entries, task, sizes=SCALE)
+    pool = probe.report.counts["labelled_pool"]
+    full = single_feature(entries, task, sizes=SizeParams(min_forms=pool), none_share=0.0)
+    assert full.eligible
+    return {c.word: c.label for c in full.candidates}
+
+
+def _entry(entries: list[LexEntry], form: str) -> LexEntry:
+    return next(e for e in entries if e.form == form)
+
+
+def test_german_case_hand_checked(german: list[LexEntry]) -> None:
+    labels = _full_pool(german, "case")
+    assert labels["Hahnes"] == "Genitive"
+    assert labels["Wahlgang"] == "Dative"
+    # "Fehlgriffe" is Accusative and Nominative plural in the lexicon: ambiguous, excluded.
+    assert {e.tag for e in german if e.form == "Fehlgriffe"} == {"N;ACC;PL", "N;NOM;PL"}
+    assert "Fehlgriffe" not in labels
+    result = single_feature(german, "case", sizes=SCALE)
+    assert result.report.drops["ambiguous-form"] >= 500
+    assert "wandert aus" not in labels and result.report.drops["form-with-space"] > 0
+
+
+def test_turkish_possession_hand_checked(turkish: list[LexEntry]) -> None:
+    labels = _full_pool(turkish, "possession")
+    assert labels["heyetlerinin"] == "Possession by 3.pl"
+    assert set(labels.values()) <= {f"Possession by {p}.{n}" for p in "123" for n in ("sg", "pl")}
+
+
+def test_layered_person_label(data_dir: Path) -> None:
+    spanish = _lexicon(data_dir, "sigmorphon2023/spa.*")
+    labels = _full_pool(spanish, "person")
+    assert labels["abastaríais"] == "Second person Plural"  # V;COND;NOM(2,PL)
+    person_dat = _full_pool(spanish, "person_dat")
+    assert person_dat["abocínale"] == "Third person Singular"  # V;IMP;DAT(3,SG);NOM(INFM,2,SG)
+
+
+def test_none_class_share_and_sizes(german: list[LexEntry]) -> None:
+    result = single_feature(german, "case", sizes=SCALE, seed=3)
+    report = result.report
+    target = report.counts["target"]
+    assert target == max(1000, report.counts["carrying_forms"] // 2)
+    assert len(result.candidates) == target
+    counts = Counter(c.label for c in result.candidates)
+    assert counts[NONE_LABEL] == round(0.3 * target)
+    carrying = {lexical_key(e.form) for e in german if "Case" in e.features}
+    assert all(c.lexical_key not in carrying for c in result.candidates if c.label == NONE_LABEL)
+    keys = [c.lexical_key for c in result.candidates]
+    assert len(keys) == len(set(keys))  # one row per form
+    assert all(c.group == c.lexical_key == lexical_key(c.word) for c in result.candidates)  # type: ignore[arg-type]
+
+
+def test_linspector_min_forms_and_single_valued(data_dir: Path, german: list[LexEntry]) -> None:
+    strict = single_feature(german, "case")  # LINSPECTOR's 10,000
+    assert not strict.eligible and "10000 required" in strict.report.reasons[0]
+    english = _lexicon(data_dir, "sigmorphon2018/english-*")
+    number = single_feature(english, "number", sizes=SCALE)
+    assert not number.eligible and number.report.reasons[0].startswith(
+        "single-valued: only Singular"
+    )
+    gender = single_feature(german, "gender", sizes=SCALE)
+    assert not gender.eligible and "no form carries" in gender.report.reasons[0]
+
+
+def test_seeded_and_deterministic(german: list[LexEntry]) -> None:
+    a = single_feature(german, "number", sizes=SCALE, seed=1).candidates
+    b = single_feature(german, "number", sizes=SCALE, seed=1).candidates
+    c = single_feature(german, "number", sizes=SCALE, seed=2).candidates
+    assert a == b and a != c
+
+
+def test_frequency_sampling_falls_back_to_rare(data_dir: Path, german: list[LexEntry]) -> None:
+    freq = from_conllu(data_dir / "ud" / "UD_German-GSD")
+    result = single_feature(german, "case", sizes=SCALE, frequencies=freq)
+    counts = result.report.counts
+    assert counts["labelled_frequent"] > 0
+    assert (
+        counts["labelled_frequent"] + counts["labelled_rare"]
+        == len(result.candidates) - counts["none_frequent"] - counts["none_rare"]
+    )
+    assert any("filled with rare" in n for n in result.report.notes)  # the UD sample is small
+    frequent = [c for c in result.candidates if freq.is_frequent(c.word)]  # type: ignore[arg-type]
+    assert len(frequent) == counts["labelled_frequent"] + counts["none_frequent"]
+
+
+def test_pos_tag_count_character_bin(german: list[LexEntry]) -> None:
+    pos = pos_task(german, sizes=SCALE)
+    assert pos.eligible and set(pos.report.label_counts) == {"Noun", "Verb"}
+    tags = tag_count(german, sizes=SCALE)
+    bins = character_bin_task(german, sizes=SCALE)
+    assert [c.word for c in tags.candidates] == [c.word for c in bins.candidates]  # same words
+    first: dict[str, LexEntry] = {}
+    for e in german:
+        first.setdefault(lexical_key(e.form), e)
+    assert all(c.label == str(len(first[c.lexical_key].features)) for c in tags.candidates)
+    assert (
+        first["hahnes"].tag == "N;GEN;SG" and len(first["hahnes"].features) == 3
+    )  # POS, Case, Number
+    assert all(c.label == character_bin(c.word) for c in bins.candidates)  # type: ignore[arg-type]
+    assert [character_bin("x" * n) for n in (1, 4, 5, 8, 9, 13, 17, 20, 21)] == [
+        "1-4", "1-4", "5-8", "5-8", "9-12", "13-16", "17-20", "17-20", ">20"
+    ]  # fmt: skip
+
+
+def test_same_feature_pair_hand_checked(german: list[LexEntry]) -> None:
+    hahnes, wahlgang, bukette = (_entry(german, f) for f in ("Hahnes", "Wahlgang", "Bukette"))
+    # N;GEN;SG vs N;DAT;SG, different lemmas: only Number is shared.
+    assert same_feature_label(hahnes, wahlgang) == "Number"
+    # N;GEN;SG vs N;ACC;PL: nothing shared, different lemmas: no item.
+    assert same_feature_label(hahnes, bukette) is None
+    result = same_feature(german, sizes=SCALE)
+    assert result.eligible
+    _check_pairs(result.candidates, german, same_feature_label)
+
+
+def test_odd_feature_pair_hand_checked(german: list[LexEntry]) -> None:
+    amboss, ambosses = (_entry(german, f) for f in ("Amboss", "Ambosses"))
+    # Same lemma, N;DAT;SG vs N;GEN;SG: they differ in Case only.
+    assert (amboss.lemma, amboss.tag, ambosses.lemma, ambosses.tag) == (
+        "Amboss",
+        "N;DAT;SG",
+        "Amboss",
+        "N;GEN;SG",
+    )
+    assert odd_feature_label(amboss, ambosses) == "Case"
+    wahlgang, hahnes = _entry(german, "Wahlgang"), _entry(german, "Hahnes")
+    assert odd_feature_label(wahlgang, hahnes) is None  # different lemmas, different bundles
+    result = odd_feature(german, sizes=SCALE)
+    assert result.eligible
+    labels = {frozenset(c.word): c.label for c in result.candidates}
+    assert labels[frozenset(("Amboss", "Ambosses"))] == "Case"
+    _check_pairs(result.candidates, german, odd_feature_label)
+    counts = Counter(c.label for c in result.candidates)
+    assert counts[LEMMA_LABEL] <= sorted(counts.values())[-2]  # dominant label downsampled
+
+
+def _check_pairs(candidates, entries: list[LexEntry], label_fn) -> None:  # type: ignore[no-untyped-def]
+    """No word pair twice, and every label is the only one any analyses of the words give."""
+    by_key: dict[str, list[LexEntry]] = {}
+    for e in entries:
+        by_key.setdefault(lexical_key(e.form), []).append(e)
+    seen: set[tuple[str, str]] = set()
+    for c in candidates:
+        k1, k2 = c.keys
+        pair = tuple(sorted((k1, k2)))
+        assert pair not in seen, f"pair {c.word} twice"
+        seen.add(pair)  # type: ignore[arg-type]
+        labels = {
+            lab for a in by_key[k1] for b in by_key[k2] if (lab := label_fn(a, b)) is not None
+        }
+        assert labels == {c.label}, (c.word, labels)
+        assert c.group == "|".join(pair)
+
+
+def test_linspector_skips() -> None:
+    assert skipped_features("tr") == {"Mood", "Interrogativity"}
+    assert skipped_features("fin") == {"Mood"} and skipped_features("de") == frozenset()
+
+
+def test_pseudo_task_from_real_output(data_dir: Path, german: list[LexEntry]) -> None:
+    rows = read_wuggy_output(data_dir / "wuggy" / "outputs" / "ort_german").rows
+    kept = filter_pseudowords(rows, [[e.form for e in german], [r.seed for r in rows]]).kept
+    result = pseudo_task(kept, n_pairs=500, seed=1)
+    assert result.eligible and result.report.label_counts == {"0": 500, "1": 500}
+    groups: dict[str, list[str]] = {}
+    for c in result.candidates:
+        groups.setdefault(c.group, []).append(c.label)
+    assert all(sorted(labels) == ["0", "1"] for labels in groups.values())
+    real = {lexical_key(e.form) for e in german}
+    assert not any(c.lexical_key in real for c in result.candidates if c.label == "0")
