@@ -85,6 +85,7 @@ def check_invariants(cols: CandidateColumns, tv: TaskVariants) -> None:
         for s in SPLITS:
             idx = v.indices[s]
             assert idx.dtype == np.int64
+            assert not idx.flags.writeable  # shared between variants: must not be edited
             all_idx.append(idx)
             # output order: sorted by order hash, ties by candidate index
             o = cols.order[idx]

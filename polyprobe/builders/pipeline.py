@@ -45,6 +45,7 @@ from polyprobe.licenses import resolve_card_license
 
 _SPLIT_CODE = {"train": 0, "dev": 1, "validation": 1, "test": 2}
 _BATCH = 4096
+_SPOOL_TYPES = {"sentence_index": pa.uint32(), "group": pa.string(), "lexical_key": pa.string()}
 # How much of the corpus the language profile looks at (a prefix keeps the build one pass).
 _PROFILE_NOUNS = 20_000
 
@@ -77,7 +78,7 @@ class _Spool:
     def __init__(self, path: Path, input_columns: Sequence[str]):
         self.path = path
         self.input_columns = list(input_columns)
-        self.columns = ["id", *self.input_columns, "lexical_key", "sentence_index"]
+        self.columns = ["id", *self.input_columns, "lexical_key", "sentence_index", "group"]
         self._buf: dict[str, list[Any]] = {c: [] for c in self.columns}
         self._writer: pa.ipc.RecordBatchFileWriter | None = None
         self.label = array("h")
@@ -87,8 +88,9 @@ class _Spool:
         self.order = array("Q")
 
     def add(self, row_id: str, inputs: dict[str, Any], lexical_key: str, sentence_index: int,
-            label: int, group: int, split: int, seed: int) -> None:
+            label: int, group: int, split: int, seed: int, group_name: str | None) -> None:
         buf = self._buf
+        buf["group"].append(group_name)
         buf["id"].append(row_id)
         for c in self.input_columns:
             buf[c].append(inputs[c])
@@ -106,8 +108,7 @@ class _Spool:
         if not self._buf["id"]:
             return
         batch = pa.record_batch(
-            [pa.array(self._buf[c]) if c != "sentence_index" else
-             pa.array(self._buf[c], type=pa.uint32()) for c in self.columns],
+            [pa.array(self._buf[c], type=_SPOOL_TYPES.get(c)) for c in self.columns],
             names=self.columns,
         )
         if self._writer is None:
@@ -277,7 +278,9 @@ def build_ud(
                 for cand in t.candidates(sent):
                     spool.add(
                         f"{group_name}/{t.name}/{cand.copy}", cand.inputs, cand.lexical_key,
-                        s_index, labels[cand.label], text_hash, split_code, seed,
+                        s_index, labels[cand.label],
+                        text_hash if cand.group is None else stable_u64("group", tb, cand.group),
+                        split_code, seed, None if cand.group is None else f"{tb}/{cand.group}",
                     )
         groups_table = group_writer.close()
         n_sentences = len(text_hashes)
@@ -485,7 +488,9 @@ def _materialise(
     if labels.size and labels.min() < 0:
         raise AssertionError("variant engine returned a candidate of a dropped class")
     sent_idx = taken.column("sentence_index").to_numpy().astype(np.int64)
-    group_col = groups.column("group").take(pa.array(canonical_sentence[sent_idx]))
+    group_col = pc.coalesce(
+        taken.column("group"), groups.column("group").take(pa.array(canonical_sentence[sent_idx]))
+    )
     arrays: dict[str, Any] = {
         "id": taken.column("id"),
         "label": pa.array(labels, type=pa.int64()),

@@ -48,6 +48,9 @@ class Candidate:
     label: str
     copy: str = "0"
     lexical_key: str = ""
+    # Only for candidates built from several records (e.g. two sentences of one document): the
+    # group to use instead of the sentence's own. The pipeline prefixes it with the treebank.
+    group: str | None = None
 
 
 @dataclass
@@ -86,6 +89,10 @@ class Task:
     @property
     def input_columns(self) -> tuple[str, ...]:
         return INPUT_COLUMNS[self.level]
+
+    def option(self, key: str, default: Any = None) -> Any:
+        """A profile override for this task (``[tasks.<name>]`` in a profile file), or default."""
+        return (self.params.extra.get("tasks", {}).get(self.name) or {}).get(key, default)
 
     def parameters(self) -> dict[str, Any]:
         """Recipe parameters as they appear in the card and the fingerprint."""

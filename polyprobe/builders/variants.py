@@ -524,6 +524,13 @@ def _not_built_reason(balance: str, spec: SizeSpec, want: int, available: int) -
 # --------------------------------------------------------------------------------------------
 
 
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """Outputs are read-only: validation/test arrays (and natural train prefixes) are shared
+    between variants, so an in-place edit by one consumer would silently change the others."""
+    array.flags.writeable = False
+    return array
+
+
 def _check_columns(cols: CandidateColumns, n_labels: int) -> CandidateColumns:
     """Coerce dtypes (no copy when already right) and refuse inconsistent columns early: a
     wrong length or an out-of-range label would otherwise surface as a silent mis-assignment."""
@@ -651,7 +658,7 @@ def make_variants(
     # One global sort by `order` gives every split's pool in output order at once.
     perm = _argsort_by_index_ties(cols.order)
     split_sorted = split[perm]
-    pools = [perm[split_sorted == s] for s in range(3)]
+    pools = [_frozen(perm[split_sorted == s]) for s in range(3)]
     del perm, split_sorted, split
 
     for balance in settings.balances:
@@ -663,7 +670,9 @@ def make_variants(
             for s in range(3):
                 classes = _ClassSlices(label_remap[cols.label[pools[s]]], k)
                 smallest = int(classes.counts.min())
-                fixed.append(pools[s][classes.keep(np.full(k, smallest, dtype=np.int64))])
+                keep = classes.keep(np.full(k, smallest, dtype=np.int64))
+                fixed.append(_frozen(pools[s][keep]))
+                del keep
                 del classes
             train_classes = _ClassSlices(label_remap[cols.label[fixed[0]]], k)
         train_full = fixed[0]
@@ -681,7 +690,7 @@ def make_variants(
                     train = train_full[:want]  # lowest-order rows: nested by construction
                 else:
                     assert train_classes is not None
-                    train = train_full[train_classes.keep(_balanced_quotas(want, k))]
+                    train = _frozen(train_full[train_classes.keep(_balanced_quotas(want, k))])
             result.variants.append(
                 Variant(
                     balance=balance,
