@@ -32,7 +32,9 @@ def _ewt(data: Path) -> Path:
 
 
 def _files(tb: Path) -> list[Path]:
-    return sorted(p for p in tb.iterdir() if re.search(r"-ud-(train|dev|test)\.conllu(\.gz)?$", p.name))
+    return sorted(
+        p for p in tb.iterdir() if re.search(r"-ud-(train|dev|test)\.conllu(\.gz)?$", p.name)
+    )
 
 
 def _open(p: Path):
@@ -87,7 +89,9 @@ def _peak_rss_kb(cmd: list[str]) -> int:
         "subprocess.run(sys.argv[1:],check=True,stdout=subprocess.DEVNULL);"
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
-    out = subprocess.run([sys.executable, "-c", code, *cmd], check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *cmd], check=True, capture_output=True, text=True
+    )
     return int(out.stdout.strip())
 
 
@@ -102,8 +106,22 @@ def whole_build(tb: Path, tmp: Path) -> None:
     t_bare, _ = _timed([sys.executable, "-c", bare, *files])
     out = tmp / "ewt"
     t_build, _ = _timed(
-        [sys.executable, "-m", "polyprobe", "build", "ud", str(tb), "--lang", "en", "--sizes", "10k",
-         "--out", str(out), "--overwrite", "--quiet"]
+        [
+            sys.executable,
+            "-m",
+            "polyprobe",
+            "build",
+            "ud",
+            str(tb),
+            "--lang",
+            "en",
+            "--sizes",
+            "10k",
+            "--out",
+            str(out),
+            "--overwrite",
+            "--quiet",
+        ]
     )
     print("whole build of EWT (3 tasks, natural+balanced, full+10k) as a process:")
     print(f"  bare conllu.parse_incr pass  {t_bare:6.2f} s")
@@ -124,24 +142,53 @@ def memory(tb: Path, tmp: Path, target_mb: int = 200) -> None:
             size += len(chunk.encode("utf-8"))
             rep += 1
     print(f"memory: EWT repeated {rep}x = {size / 2**20:.0f} MB in one file")
-    base = _peak_rss_kb([sys.executable, "-c", "import polyprobe.builders.pipeline, polyprobe.cards.folder, polyprobe.loaders.conllu"])
+    base = _peak_rss_kb(
+        [
+            sys.executable,
+            "-c",
+            "import polyprobe.builders.pipeline, polyprobe.cards.folder, polyprobe.loaders.conllu",
+        ]
+    )
     out = tmp / "big"
-    cmd = [sys.executable, "-m", "polyprobe", "build", "ud", str(big), "--lang", "en",
-           "--split", "ratio:80/10/10", "--out", str(out), "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "polyprobe",
+        "build",
+        "ud",
+        str(big),
+        "--lang",
+        "en",
+        "--split",
+        "ratio:80/10/10",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     t = time.perf_counter()
     peak = _peak_rss_kb(cmd)
     wall = time.perf_counter() - t
     report = json.loads((out / "report.json").read_text())
     cands = sum(v["candidates"] for v in report.values())
-    print(f"  build: {wall:.1f} s, peak RSS {peak / 1024:.0f} MB (import baseline {base / 1024:.0f} MB)")
-    print(f"  candidates: {cands}; (peak - baseline) per candidate: {(peak - base) * 1024 / cands:.1f} bytes")
+    print(
+        f"  build: {wall:.1f} s, peak RSS {peak / 1024:.0f} MB (import baseline {base / 1024:.0f} MB)"
+    )
+    print(
+        f"  candidates: {cands}; (peak - baseline) per candidate: {(peak - base) * 1024 / cands:.1f} bytes"
+    )
     # The variant engine's own share: its numpy columns, measured directly.
-    print(f"  engine columns: {2 + 8 + 8 + 1 + 8} bytes per candidate (label, group, key, split, order)")
+    print(
+        f"  engine columns: {2 + 8 + 8 + 1 + 8} bytes per candidate (label, group, key, split, order)"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", type=Path, default=Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")))
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")),
+    )
     ap.add_argument("--no-memory", action="store_true")
     args = ap.parse_args()
     tb = _ewt(args.data)

@@ -83,15 +83,41 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="SRC=ID",
         help="override a source's licence (e.g. UD_English-EWT=CC-BY-SA-4.0)",
     )
-    ud.add_argument("--source-version", default=None, help="version of sources that are not git repos")
+    ud.add_argument(
+        "--source-version", default=None, help="version of sources that are not git repos"
+    )
     ud.add_argument(
         "--allow-license-mix",
         action="store_true",
         help="allow merging NonCommercial and ShareAlike sources (recorded in the card)",
     )
+    ud.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="TOML/JSON file overriding derived language choices ([language], [tasks.<name>])",
+    )
     ud.add_argument("--quiet", action="store_true", help="no progress bar")
     ud.set_defaults(func=_run_build_ud)
     _register_optional(build_sub, "polyprobe.evaluation.cli_reports", "add_build_trec_parser")
+
+    prof = sub.add_parser("profile", help="show the language choices a build would derive")
+    prof_sub = prof.add_subparsers(dest="source", metavar="SOURCE", parser_class=_Parser)
+    prof_ud = prof_sub.add_parser(
+        "ud",
+        help="profile UD treebanks",
+        description="Print every language-specific choice `build ud` would derive from these "
+        "treebanks (capitalisation, targets, windows, bins, signals, label sets) and the "
+        "annotation they offer. Edit the output and pass it back with --profile.",
+    )
+    prof_ud.add_argument("paths", nargs="+", type=Path)
+    prof_ud.add_argument("--lang", required=True)
+    prof_ud.add_argument("--tasks", default="")
+    prof_ud.add_argument("--split", default=None)
+    prof_ud.add_argument("--min-per-class", default="50,20,20")
+    prof_ud.add_argument("--profile", type=Path, default=None)
+    prof_ud.add_argument("--format", choices=["toml", "json"], default="toml")
+    prof_ud.set_defaults(func=_run_profile_ud)
 
     info = sub.add_parser("info", help="summarise a dataset folder")
     info.add_argument("path", type=Path)
@@ -105,9 +131,7 @@ def _build_parser() -> argparse.ArgumentParser:
     validate.add_argument("path", type=Path)
     validate.set_defaults(func=_run_validate)
 
-    demo = sub.add_parser(
-        "demo", help="build a dataset folder from the bundled English UD sample"
-    )
+    demo = sub.add_parser("demo", help="build a dataset folder from the bundled English UD sample")
     demo.add_argument("--out", type=Path, default=Path("polyprobe-demo"))
     demo.add_argument("--overwrite", action="store_true")
     demo.set_defaults(func=_run_demo)
@@ -151,7 +175,9 @@ def _parse_licenses(items: Sequence[str]) -> dict[str, str]:
     for item in items:
         name, sep, lic = item.partition("=")
         if not sep or not name or not lic:
-            raise UsageError(f"--license {item!r}: expected SRC=ID, e.g. UD_English-EWT=CC-BY-SA-4.0")
+            raise UsageError(
+                f"--license {item!r}: expected SRC=ID, e.g. UD_English-EWT=CC-BY-SA-4.0"
+            )
         out[name] = lic
     return out
 
@@ -186,9 +212,41 @@ def _run_build_ud(args: argparse.Namespace) -> int:
         allow_license_mix=args.allow_license_mix,
         balances=_split_list(args.balances),
         progress=progress,
+        profile_path=args.profile,
     )
     _print_summary(result)
     return EXIT_OK
+
+
+def _run_profile_ud(args: argparse.Namespace) -> int:
+    import json
+
+    from polyprobe.builders.pipeline import profile_ud
+
+    profile = profile_ud(
+        args.paths,
+        lang=args.lang,
+        tasks=_split_list(args.tasks) or None,
+        profile_path=args.profile,
+        split=args.split,
+        min_per_class=_parse_min_per_class(args.min_per_class),
+    )
+    if args.format == "json":
+        print(json.dumps(profile, indent=2, ensure_ascii=False))
+    else:
+        import tomli_w
+
+        print(tomli_w.dumps(_toml_safe(profile)), end="")
+    return EXIT_OK
+
+
+def _toml_safe(value: Any) -> Any:
+    """TOML has no null and only string keys: drop Nones, stringify keys."""
+    if isinstance(value, dict):
+        return {str(k): _toml_safe(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_toml_safe(v) for v in value if v is not None]
+    return value
 
 
 def _print_summary(result: Any) -> None:

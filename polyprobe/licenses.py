@@ -20,9 +20,7 @@ def is_sharealike(license_id: str) -> bool:
     return "-sa" in license_id.lower()
 
 
-def resolve_card_license(
-    licenses: dict[str, str], *, allow_mix: bool = False
-) -> tuple[str, bool]:
+def resolve_card_license(licenses: dict[str, str], *, allow_mix: bool = False) -> tuple[str, bool]:
     """``licenses`` maps source name -> licence id. Returns (card licence, mixed?)."""
     distinct = sorted(set(licenses.values()))
     nc = sorted(n for n, lic in licenses.items() if is_noncommercial(lic))

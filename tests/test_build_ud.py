@@ -11,12 +11,12 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from conftest import all_treebanks
 
 from polyprobe.builders.pipeline import build_ud
 from polyprobe.cards.info import read_card_yaml
 from polyprobe.cards.validate import validate
 from polyprobe.errors import PolyprobeError
-from conftest import all_treebanks
 
 JUANCOLE = "weblog-juancole.com_juancole_20041111060900_ENG_20041111_060900-0007"
 
@@ -83,7 +83,9 @@ def test_ewt_uses_ud_splits_and_labels_match_names(ewt_folder: Path) -> None:
     ds = datasets.load_dataset(str(ewt_folder), "subject_number.natural-full")
     # every test id comes from the EWT test file's sentences (UD split kept)
     test_ids = {i.split("/")[1] for i in ds["test"]["id"]}
-    assert all(i.startswith(("answers-", "email-", "newsgroup-", "reviews-", "weblog-")) for i in test_ids)
+    assert all(
+        i.startswith(("answers-", "email-", "newsgroup-", "reviews-", "weblog-")) for i in test_ids
+    )
     names = ds["train"].features["label"].names
     row = next(r for r in ds["train"] if r["lexical_key"] == "people")
     assert names[row["label"]] == "Plur"
@@ -122,12 +124,18 @@ def test_subject_number_drops_recomputed(ewt_folder: Path, ud_dir: Path) -> None
     coordinated = not_noun = candidates = 0
     seen_juancole = False
     for f in sorted(tb.glob("*-ud-*.conllu*")):
-        fh = gzip.open(f, "rt", encoding="utf-8") if f.suffix == ".gz" else open(f, encoding="utf-8")
+        fh = (
+            gzip.open(f, "rt", encoding="utf-8") if f.suffix == ".gz" else open(f, encoding="utf-8")
+        )
         with fh:
             for sent in conllu.parse_incr(fh):
                 words = [t for t in sent if isinstance(t["id"], int)]
                 root = next(t for t in words if t["head"] == 0)
-                subj = [t for t in words if t["head"] == root["id"] and t["deprel"] in ("nsubj", "nsubj:pass")]
+                subj = [
+                    t
+                    for t in words
+                    if t["head"] == root["id"] and t["deprel"] in ("nsubj", "nsubj:pass")
+                ]
                 if len(subj) != 1:
                     continue
                 s = subj[0]
@@ -175,7 +183,11 @@ def test_every_shared_treebank_builds(treebank: str, ud_dir: Path, tmp_path: Pat
     assert report.ok, report.problems
     card = read_card_yaml(out)
     has_train = any((ud_dir / treebank).glob("*-ud-train.conllu*"))
-    expected = "ud" if has_train and any((ud_dir / treebank).glob("*-ud-dev.conllu*")) else "ratio:80/10/10"
+    expected = (
+        "ud"
+        if has_train and any((ud_dir / treebank).glob("*-ud-dev.conllu*"))
+        else "ratio:80/10/10"
+    )
     built = [c for t in result.tasks for c in t.configs]
     assert built, "at least one task must be built"
     for name in built:
@@ -188,8 +200,15 @@ def test_every_shared_treebank_builds(treebank: str, ud_dir: Path, tmp_path: Pat
 
 def _lang(treebank: str) -> str:
     return {
-        "Czech": "cs", "English": "en", "Finnish": "fi", "Georgian": "ka", "German": "de",
-        "Russian": "ru", "Slovenian": "sl", "Spanish": "es", "Turkish": "tr",
+        "Czech": "cs",
+        "English": "en",
+        "Finnish": "fi",
+        "Georgian": "ka",
+        "German": "de",
+        "Russian": "ru",
+        "Slovenian": "sl",
+        "Spanish": "es",
+        "Turkish": "tr",
     }[treebank.split("_")[1].split("-")[0]]
 
 
@@ -197,12 +216,16 @@ def _build_in_process(args: list[str], hashseed: str) -> None:
     env = dict(os.environ, PYTHONHASHSEED=hashseed)
     subprocess.run(
         [sys.executable, "-m", "polyprobe", "build", "ud", *args, "--quiet"],
-        check=True, env=env, capture_output=True,
+        check=True,
+        env=env,
+        capture_output=True,
     )
 
 
 def _tree_bytes(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def test_determinism_across_processes_and_seeds(ud_dir: Path, tmp_path: Path) -> None:
@@ -223,12 +246,28 @@ def test_determinism_across_processes_and_seeds(ud_dir: Path, tmp_path: Path) ->
     independent = [n for n, c in block.items() if not c["seed_dependent"]]
     assert dependent and independent
     for name in dependent:
-        rows_a = {(r["id"], r["sentence"], r["label"]) for t in _split_tables(tmp_path / "a", name).values() for r in t.to_pylist()}
-        rows_c = {(r["id"], r["sentence"], r["label"]) for t in _split_tables(tmp_path / "c", name).values() for r in t.to_pylist()}
+        rows_a = {
+            (r["id"], r["sentence"], r["label"])
+            for t in _split_tables(tmp_path / "a", name).values()
+            for r in t.to_pylist()
+        }
+        rows_c = {
+            (r["id"], r["sentence"], r["label"])
+            for t in _split_tables(tmp_path / "c", name).values()
+            for r in t.to_pylist()
+        }
         assert rows_a != rows_c, name
     for name in independent:
-        rows_a = {(r["id"], r["sentence"], r["label"]) for t in _split_tables(tmp_path / "a", name).values() for r in t.to_pylist()}
-        rows_c = {(r["id"], r["sentence"], r["label"]) for t in _split_tables(tmp_path / "c", name).values() for r in t.to_pylist()}
+        rows_a = {
+            (r["id"], r["sentence"], r["label"])
+            for t in _split_tables(tmp_path / "a", name).values()
+            for r in t.to_pylist()
+        }
+        rows_c = {
+            (r["id"], r["sentence"], r["label"])
+            for t in _split_tables(tmp_path / "c", name).values()
+            for r in t.to_pylist()
+        }
         assert rows_a == rows_c, name
 
 

@@ -26,8 +26,14 @@ def test_help_imports_no_heavy_library() -> None:
 
 @pytest.mark.parametrize(
     "argv",
-    [["--help"], ["build", "--help"], ["build", "ud", "--help"], ["validate", "--help"],
-     ["info", "--help"], ["demo", "--help"]],
+    [
+        ["--help"],
+        ["build", "--help"],
+        ["build", "ud", "--help"],
+        ["validate", "--help"],
+        ["info", "--help"],
+        ["demo", "--help"],
+    ],
 )
 def test_help_everywhere(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
@@ -42,16 +48,50 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert exc.value.code == 2
     assert main(["validate", str(tmp_path / "missing")]) == 2
     assert "missing" in capsys.readouterr().err
-    demo = Path(__file__).resolve().parent.parent / "polyprobe" / "data" / "UD_English-PolyprobeDemo"
+    demo = (
+        Path(__file__).resolve().parent.parent / "polyprobe" / "data" / "UD_English-PolyprobeDemo"
+    )
     assert main(["build", "ud", str(demo), "--lang", "zz", "--out", str(tmp_path / "o")]) == 2
     assert "--lang 'zz'" in capsys.readouterr().err
-    assert main(["build", "ud", str(demo), "--lang", "en", "--tasks", "nope", "--out", str(tmp_path / "o")]) == 2
+    assert (
+        main(
+            [
+                "build",
+                "ud",
+                str(demo),
+                "--lang",
+                "en",
+                "--tasks",
+                "nope",
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
     assert "nope" in capsys.readouterr().err
-    assert main(["build", "ud", str(demo), "--lang", "eng", "--sizes", "ten", "--out", str(tmp_path / "o")]) == 2
+    assert (
+        main(
+            [
+                "build",
+                "ud",
+                str(demo),
+                "--lang",
+                "eng",
+                "--sizes",
+                "ten",
+                "--out",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
     assert not (tmp_path / "o").exists()
 
 
-def test_demo_info_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_demo_info_validate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "demo"

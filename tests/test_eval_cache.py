@@ -34,9 +34,15 @@ def test_keys_are_stable_across_processes() -> None:
     outs = set()
     for seed in ("0", "123"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        outs.add(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env).stdout)
+        outs.add(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, env=env
+            ).stdout
+        )
     assert len(outs) == 1
-    assert outs.pop().strip() == cache_key("random", None, None, Item("héllo wörld", ("héllo", "wörld"), 0))
+    assert outs.pop().strip() == cache_key(
+        "random", None, None, Item("héllo wörld", ("héllo", "wörld"), 0)
+    )
 
 
 def test_hits_and_misses(tmp_path) -> None:

@@ -15,7 +15,13 @@ from polyprobe.evaluation.encoders import Item, build_encoder, parse_spec
 
 def test_parse_hf_spec_parts() -> None:
     p = parse_spec("hf:org/model@abc123:cls#all")
-    assert (p.kind, p.target, p.revision, p.pooling, p.layer) == ("hf", "org/model", "abc123", "cls", "all")
+    assert (p.kind, p.target, p.revision, p.pooling, p.layer) == (
+        "hf",
+        "org/model",
+        "abc123",
+        "cls",
+        "all",
+    )
     p = parse_spec("hf:/some/path:first#-2")
     assert (p.target, p.revision, p.pooling, p.layer) == ("/some/path", None, "first", "-2")
     p = parse_spec("borep:mean?dim=16")
@@ -48,7 +54,10 @@ def test_random_vectors_are_per_type_and_process_independent() -> None:
     )
     out = [
         subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, env={"PYTHONHASHSEED": s, "PATH": ""}
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={"PYTHONHASHSEED": s, "PATH": ""},
         ).stdout
         for s in ("1", "2")
     ]
@@ -62,7 +71,10 @@ def test_borep_max_pooling_and_dims() -> None:
     assert v.shape == (3, 32)
     assert np.allclose(v[0], v[1])
     assert (v[0] >= v[2] - 1e-7).all()  # max over a superset of tokens
-    assert build_encoder("borep:mean?dim=32&in_dim=10").encode([Item("x y z")])[None].shape == (1, 32)
+    assert build_encoder("borep:mean?dim=32&in_dim=10").encode([Item("x y z")])[None].shape == (
+        1,
+        32,
+    )
 
 
 def test_char_ngrams_and_word_in_context_targets() -> None:

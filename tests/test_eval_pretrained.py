@@ -45,8 +45,11 @@ def test_st_and_hf_layerwise_through_evaluate(minilm: Path, tmp_path: Path) -> N
     }
     folder = write_folder(tmp_path / "tiny", configs, {"cue": ["no", "yes"]}, {"cue": "sentence"})
     results = evaluate(
-        str(folder), encoders=[f"st:{minilm}", f"hf:{minilm}:mean#all"], seeds=1,
-        out=tmp_path / "out", cache=tmp_path / "cache",
+        str(folder),
+        encoders=[f"st:{minilm}", f"hf:{minilm}:mean#all"],
+        seeds=1,
+        out=tmp_path / "out",
+        cache=tmp_path / "cache",
     )
     st_result, *layers = results
     assert st_result["encoder"]["id"].startswith("st:model@local-")
@@ -56,7 +59,9 @@ def test_st_and_hf_layerwise_through_evaluate(minilm: Path, tmp_path: Path) -> N
     paths = {Path(r["path"]).parent.name for r in layers}
     assert len(paths) == 7 and all(p.endswith(tuple(f"_layer{i}" for i in range(7))) for p in paths)
     # Second run: every text comes from the cache, numbers identical.
-    again = evaluate(str(folder), encoders=[f"hf:{minilm}:mean#all"], seeds=1, cache=tmp_path / "cache")
+    again = evaluate(
+        str(folder), encoders=[f"hf:{minilm}:mean#all"], seeds=1, cache=tmp_path / "cache"
+    )
     assert all(r["cache"] == {"hits": 80, "misses": 0} for r in again)
     assert [r["metrics"] for r in again] == [r["metrics"] for r in layers]
 
@@ -72,7 +77,9 @@ def test_hf_word_targets_pool_their_subwords(hf_all, minilm: Path) -> None:
     model = AutoModel.from_pretrained(str(minilm)).eval()
     enc = tok(item.text, return_tensors="pt", return_offsets_mapping=True)
     offsets = enc.pop("offset_mapping")[0].tolist()
-    positions = [i for i, (s, e) in enumerate(offsets) if e > s and s < 10 and e > 4]  # "zebras" = [4, 10)
+    positions = [
+        i for i, (s, e) in enumerate(offsets) if e > s and s < 10 and e > 4
+    ]  # "zebras" = [4, 10)
     assert len(positions) >= 2  # split into subwords: the test really exercises pooling
     with torch.no_grad():
         hidden = model(**enc, output_hidden_states=True).hidden_states
@@ -103,3 +110,47 @@ def test_w2v_on_a_treebank_runs_offline_and_is_cached(ud_dir: Path, tmp_path: Pa
     again.cache_root = tmp_path
     assert again.id == enc.id
     assert np.array_equal(again.encode([Item("the", ("the",))])[None][0], v1[0])
+
+
+def test_word_level_dataset_with_w2v_baseline(ud_dir: Path, tmp_path: Path) -> None:
+    nouns = [
+        "house",
+        "city",
+        "people",
+        "year",
+        "time",
+        "world",
+        "government",
+        "country",
+        "day",
+        "man",
+    ]
+    verbs = ["said", "made", "took", "came", "went", "found", "gave", "told", "became", "left"]
+    words = nouns + verbs
+
+    def rows(idx: range) -> dict:
+        return {
+            "id": [str(i) for i in idx],
+            "word": [words[i % 20] for i in idx],
+            "label": [int(i % 20 >= 10) for i in idx],
+            "group": [str(i) for i in idx],
+            "lexical_key": [""] * len(idx),
+        }
+
+    folder = write_folder(
+        tmp_path / "w",
+        {
+            "pos": {
+                "train": rows(range(60)),
+                "validation": rows(range(60, 80)),
+                "test": rows(range(80, 100)),
+            }
+        },
+        {"pos": ["NOUN", "VERB"]},
+        {"pos": "word"},
+    )
+    spec = f"w2v:{ud_dir / 'UD_English-PUD'}?dim=20&epochs=2"
+    (r,) = evaluate(str(folder), encoders=[spec], seeds=1, cache=tmp_path / "c", out=tmp_path / "o")
+    assert r["encoder"]["id"].startswith("w2v:UD_English-PUD@sha-")
+    assert r["level"] == "word" and r["control"]["key"] == "word"
+    assert 0.0 <= r["metrics"]["accuracy"]["mean"] <= 1.0

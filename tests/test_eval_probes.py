@@ -13,14 +13,20 @@ from polyprobe.evaluation.synthetic import separable_blobs
 
 def _data(X: np.ndarray, y: np.ndarray, with_validation: bool = True) -> SplitArrays:
     n = len(y)
-    cuts = {"train": slice(0, n * 6 // 10), "validation": slice(n * 6 // 10, n * 8 // 10), "test": slice(n * 8 // 10, n)}
+    cuts = {
+        "train": slice(0, n * 6 // 10),
+        "validation": slice(n * 6 // 10, n * 8 // 10),
+        "test": slice(n * 8 // 10, n),
+    }
     if not with_validation:
         cuts = {"train": slice(0, n * 8 // 10), "test": slice(n * 8 // 10, n)}
     g = np.array([f"g{i}" for i in range(n)], dtype=object)
     k = np.array([""] * n, dtype=object)
     return SplitArrays(
-        {s: X[c] for s, c in cuts.items()}, {s: y[c] for s, c in cuts.items()},
-        {s: g[c] for s, c in cuts.items()}, {s: k[c] for s, c in cuts.items()},
+        {s: X[c] for s, c in cuts.items()},
+        {s: y[c] for s, c in cuts.items()},
+        {s: g[c] for s, c in cuts.items()},
+        {s: k[c] for s, c in cuts.items()},
     )
 
 
@@ -29,12 +35,21 @@ def test_lr_matches_sklearn(n_classes: int) -> None:
     X, y = separable_blobs(600, 20, n_classes, margin=1.0)
     X = (X - X.mean(0)) / X.std(0)
     for C in (0.25, 8.0):
-        coef, intercept, _ = lbfgs_logreg_path(X.astype(np.float64), y, n_classes, [C], 2000, 1e-9)[0]
+        coef, intercept, _ = lbfgs_logreg_path(X.astype(np.float64), y, n_classes, [C], 2000, 1e-9)[
+            0
+        ]
         sk = LogisticRegression(C=C, tol=1e-10, max_iter=5000).fit(X, y)
         assert coef.shape == sk.coef_.shape
         assert np.abs(coef - sk.coef_).max() < 1e-3
-        assert np.abs((intercept - intercept.mean()) - (sk.intercept_ - sk.intercept_.mean())).max() < 1e-3
-        ours = (X @ coef.T + intercept).argmax(1) if n_classes > 2 else (X @ coef.T + intercept)[:, 0] > 0
+        assert (
+            np.abs((intercept - intercept.mean()) - (sk.intercept_ - sk.intercept_.mean())).max()
+            < 1e-3
+        )
+        ours = (
+            (X @ coef.T + intercept).argmax(1)
+            if n_classes > 2
+            else (X @ coef.T + intercept)[:, 0] > 0
+        )
         assert (ours == sk.predict(X)).mean() > 0.995
 
 
@@ -80,5 +95,8 @@ def test_mlp_is_deterministic() -> None:
 
 def test_presets() -> None:
     assert len(PRESETS["mlp"].grid_points()) == 9
-    assert PRESETS["linspector"].params["hidden"] == 300 and PRESETS["linspector"].params["batch_size"] == 16
+    assert (
+        PRESETS["linspector"].params["hidden"] == 300
+        and PRESETS["linspector"].params["batch_size"] == 16
+    )
     assert PRESETS["wehner"].protocol == "cv" and not PRESETS["wehner"].params["early_stopping"]

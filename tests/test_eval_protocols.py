@@ -13,7 +13,11 @@ from polyprobe.evaluation.protocols import SplitArrays, group_kfold, majority_ou
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(0, 15), st.sampled_from(["", "a", "b", "c", "d"])), min_size=1, max_size=80),
+    st.lists(
+        st.tuples(st.integers(0, 15), st.sampled_from(["", "a", "b", "c", "d"])),
+        min_size=1,
+        max_size=80,
+    ),
     st.integers(2, 6),
     st.integers(0, 3),
 )

@@ -25,7 +25,8 @@ from polyprobe.builders.task import TaskParams
 from polyprobe.hashing import normalise_text
 from polyprobe.loaders.records import SurfaceToken
 
-EN = TaskParams(lang="en")
+# What the pipeline derives from EWT (see test_keep_case_forms_derived_from_data).
+EN = TaskParams(lang="en", extra={"keep_case_forms": ["I"]})
 DE = TaskParams(lang="de", capitalises_nouns=True)
 
 # --- render reproduces `# text` ------------------------------------------------------------
@@ -213,8 +214,21 @@ def test_english_I_keeps_its_capital(ud_dir: Path) -> None:
         tb, "newsgroup-groups.google.com_MeninLingerie_78adf09ead5e7e87_ENG_20041219_035800-0008"
     )
     assert render(swap_adjacent(s2.surface_tokens(), 0, EN, s2)) == "I now have wife and son."
-    # Another language's one-letter capital word is positional (no keep-case default there).
+    # Without a derived keep-case list a one-letter capital word is positional.
     assert lexical_case([_tok("I", "PRON")], TaskParams(lang="cs")) == [False]
+
+
+def test_keep_case_forms_derived_from_data(ud_dir: Path) -> None:
+    """The keep-case list comes from the treebank: EWT capitalises 'I' mid-sentence always;
+    German GSD's capitalised nouns are handled by capitalises_nouns instead."""
+    from polyprobe.builders.profile import derive_capitalisation
+    from polyprobe.loaders.conllu import discover, read_sources
+
+    en = derive_capitalisation(read_sources(discover([ud_dir / "UD_English-EWT"])))
+    assert "I" in en["keep_case_forms"]
+    assert "the" not in en["keep_case_forms"] and not en["capitalises_nouns"]
+    de = derive_capitalisation(read_sources(discover([ud_dir / "UD_German-GSD"])))
+    assert de["capitalises_nouns"]
 
 
 def test_propn_and_all_caps_keep_case(ud_dir: Path) -> None:

@@ -319,7 +319,9 @@ def test_subject_number_other_drops_and_profile_upos(ud_dir: Path) -> None:
         {"subject UPOS not allowed": 1, "no nsubj/nsubj:pass dependent of the root": 1}
     )
     # A profile admitting pronouns: 'We' is Number=Plur; key is the case-folded form.
-    wide = SubjectNumber(TaskParams(lang="en", extra={"subject_upos": ("NOUN", "PRON")}))
+    wide = SubjectNumber(
+        TaskParams(lang="en", extra={"tasks": {"subject_number": {"subject_upos": ("NOUN", "PRON")}}})
+    )
     (c,) = wide.candidates(sentence(ud_dir / EWT, WE_VE))
     assert (c.label, c.lexical_key) == ("Plur", "we")
     assert wide.parameters()["subject_upos"] == ["NOUN", "PRON"]

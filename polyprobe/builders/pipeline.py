@@ -46,8 +46,6 @@ from polyprobe.licenses import resolve_card_license
 _SPLIT_CODE = {"train": 0, "dev": 1, "validation": 1, "test": 2}
 _BATCH = 4096
 _SPOOL_TYPES = {"sentence_index": pa.uint32(), "group": pa.string(), "lexical_key": pa.string()}
-# How much of the corpus the language profile looks at (a prefix keeps the build one pass).
-_PROFILE_NOUNS = 20_000
 
 
 @dataclass
@@ -87,8 +85,18 @@ class _Spool:
         self.split = array("b")
         self.order = array("Q")
 
-    def add(self, row_id: str, inputs: dict[str, Any], lexical_key: str, sentence_index: int,
-            label: int, group: int, split: int, seed: int, group_name: str | None) -> None:
+    def add(
+        self,
+        row_id: str,
+        inputs: dict[str, Any],
+        lexical_key: str,
+        sentence_index: int,
+        label: int,
+        group: int,
+        split: int,
+        seed: int,
+        group_name: str | None,
+    ) -> None:
         buf = self._buf
         buf["group"].append(group_name)
         buf["id"].append(row_id)
@@ -155,31 +163,72 @@ def _choose_split(split: str | None, sources: Sequence[Any]) -> SplitSpec:
         "ratio",
         (80, 10, 10),
         reason="not every treebank has train, dev and test files ("
-        + ", ".join(f"{s.name}: {'+'.join(sorted(s.splits)) or 'none'}" for s in sources
-                    if s.name in lacking)
+        + ", ".join(
+            f"{s.name}: {'+'.join(sorted(s.splits)) or 'none'}"
+            for s in sources
+            if s.name in lacking
+        )
         + "), so polyprobe re-splits by ratio 80/10/10",
     )
 
 
-def _derive_params(sentences: Iterable[Any], lang: str) -> tuple[TaskParams, dict[str, Any]]:
-    """Language choices from the data itself: does the language capitalise common nouns?"""
-    upper = total = 0
-    for sent in sentences:
-        for w in sent.words[1:]:
-            if w.upos == "NOUN" and w.form[:1].isalpha():
-                total += 1
-                upper += w.form[:1].isupper()
-        if total >= _PROFILE_NOUNS:
-            break
-    share = upper / total if total else 0.0
-    capitalises = total >= 50 and share >= 0.5
-    profile = {
+def prepare_tasks(
+    sources: Sequence[Any],
+    lang: str,
+    task_names: Sequence[str],
+    *,
+    seed: int,
+    on_invalid: str,
+    profile_path: str | os.PathLike[str] | None,
+    floors: MinPerClass,
+    split: SplitSpec,
+    observe_all: Callable[[Any], None] | None = None,
+) -> tuple[list[Task], dict[str, Any]]:
+    """Tasks with every language choice fixed: capitalisation from a prefix of the data, then
+    a first pass for tasks that derive choices from the whole corpus; profile overrides win."""
+    from polyprobe.builders.profile import (
+        check_task_names,
+        derive_capitalisation,
+        load_profile,
+    )
+    from polyprobe.builders.registry import TASKS, get_task
+    from polyprobe.loaders.conllu import read_sources
+
+    overrides: dict[str, Any] = {"language": {}, "tasks": {}}
+    if profile_path is not None:
+        overrides = load_profile(profile_path)
+        check_task_names(overrides, TASKS, profile_path)
+    language = derive_capitalisation(read_sources(sources, on_invalid="skip"))
+    language.update(overrides["language"])
+    task_options: dict[str, dict[str, Any]] = {}
+    for name in task_names:
+        opts = {
+            "min_per_class": [floors.train, floors.validation, floors.test],
+            "split": split.mode,
+        }
+        opts.update(overrides["tasks"].get(name, {}))
+        task_options[name] = opts
+    params = TaskParams(
+        lang=lang,
+        capitalises_nouns=bool(language["capitalises_nouns"]),
+        extra={"tasks": task_options, "keep_case_forms": list(language["keep_case_forms"])},
+    )
+    task_objs = [get_task(n)(params, seed) for n in task_names]
+    observers = [t for t in task_objs if t.needs_observation]
+    if observers or observe_all is not None:
+        for sent in read_sources(sources, on_invalid=on_invalid, skipped=Counter()):
+            for t in observers:
+                t.observe(sent)
+            if observe_all is not None:
+                observe_all(sent)
+    profile: dict[str, Any] = {
         "lang": lang,
-        "capitalises_nouns": capitalises,
-        "capitalised_noun_share": round(share, 4),
-        "nouns_inspected": total,
+        "language": language,
+        "tasks": {t.name: t.derive() for t in observers},
     }
-    return TaskParams(lang=lang, capitalises_nouns=capitalises), profile
+    if profile_path is not None:
+        profile["overrides"] = {"file": Path(profile_path).name, **overrides}
+    return task_objs, profile
 
 
 def _config_entries(task: Task, tv: TaskVariants) -> list[tuple[str, Any]]:
@@ -212,6 +261,7 @@ def build_ud(
     allow_license_mix: bool = False,
     balances: Sequence[str] = ("natural", "balanced"),
     progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+    profile_path: str | os.PathLike[str] | None = None,
 ) -> BuildResult:
     """Build a dataset folder from UD treebanks. Mirrors ``polyprobe build ud``."""
     from polyprobe.builders.registry import TASKS, get_task
@@ -227,7 +277,9 @@ def build_ud(
         get_task(name)  # raises UsageError listing the valid names
     task_names = [n for n in TASKS if n in task_names]  # registry order, no duplicates
     size_specs = parse_sizes(sizes) if isinstance(sizes, str) or sizes is None else tuple(sizes)
-    floors = min_per_class if isinstance(min_per_class, MinPerClass) else MinPerClass(*min_per_class)
+    floors = (
+        min_per_class if isinstance(min_per_class, MinPerClass) else MinPerClass(*min_per_class)
+    )
     for b in balances:
         if b not in ("natural", "balanced"):
             raise UsageError(f"unknown balance {b!r}: use natural and/or balanced")
@@ -245,15 +297,16 @@ def build_ud(
         split=split_spec, sizes=size_specs, balances=tuple(balances), min_per_class=floors
     )
 
-    # Profile from a prefix of the data (a separate short read keeps the main pass single).
-    params, profile = _derive_params(read_sources(sources, on_invalid="skip"), language.code)
-    task_objs = [get_task(n)(params, seed) for n in task_names]
-    observers = [t for t in task_objs if t.needs_observation]
-    if observers:
-        for sent in read_sources(sources, on_invalid=on_invalid, skipped=Counter()):
-            for t in observers:
-                t.observe(sent)
-        profile["tasks"] = {t.name: t.derive() for t in observers}
+    task_objs, profile = prepare_tasks(
+        sources,
+        language.code,
+        task_names,
+        seed=seed,
+        on_invalid=on_invalid,
+        profile_path=profile_path,
+        floors=floors,
+        split=split_spec,
+    )
 
     out_path = Path(out)
     work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-"))
@@ -277,10 +330,15 @@ def build_ud(
             for t, spool, labels in zip(task_objs, spools, label_index, strict=True):
                 for cand in t.candidates(sent):
                     spool.add(
-                        f"{group_name}/{t.name}/{cand.copy}", cand.inputs, cand.lexical_key,
-                        s_index, labels[cand.label],
+                        f"{group_name}/{t.name}/{cand.copy}",
+                        cand.inputs,
+                        cand.lexical_key,
+                        s_index,
+                        labels[cand.label],
                         text_hash if cand.group is None else stable_u64("group", tb, cand.group),
-                        split_code, seed, None if cand.group is None else f"{tb}/{cand.group}",
+                        split_code,
+                        seed,
+                        None if cand.group is None else f"{tb}/{cand.group}",
                     )
         groups_table = group_writer.close()
         n_sentences = len(text_hashes)
@@ -304,7 +362,11 @@ def build_ud(
             for t, spool in zip(task_objs, spools, strict=True):
                 cols = spool.numpy_columns()
                 rows_table = spool.close()
-                counts = np.bincount(cols.label, minlength=len(t.label_names)) if len(cols.label) else np.zeros(len(t.label_names), dtype=np.int64)
+                counts = (
+                    np.bincount(cols.label, minlength=len(t.label_names))
+                    if len(cols.label)
+                    else np.zeros(len(t.label_names), dtype=np.int64)
+                )
                 summary = TaskSummary(
                     task=t.name,
                     candidates=len(cols.label),
@@ -324,7 +386,12 @@ def build_ud(
                     for cfg_name, variant in _config_entries(t, tv):
                         splits = {
                             sp: _materialise(
-                                rows_table, variant.indices[sp], cols, tv, t, groups_table,
+                                rows_table,
+                                variant.indices[sp],
+                                cols,
+                                tv,
+                                t,
+                                groups_table,
                                 canonical_sentence,
                             )
                             for sp in SPLITS
@@ -403,7 +470,9 @@ def build_ud(
                 "split": _split_label(split_spec),
                 "split_reason": split_spec.reason,
                 "min_per_class": {
-                    "train": floors.train, "validation": floors.validation, "test": floors.test
+                    "train": floors.train,
+                    "validation": floors.validation,
+                    "test": floors.test,
                 },
                 "seed": seed,
                 "on_invalid": on_invalid,
@@ -499,9 +568,7 @@ def _materialise(
     }
     for c in task.input_columns:
         arrays[c] = taken.column(c)
-    return pa.Table.from_arrays(
-        [pc.cast(arrays[f.name], f.type) for f in schema], schema=schema
-    )
+    return pa.Table.from_arrays([pc.cast(arrays[f.name], f.type) for f in schema], schema=schema)
 
 
 def _seed_dependent(
@@ -531,14 +598,14 @@ def _drop_counts(task: Task, tv: TaskVariants) -> dict[str, int]:
 
 
 def _fingerprint(
-    sources: Sequence[Any], tasks: Sequence[Task], parameters: dict[str, Any],
+    sources: Sequence[Any],
+    tasks: Sequence[Task],
+    parameters: dict[str, Any],
     profile: dict[str, Any],
 ) -> str:
     payload = {
         "polyprobe": polyprobe.__version__,
-        "inputs": [
-            {"source": s.name, "files": s.files, "license": s.license} for s in sources
-        ],
+        "inputs": [{"source": s.name, "files": s.files, "license": s.license} for s in sources],
         "tasks": [
             {"name": t.name, "recipe_version": t.recipe_version, "parameters": t.parameters()}
             for t in tasks
@@ -548,3 +615,48 @@ def _fingerprint(
     }
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
     return digest(blob, size=16).hex()
+
+
+def profile_ud(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    lang: str,
+    tasks: Sequence[str] | None = None,
+    profile_path: str | os.PathLike[str] | None = None,
+    split: str | None = None,
+    min_per_class: tuple[int, int, int] = (50, 20, 20),
+    on_invalid: str = "raise",
+) -> dict[str, Any]:
+    """Everything a build of these treebanks would derive, without building (``polyprobe
+    profile ud``). The output, edited, is a valid ``--profile`` file's ``[language]`` and
+    ``[tasks.*]`` content."""
+    from polyprobe.builders.profile import FeatureCounter
+    from polyprobe.builders.registry import TASKS, get_task
+    from polyprobe.loaders.conllu import discover
+
+    language = resolve_language(lang)
+    task_names = list(tasks) if tasks else list(TASKS)
+    for name in task_names:
+        get_task(name)
+    sources = discover([Path(p) for p in paths])
+    split_spec = _choose_split(split, sources)
+    counter = FeatureCounter()
+    task_objs, profile = prepare_tasks(
+        sources,
+        language.code,
+        task_names,
+        seed=0,
+        on_invalid=on_invalid,
+        profile_path=profile_path,
+        floors=MinPerClass(*min_per_class),
+        split=split_spec,
+        observe_all=counter.observe,
+    )
+    profile["split"] = {"mode": _split_label(split_spec), "reason": split_spec.reason}
+    profile["labels"] = {t.name: list(t.label_names) for t in task_objs}
+    profile["sources"] = {
+        s.name: {"license": s.license, "version": s.version, "splits": sorted(s.splits)}
+        for s in sources
+    }
+    profile["annotation"] = counter.summary()
+    return profile

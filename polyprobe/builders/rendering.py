@@ -30,11 +30,11 @@ _TERMINAL_CHARS = frozenset(".!?…։።။。！？؟۔।॥")
 # conditional on the tr/az locale): i <-> İ, ı <-> I.
 _TURKIC = frozenset({"tr", "tur", "az", "aze", "azb", "crh", "tt", "tat", "kk", "kaz", "ba", "bak"})
 
-# Words whose capital is lexical although their UPOS is not PROPN. English "I" is capitalised
-# everywhere; lowercasing it when it leaves the sentence start would create "i", a form that
-# occurs in no original sentence (a surface cue for the perturbed class). A profile may extend
-# this via ``params.extra["keep_case_forms"]``.
-_DEFAULT_KEEP_CASE: dict[str, frozenset[str]] = {"en": frozenset({"I"}), "eng": frozenset({"I"})}
+# Words whose capital is lexical although their UPOS is not PROPN (English "I": lowercasing it
+# when it leaves the sentence start would create "i", a form no original contains — a surface
+# cue for the perturbed class). Derived from the data by the pipeline (forms capitalised in
+# almost every non-initial occurrence, see ``builders.profile.derive_capitalisation``) and passed
+# as ``params.extra["keep_case_forms"]``; a profile may override the list.
 
 
 def render(tokens: Sequence[SurfaceToken]) -> str:
@@ -110,12 +110,9 @@ def _all_caps(form: str) -> bool:
 
 
 def keep_case_forms(params: TaskParams) -> frozenset[str]:
-    """Forms whose capital is lexical whatever their UPOS: ``params.extra["keep_case_forms"]``
-    if a profile sets it, else the language default (English ``I``), else none."""
-    keep = params.extra.get("keep_case_forms")
-    if keep is not None:
-        return frozenset(keep)
-    return _DEFAULT_KEEP_CASE.get(params.lang, frozenset())
+    """Forms whose capital is lexical whatever their UPOS (``params.extra["keep_case_forms"]``,
+    derived from the data by the pipeline or set by a profile)."""
+    return frozenset(params.extra.get("keep_case_forms") or ())
 
 
 def lexical_case(

@@ -144,11 +144,12 @@ def evaluate(
         if hasattr(enc, "cache_root"):
             enc.cache_root = store.root
         encs.append(enc)
-    bar = None
+    bar = jobs = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=0, unit="text", leave=False)
+        jobs = tqdm(total=len(names) * len(encs), unit="job", desc="evaluate", position=0)
+        bar = tqdm(total=0, unit="text", leave=False, position=1)
     versions = library_versions()
     results: list[dict[str, Any]] = []
     try:
@@ -178,7 +179,8 @@ def evaluate(
                 t_encode = time.perf_counter() - t0
                 for layer, feats in feats_by_layer.items():
                     t1 = time.perf_counter()
-                    tag = f"{cfg.dataset}|{cfg.config}|{enc.id}|{layer}|{spec.name}"
+                    # Bootstrap seed: independent of how the dataset path was spelled.
+                    tag = f"{cfg.revision}|{cfg.config}|{enc.id}|{layer}|{spec.name}"
                     if enc.is_majority:
                         preds = [majority.majority_pred for _ in seed_list]
                         y_true, protocol = majority.y_true, majority.protocol
@@ -243,9 +245,12 @@ def evaluate(
                     results.append(result)
                     if on_result is not None:
                         on_result(result)
+                if jobs is not None:
+                    jobs.update(1)
     finally:
-        if bar is not None:
-            bar.close()
+        for b in (bar, jobs):
+            if b is not None:
+                b.close()
         if not isinstance(cache, EmbeddingCache):
             store.close()
     return results

@@ -41,7 +41,11 @@ def add_evaluate_parser(subparsers: Any) -> None:
     which.add_argument("--config", action="append", default=None, help="config (repeatable)")
     which.add_argument("--all", action="store_true", help="every config of the dataset")
     p.add_argument(
-        "--encoder", action="append", required=True, metavar="SPEC", help="encoder spec (repeatable)"
+        "--encoder",
+        action="append",
+        required=True,
+        metavar="SPEC",
+        help="encoder spec (repeatable)",
     )
     p.add_argument("--probe", default="lr", choices=PROBES, help="probe preset (default lr)")
     p.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
@@ -72,7 +76,16 @@ def _fmt(result: dict[str, Any]) -> list[str]:
 
 
 def summary_table(results: list[dict[str, Any]]) -> str:
-    head = ["config", "encoder", "accuracy", "95% CI", "macro-F1", "majority", "selectivity", "cache hit/miss"]
+    head = [
+        "config",
+        "encoder",
+        "accuracy",
+        "95% CI",
+        "macro-F1",
+        "majority",
+        "selectivity",
+        "cache hit/miss",
+    ]
     rows = [head] + [_fmt(r) for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]

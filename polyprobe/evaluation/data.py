@@ -264,8 +264,9 @@ def load_config(dataset: str, config: str, revision: str | None, card: Card) -> 
     level = str(block.get("level") or infer_level(columns))
     if level == "word-in-context" and "target_index" not in columns:
         level = infer_level(columns)
+    local = Path(dataset).expanduser()
     return LoadedConfig(
-        dataset=dataset,
+        dataset=str(local.resolve()) if local.is_dir() else dataset,
         revision=dataset_revision(dataset, revision, card),
         config=config,
         level=level,

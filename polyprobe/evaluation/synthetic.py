@@ -85,7 +85,9 @@ def toy_sentences(
 ) -> dict[str, list[Any]]:
     """Sentences whose label is whether the cue word ``zebra`` occurs (``separable``), or a
     label drawn at random (not separable). Each row is its own group."""
-    rows: dict[str, list[Any]] = {k: [] for k in ("id", "sentence", "tokens", "label", "group", "lexical_key")}
+    rows: dict[str, list[Any]] = {
+        k: [] for k in ("id", "sentence", "tokens", "label", "group", "lexical_key")
+    }
     words = [f"w{i}" for i in range(vocab)]
     for i in range(n):
         h = stable_u64("toy", seed, prefix, i)

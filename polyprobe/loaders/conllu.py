@@ -26,6 +26,7 @@ import gzip
 import re
 import zlib
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -389,7 +390,7 @@ def _read(
     empty: list[EmptyNode] = []
     extra: list[int] = []  # lines inside the token block that are not words
     comments: dict[str, str] = {}
-    first_tok = 0  # line of the first token line
+    ncom = 0  # comment lines before the token block (the block starts at start + ncom)
 
     def finish() -> Sentence:
         """Check the tree and build the record (raises InputError)."""
@@ -400,7 +401,7 @@ def _read(
             i = next(i for i in range(1, n + 1) if heads[i] > n)
             raise InputError(
                 p,
-                _word_line(first_tok, extra, i),
+                _word_line(start + ncom, extra, i),
                 f"HEAD {heads[i]} of word {i} is out of range (sentence has {n} words)",
                 "head-out-of-range",
             )
@@ -411,7 +412,7 @@ def _read(
             second = [i for i in range(1, n + 1) if heads[i] == 0][1]
             raise InputError(
                 p,
-                _word_line(first_tok, extra, second),
+                _word_line(start + ncom, extra, second),
                 f"sentence has {roots} roots (words with HEAD 0); word {second} is the second",
                 "multiple-roots",
             )
@@ -419,7 +420,7 @@ def _read(
         if cyc:
             raise InputError(
                 p,
-                _word_line(first_tok, extra, cyc),
+                _word_line(start + ncom, extra, cyc),
                 f"HEAD relation has a cycle through word {cyc}",
                 "cycle",
             )
@@ -458,6 +459,8 @@ def _read(
                     if line[0] == "#":
                         if words or multiword or empty:
                             extra.append(lineno)  # comment inside the token block
+                        else:
+                            ncom += 1
                         key, eq, value = line[1:].partition("=")
                         if eq:
                             key = key.strip()
@@ -517,8 +520,6 @@ def _read(
                             )
                         )
                         heads.append(h)
-                        if nxt == 1:
-                            first_tok = lineno - len(extra)
                         nxt += 1
                         continue
                     # ---- slow path: ranges, empty nodes, big ids, errors ---------------
@@ -560,8 +561,6 @@ def _read(
                             )
                         )
                         heads.append(h)
-                        if nxt == 1:
-                            first_tok = lineno - len(extra)
                         nxt += 1
                     elif kind == "range":
                         if not (a == nxt and b > a and a > mwt_end):
@@ -639,7 +638,7 @@ def _read(
             empty = []
             extra = []
             comments = {}
-            first_tok = 0
+            ncom = 0
     # ---- end of file without a final blank line -------------------------------------------
     if start:
         if bad is None:
@@ -705,8 +704,24 @@ def _word_line(first_tok: int, extra: list[int], word_id: int) -> int:
 def _find_cycle(heads: list[int], n: int) -> int:
     """0 if following HEAD from every word reaches the root, else a word on a cycle.
 
-    Each word is visited a bounded number of times (state 0 new, 1 on the current path,
-    2 known to reach the root), so this is linear in the sentence length."""
+    Pointer doubling: after k rounds ``h[i]`` is the ancestor 2**k steps above word i (0
+    once the root is passed, since ``heads[0] == 0``). Each round is one C-level
+    ``itemgetter`` call, and a tree of depth d needs only about log2(d) rounds, which makes
+    this check cheap enough to run on every sentence. Heads are already known to be in
+    0..n. A word that has not reached 0 after 2**k >= n steps lies on or under a cycle."""
+    h: tuple[int, ...] | list[int] = heads
+    steps = 1
+    while any(h):
+        if steps > n:
+            return _cycle_member(heads, n)
+        h = itemgetter(*h)(h)  # len(heads) >= 2, so this is a tuple
+        steps *= 2
+    return 0
+
+
+def _cycle_member(heads: list[int], n: int) -> int:
+    """A word on a cycle (only called once a cycle is known to exist). Each word is visited
+    a bounded number of times: state 0 new, 1 on the current path, 2 reaches the root."""
     state = bytearray(n + 1)
     state[0] = 2
     for i in range(1, n + 1):

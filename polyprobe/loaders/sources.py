@@ -21,7 +21,6 @@ from polyprobe.loaders.conllu import file_stem, split_of
 from polyprobe.loaders.records import SourceFile
 
 __all__ = [
-    "SourceInfo",
     "TreebankSource",
     "detect_license_text",
     "discover",
@@ -57,10 +56,6 @@ class TreebankSource:
     def splits(self) -> set[str]:
         """UD splits present (``train``/``dev``/``test``); empty for a split-less file."""
         return {f.split for f in self.files if f.split is not None}
-
-
-#: Alias used in docs/ARCHITECTURE.md.
-SourceInfo = TreebankSource
 
 
 # --------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ class SubjectNumber(Task):
 
     Common nouns only by default, as SentEval: with pronouns admitted, pronouns would be 54% of
     EWT items and "I" alone 26%, so the task would mostly test pronoun identity. A profile may
-    admit PROPN/PRON via ``params.extra["subject_upos"]``. The subject's form is the lexical key,
+    admit PROPN/PRON via the option ``subject_upos`` (``[tasks.subject_number]``). The subject's form is the lexical key,
     so no subject noun appears in two splits (otherwise a probe could memorise nouns).
     """
 
@@ -42,7 +42,7 @@ class SubjectNumber(Task):
 
     @property
     def subject_upos(self) -> tuple[str, ...]:
-        return tuple(self.params.extra.get("subject_upos", DEFAULT_SUBJECT_UPOS))
+        return tuple(self.option("subject_upos", DEFAULT_SUBJECT_UPOS))
 
     def parameters(self) -> dict[str, Any]:
         return {
