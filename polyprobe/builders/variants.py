@@ -14,6 +14,11 @@ Why it looks the way it does:
 * **Leakage-free by construction.** No group and no (non-zero) lexical key is ever in two
   splits: ``ud`` mode drops late-split candidates whose group/key was already used earlier;
   ``ratio`` mode moves whole connected components of the (group ∪ key) graph.
+* **Absolute split sizes** (``sizes`` mode, LINSPECTOR's ``--split-sizes 7000,2000,1000``):
+  components are assigned exactly as in ``ratio`` mode with targets proportional to the
+  requested row counts, then each split is truncated to its count, keeping its lowest-``order``
+  rows. Truncation only removes candidates, so it can never move a group or key across splits;
+  the rows cut are counted as a drop. A split given 0 rows is empty and has no class floor.
 * **Nesting for free.** Smaller train sets take the lowest-``order`` rows of the same pool, so
   they are subsets of larger ones; validation and test are built once per balance and shared
   (the very same array object) by all sizes.
@@ -37,6 +42,7 @@ BALANCES = ("natural", "balanced")
 DROP_GROUP_SEEN = "group seen in an earlier split"
 DROP_KEY_SEEN = "lexical key seen in an earlier split"
 DROP_CLASS_FLOOR = "class below min-per-class"
+DROP_SIZE_CAP = "beyond the requested split size"
 
 # A component holding at least 1/_BIG_COMPONENT_SHARE of all candidates is placed by a
 # largest-first greedy pass (at most that many of them, so a Python loop is cheap); the rest
@@ -74,15 +80,22 @@ class SizeSpec:
 
 @dataclass(frozen=True)
 class SplitSpec:
-    mode: str  # "ud" or "ratio"
+    """``ud`` (the source's own splits), ``ratio`` (percentages in ``ratios``) or ``sizes``
+    (absolute train/validation/test row counts in ``counts``; see the module docstring)."""
+
+    mode: str  # "ud", "ratio" or "sizes"
     ratios: tuple[int, int, int] = (80, 10, 10)
     reason: str = ""  # why this mode was chosen (goes into the card)
+    counts: tuple[int, int, int] | None = None  # rows per split, for mode "sizes"
 
     @property
     def label(self) -> str:
-        """How the card and the ``polyprobe:`` block name the split mode (``ratio:80/10/10``)."""
+        """How the card and the ``polyprobe:`` block name the split mode (``ratio:80/10/10``,
+        ``sizes:7000/2000/1000``)."""
         if self.mode == "ratio":
             return "ratio:" + "/".join(str(r) for r in self.ratios)
+        if self.mode == "sizes" and self.counts is not None:
+            return "sizes:" + "/".join(str(c) for c in self.counts)
         return self.mode
 
 
@@ -395,8 +408,12 @@ def _ratio_split(
     n_keys: int,
     order: np.ndarray,
     ratios: tuple[int, int, int],
+    what: str = "ratio split",
 ) -> tuple[np.ndarray, list[str]]:
     """Assign whole components to splits so candidate counts approach the ratios.
+
+    ``ratios`` are weights (percentages summing to 100 in ``ratio`` mode, row counts in
+    ``sizes`` mode): split *s* aims at ``ratios[s] / sum(ratios)`` of the candidates.
 
     Components holding ≥ 1/1000 of the candidates go first, largest first, each to the active
     split furthest below its target (so one giant component, e.g. a frequent lexical key, cannot
@@ -419,7 +436,7 @@ def _ratio_split(
     comp_rank = _argsort_by_index_ties(comp_hash)  # components in seeded order
     del comp_hash
 
-    target = np.asarray(ratios, dtype=np.float64) * n / 100.0
+    target = np.asarray(ratios, dtype=np.float64) * n / float(sum(ratios))
     active = np.asarray(ratios) > 0
     count = np.zeros(3, dtype=np.float64)
     assign = np.full(n_comp, -1, dtype=np.int8)
@@ -456,11 +473,41 @@ def _ratio_split(
     largest = int(size.max()) if size.size else 0
     share = "/".join(f"{100.0 * c / n:.1f}" for c in achieved) if n else "0/0/0"
     notes = [
-        f"ratio split {'/'.join(map(str, ratios))}: {n_comp} components of (group"
+        f"{what} {'/'.join(map(str, ratios))}: {n_comp} components of (group"
         + (" ∪ lexical key" if n_keys else "")
         + f"), largest {largest} candidates; achieved {share} %"
     ]
     return split, notes
+
+
+def _truncate(
+    split: np.ndarray, order: np.ndarray, counts: tuple[int, int, int]
+) -> tuple[int, list[str]]:
+    """Cut each split to its requested row count, in place, keeping its lowest-``order`` rows
+    (the same seeded order that shuffles and undersamples). Returns (rows cut, notes)."""
+    before = [int(np.count_nonzero(split == s)) for s in range(3)]
+    cut = 0
+    for s in range(3):
+        if before[s] <= counts[s]:
+            continue
+        idx = np.flatnonzero(split == s)
+        ranked = idx[_argsort_by_index_ties(order[idx])]
+        split[ranked[counts[s] :]] = -1
+        cut += before[s] - counts[s]
+    after = [min(b, c) for b, c in zip(before, counts, strict=True)]
+    short = [
+        f"{SPLITS[s]} {after[s]} < {counts[s]}" for s in range(3) if after[s] < counts[s]
+    ]
+    notes = [
+        "split sizes "
+        + "/".join(map(str, counts))
+        + ": assigned "
+        + "/".join(map(str, before))
+        + ", kept "
+        + "/".join(map(str, after))
+        + (f" (fewer candidates than requested: {', '.join(short)})" if short else "")
+    ]
+    return cut, notes
 
 
 # --------------------------------------------------------------------------------------------
@@ -568,13 +615,26 @@ def _class_floor_reasons(
     return reasons
 
 
+def _check_counts(counts: tuple[int, int, int] | None) -> tuple[int, int, int]:
+    """``sizes`` mode needs three non-negative whole row counts, train positive."""
+    if counts is None or len(counts) != 3:
+        raise ValueError(f"split mode 'sizes' needs three row counts, got {counts!r}")
+    out = tuple(int(c) for c in counts)
+    if any(o != c for o, c in zip(out, counts, strict=True)) or min(out) < 0 or out[0] == 0:
+        raise ValueError(
+            f"bad split sizes {counts!r}: whole non-negative row counts, train positive"
+        )
+    return out  # type: ignore[return-value]
+
+
 def make_variants(
     cols: CandidateColumns, label_names: list[str], settings: VariantSettings
 ) -> TaskVariants:
     """Split, floor, balance and size a task's candidates (see the module docstring for why).
 
     Steps: (1) split (``ud``: source splits minus earlier-seen groups/keys; ``ratio``: whole
-    (group ∪ key) components); (2) drop every class below ``min_per_class`` in any split,
+    (group ∪ key) components; ``sizes``: as ``ratio`` with targets proportional to the row
+    counts, then each split cut to its count by ``order``); (2) drop every class below ``min_per_class`` in any split,
     counted on the natural split; fewer than two classes left → ``infeasible``; (3) per balance,
     fix validation and test, and cut each requested train size from the balance's train pool
     (lowest ``order`` first, per class for ``balanced``). Raises ``ValueError`` for inconsistent
@@ -584,7 +644,7 @@ def make_variants(
     for balance in settings.balances:
         if balance not in BALANCES:
             raise ValueError(f"unknown balance {balance!r} (expected one of {BALANCES})")
-    if settings.split.mode not in ("ud", "ratio"):
+    if settings.split.mode not in ("ud", "ratio", "sizes"):
         raise ValueError(f"unknown split mode {settings.split.mode!r}")
     cols = _check_columns(cols, k_all)
     n = len(cols)
@@ -597,6 +657,17 @@ def make_variants(
     if settings.split.mode == "ud":
         split, drops = _ud_split(cols.source_split, gid, n_groups, kid, n_keys)
         checked = (True, True, True)
+    elif settings.split.mode == "sizes":
+        counts = _check_counts(settings.split.counts)
+        split, notes = _ratio_split(
+            gid, n_groups, kid, n_keys, cols.order, counts, what="split sizes"
+        )
+        cut, cut_notes = _truncate(split, cols.order, counts)
+        notes += cut_notes
+        if cut:
+            drops[DROP_SIZE_CAP] += cut
+        # A split asked for 0 rows is meant to be empty: no floor applies to it.
+        checked = (counts[0] > 0, counts[1] > 0, counts[2] > 0)
     else:
         ratios = tuple(int(r) for r in settings.split.ratios)
         if len(ratios) != 3 or min(ratios) < 0 or sum(ratios) != 100 or ratios[0] == 0:

@@ -1,0 +1,79 @@
+"""Shared reading of the main predicate for the morphosyntactic tasks (tense, voice, ...).
+
+Why one module: ``tense``, ``voice`` and ``subject_verb_distance`` all ask the same questions of
+a root (is it finite? is it a participle? which auxiliaries and copulas belong to it? is it
+passive?), and treebanks answer them in different ways (German-PUD and Turkish mark no
+``VerbForm`` on finite verbs; German-PUD marks none on participles either). Answering them in
+one place keeps the tasks consistent with one another and documents the conventions once.
+"""
+
+from __future__ import annotations
+
+from polyprobe.loaders.records import Sentence, Word
+
+# Relations that make a dependent part of the predicate: auxiliaries (incl. ``aux:pass``) and
+# copulas. Compared on the universal relation, without subtypes.
+PREDICATE_RELATIONS: tuple[str, ...] = ("aux", "cop")
+# UPOS that can be a participle without saying so in VerbForm (see :func:`is_participle`).
+_VERBAL_UPOS: frozenset[str] = frozenset({"VERB", "AUX"})
+
+
+def base_relation(deprel: str) -> str:
+    """The universal relation without its subtype: ``aux:pass`` -> ``aux``."""
+    return deprel.split(":", 1)[0]
+
+
+def relation_subtypes(deprel: str) -> tuple[str, ...]:
+    """The subtypes of a relation: ``nsubj:pass`` -> ``("pass",)``; ``obl`` -> ``()``."""
+    return tuple(deprel.split(":")[1:])
+
+
+def is_pass_relation(deprel: str) -> bool:
+    """``aux:pass``, ``nsubj:pass``, ``csubj:pass``, ``expl:pass`` (any ``:pass`` subtype)."""
+    return "pass" in relation_subtypes(deprel)
+
+
+def is_finite(word: Word) -> bool:
+    """Finite = ``VerbForm=Fin``, or no ``VerbForm`` but ``Mood`` or ``Person`` present.
+
+    The second clause exists because Turkish (IMST, PUD) and German-PUD never write
+    ``VerbForm`` on finite verbs; their finite forms are recognisable by mood/person.
+    """
+    verb_form = word.feats.get("VerbForm")
+    if verb_form is not None:
+        return verb_form == "Fin"
+    return "Mood" in word.feats or "Person" in word.feats
+
+
+def is_participle(word: Word) -> bool:
+    """``VerbForm=Part``, or a verbal word carrying ``Tense`` but none of VerbForm/Mood/Person.
+
+    German-PUD writes past participles as ``VBN Tense=Past`` with no ``VerbForm``: without the
+    second clause its perfects ("hat ... gesagt") would be read as finite tensed predicates,
+    while German-GSD (``VerbForm=Part``) treats the same construction as periphrastic.
+    """
+    feats = word.feats
+    if feats.get("VerbForm") == "Part":
+        return True
+    return (
+        word.upos in _VERBAL_UPOS
+        and "VerbForm" not in feats
+        and "Tense" in feats
+        and "Mood" not in feats
+        and "Person" not in feats
+    )
+
+
+def has_passive_voice(word: Word) -> bool:
+    """A ``Voice`` value containing ``Pass`` (``Pass``, ``CauPass``, ...)."""
+    return "Pass" in word.feats.get("Voice", "")
+
+
+def predicate_dependents(sentence: Sentence, word: Word) -> list[Word]:
+    """The ``aux``/``cop`` dependents (any subtype) of ``word``, in word order."""
+    return [c for c in sentence.children(word.id) if base_relation(c.deprel) in PREDICATE_RELATIONS]
+
+
+def auxiliaries(sentence: Sentence, word: Word) -> list[Word]:
+    """The ``aux`` dependents (``aux``, ``aux:pass``, ...) of ``word``, copulas excluded."""
+    return [c for c in sentence.children(word.id) if base_relation(c.deprel) == "aux"]
