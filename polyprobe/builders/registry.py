@@ -4,13 +4,26 @@ task in registry order that is built gets ``default: true``."""
 from __future__ import annotations
 
 from polyprobe.builders.sentence.bigram_shift import BigramShift
+from polyprobe.builders.sentence.object_number import ObjectNumber
 from polyprobe.builders.sentence.sentence_length import SentenceLength
 from polyprobe.builders.sentence.subject_number import SubjectNumber
+from polyprobe.builders.sentence.subject_verb_distance import SubjectVerbDistance
+from polyprobe.builders.sentence.tense import Tense
+from polyprobe.builders.sentence.voice import Voice
 from polyprobe.builders.task import Task
 from polyprobe.errors import UsageError
 
 TASKS: dict[str, type[Task]] = {
-    cls.name: cls for cls in (SentenceLength, BigramShift, SubjectNumber)
+    cls.name: cls
+    for cls in (
+        SentenceLength,
+        BigramShift,
+        Tense,
+        SubjectNumber,
+        ObjectNumber,
+        SubjectVerbDistance,
+        Voice,
+    )
 }
 
 

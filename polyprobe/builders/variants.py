@@ -480,6 +480,30 @@ def _ratio_split(
     return split, notes
 
 
+def split_components(
+    group: np.ndarray, key: np.ndarray, order: np.ndarray, weights: tuple[int, int, int]
+) -> np.ndarray:
+    """Split index (0 train, 1 validation, 2 test) per row, moving whole (group ∪ key)
+    components so that split *s* gets about ``weights[s] / sum(weights)`` of the rows: the
+    assignment of ``ratio``/``sizes`` mode, for callers that must partition something *before*
+    making candidates (word pairs are generated inside a partition of the lexicon so that no
+    pair straddles two splits). ``key`` 0 means no key."""
+    weights = tuple(int(w) for w in weights)  # type: ignore[assignment]
+    if len(weights) != 3 or min(weights) < 0 or weights[0] <= 0:
+        raise ValueError(f"bad split weights {weights!r}: three non-negative, train positive")
+    group = np.asarray(group, dtype=np.uint64)
+    key = np.asarray(key, dtype=np.uint64)
+    order = np.asarray(order, dtype=np.uint64)
+    if not (group.shape == key.shape == order.shape) or group.ndim != 1:
+        raise ValueError("group, key and order must be 1-d arrays of one length")
+    if group.size == 0:
+        return np.empty(0, dtype=np.int8)
+    gid, n_groups = _dense_ids(group)
+    kid, n_keys = _key_ids(key)
+    split, _ = _ratio_split(gid, n_groups, kid, n_keys, order, weights)
+    return split
+
+
 def _truncate(
     split: np.ndarray, order: np.ndarray, counts: tuple[int, int, int]
 ) -> tuple[int, list[str]]:

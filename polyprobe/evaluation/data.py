@@ -247,7 +247,7 @@ def load_config(dataset: str, config: str, revision: str | None, card: Card) -> 
         feat = ds.features[label_col]
         if label_names is None and isinstance(feat, hf.ClassLabel):
             label_names = list(feat.names)
-        rows[split] = {c: ds[c] for c in ds.column_names}
+        rows[split] = ds.to_dict()  # plain lists: per-row access to Arrow columns is slow
     if "train" not in rows:
         raise InputError(dataset, None, f"config {config!r} has no train split", "no-train")
     assert label_col is not None

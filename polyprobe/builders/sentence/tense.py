@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any, ClassVar
 
@@ -23,6 +24,18 @@ LABELS: tuple[str, ...] = ("Past", "Pres")
 # A standalone participle root counts as a finite tense form when at least this share of the
 # corpus's participle roots with that Tense stand without aux/cop (and are not passive).
 DEFAULT_PARTICIPLE_MIN_SHARE = 0.5
+# Moods whose Tense feature states form rather than time: imperatives (Turkish IMST writes
+# Tense=Pres on them; SentEval's VB-tagged imperatives had no tense), subjunctives (German
+# Konjunktiv II "wäre", "würde" is Tense=Past but counterfactual present) and conditionals
+# (Russian "бы", an aux with Mood=Cnd over a past form).
+DEFAULT_EXCLUDE_MOODS: tuple[str, ...] = ("Imp", "Sub", "Cnd")
+_MOOD_PART = re.compile(r"[A-Z][a-z]*")
+
+
+def mood_components(value: str) -> list[str]:
+    """Mood values may combine several moods: Turkish ``CndPot``, ``GenNecPot``; multi-values
+    are comma-separated. ``"CndPot"`` -> ``["Cnd", "Pot"]``."""
+    return [m for part in value.split(",") for m in _MOOD_PART.findall(part)]
 
 
 class Tense(Task):
@@ -41,11 +54,13 @@ class Tense(Task):
     (c) ``Past``/``Pres`` are the labels; any other value (Fut, Imp, Pqp, ...) is dropped and
         counted unless the profile's ``map`` sends it to a label (e.g. Spanish ``Imp = "Past"``).
 
-    Finiteness is required in (b) only: of the predicate as a whole (root or one aux/cop), since
-    the tense of "did not go" sits on the finite auxiliary while the root is an infinitive. Tense
-    is nevertheless collected from every member, finite or not, so that German-PUD's
-    "hat gesagt" (finite ``hat`` Pres + participle ``gesagt`` Past) is caught as periphrastic and
-    a mixed predicate is never labelled by its auxiliary alone.
+    Finiteness is required in (b) only, and of the predicate as a whole (root or one aux/cop):
+    the tense of "did not go" sits on the finite auxiliary while the root is an infinitive.
+    Tense is nevertheless collected from every member, finite or not, so a predicate whose
+    members disagree is dropped rather than labelled by its auxiliary alone. (German-PUD's
+    participles carry Tense but no VerbForm; :func:`is_participle` recognises them, so its
+    "hat gesagt" is periphrastic under (a) exactly like German-GSD's.) In (a) the participle is
+    non-finite by definition; the derived gate below stands in for finiteness.
 
     The participle gate of (a) is derived from the data: for each Tense value, the share of
     participle roots that stand alone (no aux/cop, not passive). Czech past l-participles stand
@@ -80,8 +95,14 @@ class Tense(Task):
         "Finite = VerbForm=Fin, or no VerbForm but Mood or Person (Turkish and German-PUD write "
         "no VerbForm); a predicate with no finite member is dropped.",
         "Tense values other than Past/Pres (Fut, Imp, Pqp, ...) are dropped and counted unless "
-        "the profile maps them ([tasks.tense] map = { Imp = \"Past\" }); two different values "
+        'the profile maps them ([tasks.tense] map = { Imp = "Past" }); two different values '
         "in one predicate are dropped as conflicting.",
+        "Predicates with an imperative, subjunctive or conditional member (Mood Imp/Sub/Cnd, "
+        "also inside combined Turkish values such as CndPot) are dropped: their Tense feature "
+        "states a form, not a time (German 'wäre' is Tense=Past). Option exclude_moods.",
+        "Option exclude_aux_lemmas (default none) drops predicates with those aux/cop lemmas, "
+        "e.g. German 'werden', whose present forms build the future ('wird gehen' is "
+        "annotated Tense=Pres).",
         "Lexical control: the root's case-folded form never occurs in two splits.",
     )
 
@@ -92,6 +113,12 @@ class Tense(Task):
         self._tense_values: Counter[str] = Counter()
         self._participle_tenses: frozenset[str] | None = None
         self.mapping = self._read_map()
+        self.exclude_moods: tuple[str, ...] = tuple(
+            str(m) for m in self.option("exclude_moods", DEFAULT_EXCLUDE_MOODS)
+        )
+        self.exclude_aux_lemmas: tuple[str, ...] = tuple(
+            str(m) for m in self.option("exclude_aux_lemmas", ())
+        )
 
     # --- options ----------------------------------------------------------------------
     def _read_map(self) -> dict[str, str]:
@@ -116,11 +143,15 @@ class Tense(Task):
             "map": dict(sorted(self.mapping.items())),
             "finite": "VerbForm=Fin, or no VerbForm and Mood or Person",
             "participle_min_share": self.participle_min_share,
+            "exclude_moods": list(self.exclude_moods),
+            "exclude_aux_lemmas": list(self.exclude_aux_lemmas),
             "drop_if": [
                 "participle root with aux/cop",
                 "participle aux/cop",
                 "standalone participle without Tense, passive, or not a finite tense here",
                 "no finite member",
+                "excluded mood",
+                "excluded aux/cop lemma",
                 "no Tense",
                 "conflicting Tense values",
                 "Tense other than Past/Pres (unless mapped)",
@@ -161,6 +192,8 @@ class Tense(Task):
             "map": dict(sorted(self.mapping.items())),
             "participle_tenses": chosen,
             "participle_min_share": share,
+            "exclude_moods": list(self.exclude_moods),
+            "exclude_aux_lemmas": list(self.exclude_aux_lemmas),
             "participle_roots": {
                 t: {"standalone": alone, "total": total}
                 for t, (alone, total) in sorted(self._participles.items())
@@ -199,6 +232,12 @@ class Tense(Task):
                 return self.drop("periphrastic: participle aux/cop")
             if not any(is_finite(w) for w in members):
                 return self.drop("no finite verb in the predicate")
+            for w in members:
+                mood = w.feats.get("Mood")
+                if mood is not None and any(m in self.exclude_moods for m in mood_components(mood)):
+                    return self.drop(f"excluded mood in the predicate (Mood={mood})")
+            if any(d.lemma in self.exclude_aux_lemmas for d in deps):
+                return self.drop("aux/cop lemma excluded by the profile")
             values = [w.feats["Tense"] for w in members if "Tense" in w.feats]
             if not values:
                 return self.drop("no Tense in the predicate")

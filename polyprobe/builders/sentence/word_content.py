@@ -112,7 +112,11 @@ class SplitFloors:
         else:
             self.mode, self.ratios = "ratio", DEFAULT_RATIOS
             self.reason = "not every treebank has train, dev and test sentences"
-        split = np.frombuffer(self._split, dtype=np.int8).copy() if self._split else np.zeros(0, np.int8)
+        split = (
+            np.frombuffer(self._split, dtype=np.int8).copy()
+            if self._split
+            else np.zeros(0, np.int8)
+        )
         if self.mode == "ud" and split.size:
             text = np.frombuffer(self._text, dtype=np.uint64)
             seen = np.zeros(0, dtype=np.uint64)
@@ -161,9 +165,7 @@ class SplitFloors:
         """Under ``ratio``: the fewest items a class needs in all (None under ``ud``)."""
         if self.mode != "ratio":
             return None
-        need = [
-            -(-f * 100 // r) for f, r in zip(self.floors, self.ratios, strict=True) if r > 0
-        ]
+        need = [-(-f * 100 // r) for f, r in zip(self.floors, self.ratios, strict=True) if r > 0]
         return int(max(need)) if need else 0
 
     def describe(self) -> dict[str, Any]:
@@ -192,7 +194,6 @@ DEFAULT_MIN_CHARS = 4
 DEFAULT_NOUN_SHARE = 0.9
 DEFAULT_REPEAT_SHARE = 0.1
 
-DROP_INFEASIBLE = "task infeasible (no K meets the class floors)"
 DROP_NO_TARGET = "no target word"
 DROP_SEVERAL = "more than one target occurrence"
 
@@ -259,7 +260,9 @@ class WordContent(Task):
         self.repeat_share = float(self.option("repeat_share", DEFAULT_REPEAT_SHARE))
         self.k_choices = tuple(int(k) for k in self.option("k_choices", K_CHOICES))
         self.fixed_targets: list[str] | None = self.option("targets", None)
-        self.floors = SplitFloors(self.option("min_per_class", DEFAULT_FLOORS), self.option("split"))
+        self.floors = SplitFloors(
+            self.option("min_per_class", DEFAULT_FLOORS), self.option("split")
+        )
         # Observation state.
         self._freq: Counter[str] = Counter()
         self._noun: Counter[str] = Counter()
@@ -357,14 +360,16 @@ class WordContent(Task):
         table = np.zeros((0, 3))
         classes = np.zeros(0, dtype=np.int64)
         if self.fixed_targets is not None:
-            candidates_k = [("profile", [lexical_key(t) for t in self.fixed_targets])]
+            fixed = list(dict.fromkeys(lexical_key(t) for t in self.fixed_targets))
+            candidates_k = [("profile", fixed)]
             out["targets_source"] = "profile"
         else:
-            candidates_k = [
-                (str(k), [key for _, key in eligible[:k]]) for k in self.k_choices
-            ]
+            candidates_k = [(str(k), [key for _, key in eligible[:k]]) for k in self.k_choices]
             out["targets_source"] = "derived"
         for name, targets in candidates_k:
+            if not targets:
+                tried[name] = "no targets"
+                continue
             if self.fixed_targets is None and len(targets) < int(name):
                 tried[name] = f"only {len(eligible)} eligible forms in the band"
                 continue
@@ -374,7 +379,11 @@ class WordContent(Task):
                 chosen = targets
                 tried[name] = "every target meets the floors"
                 break
-            tried[name] = f"{int((~ok).sum())} of {len(targets)} targets below the floors"
+            weakest = "/".join(f"{v:g}" for v in np.round(table.min(axis=0), 1))
+            tried[name] = (
+                f"{int((~ok).sum())} of {len(targets)} targets below the floors "
+                f"(fewest items per split: {weakest})"
+            )
         out["k_tried"] = tried
         if chosen is None:
             self.infeasible = (
@@ -403,9 +412,6 @@ class WordContent(Task):
                 }
             )
         self.derived = out
-        # Observation state is no longer needed.
-        self._tok = array("i")
-        self._sent = array("i")
         return out
 
     # --- candidates -------------------------------------------------------------------------
@@ -413,7 +419,7 @@ class WordContent(Task):
         if self.derived is None:
             raise RuntimeError("word_content: call observe() on every sentence, then derive()")
         if self.infeasible is not None:
-            return self.drop(DROP_INFEASIBLE)
+            return self.drop(f"task infeasible: {self.infeasible}")
         tokens = sentence.surface_tokens()
         hits = [
             key

@@ -222,7 +222,9 @@ class WordOrder(Task):
         others = [i for i in slots if i != noun_slot]
         if not self.shuffle_others:
             return others
-        rng = stable_rng(self.seed, self.name, "shuffle", sentence.source.treebank, sentence.sent_id)
+        rng = stable_rng(
+            self.seed, self.name, "shuffle", sentence.source.treebank, sentence.sent_id
+        )
         tokens = sentence.surface_tokens()
         original = [lexical_key(tokens[i].form) for i in others]
         shuffled = others

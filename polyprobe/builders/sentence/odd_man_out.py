@@ -1,0 +1,307 @@
+"""``odd_man_out`` (SOMO): has one noun or verb been replaced by another word?"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar
+
+from polyprobe.builders.rendering import render
+from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
+from polyprobe.builders.sentence.inventory import (
+    BOS,
+    EOS,
+    FeatsKey,
+    FormInventory,
+    case_shape,
+    feats_key,
+    feats_string,
+    has_letter,
+    regular_case,
+    substitute,
+)
+from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.hashing import choice_index, lexical_key, stable_rng, stable_u64
+from polyprobe.loaders.records import Sentence
+
+DEFAULT_UPOS: tuple[str, ...] = ("NOUN", "VERB")
+DEFAULT_CLASS_SIZE = 8
+_SPLIT_ORDER = {"train": 0, "dev": 1, "test": 2}
+_SPLIT_NAMES = ("train", "dev", "test", "none")
+TIERS: tuple[str, ...] = ("neither", "one", "both")  # neighbours whose bigram is attested
+
+Home = tuple[str, FeatsKey]  # (UPOS, features) of a form's most frequent analysis
+
+
+class OddManOut(Task):
+    """Original sentence vs. a copy in which one NOUN or VERB was replaced by another form with
+    the same UPOS, the same features and the same log2 frequency band.
+
+    **Replacement classes (lexical control).** The issue asks that a word seen as replaced or
+    replacement in one split never be replaced or replacement in another, and the variant
+    engine keeps one lexical key per candidate in one split. A key per replaced word is not
+    enough (the replacement may be another item's replaced word, with another key), so the
+    vocabulary is *partitioned*: every eligible form gets exactly one home analysis (its most
+    frequent (UPOS, features)), forms with the same home analysis, frequency band and case
+    shape of their usual spelling (lower / Title / UPPER: a capitalised common noun replacing a
+    lowercase one would mark the change) are ordered by a seeded stable hash and dealt into
+    classes of ``class_size``..``2*class_size-1``
+    forms, and a word is only ever replaced by a member of its own class. The class is the
+    lexical key of both copies. Since class membership is a function of the form alone, all
+    roles of a form carry one key and land in one split, whatever the split mode; and the
+    classes are small, so the engine can still split the data finely. Under ``--split ud``
+    classes are also kept within the UD split where their forms first occur, so that the
+    engine's "key already seen in an earlier split" rule does not empty validation and test.
+
+    **Naturalness.** Among all (position, replacement) pairs the best tier of bigram
+    attestation (both neighbours, one, neither; sentence boundaries count as neighbours) is
+    taken, then a position uniformly among those reaching it and a replacement uniformly among
+    its pairs in that tier (``stable_rng(seed, task, treebank, sent_id)``). The share per tier is
+    reported in the recipe. SentEval matched bigram frequencies; with treebank-sized corpora
+    most bigrams are unseen, so attestation is a soft preference, not a filter.
+    """
+
+    name: ClassVar[str] = "odd_man_out"
+    level: ClassVar[Level] = Level.SENTENCE
+    description: ClassVar[str] = (
+        "Decide whether a noun or verb of the sentence has been replaced by another word of the "
+        "same part of speech, inflection and frequency (changed) or not (original)."
+    )
+    label_names: ClassVar[tuple[str, ...]] = ("original", "changed")
+    recipe_version: ClassVar[str] = "1.0.0"
+    citation: ClassVar[str] = CONNEAU_2018
+    seed_dependent: ClassVar[bool] = True
+    lexical_control: ClassVar[bool] = True
+    needs_observation: ClassVar[bool] = True
+    notes: ClassVar[tuple[str, ...]] = (
+        "Each source sentence gives both an 'original' and a 'changed' row (same group); "
+        "SentEval showed only one of them per sentence.",
+        "One NOUN or VERB that is a surface token by itself (not inside a multiword token) is "
+        "replaced by another form with the same UPOS and the same features, from the same log2 "
+        "frequency band measured on frequency ranks, and with a different lemma. Each form has "
+        "one home analysis (its most frequent NOUN/VERB UPOS+features); forms whose most "
+        "frequent UPOS overall is another one are never used (EWT 'out' is a NOUN 3 times).",
+        "Lexical control by replacement classes: the vocabulary is partitioned into small "
+        "seeded classes of interchangeable forms, replacements stay within a class, and the "
+        "class is the lexical key, so no replaced or replacement word occurs in two splits.",
+        "Replacements whose bigrams with both neighbours occur in the corpus are preferred; the "
+        "recipe reports the share of items per attestation tier.",
+        "The replacement takes the original's capital slot: capitalised at a sentence start "
+        "when the original was, otherwise written as the corpus usually writes it; originals "
+        "in an unusual case (title-cased or all-caps words) are not replaced.",
+    )
+
+    def __init__(self, params: TaskParams | None = None, seed: int = 0) -> None:
+        super().__init__(params, seed)
+        self.inventory = FormInventory(self.params, self.upos, bigrams=True)
+        # (form key, UPOS, feats) -> earliest UD split index it occurs in as a single token.
+        self._first_split: dict[tuple[str, str, FeatsKey], int] = {}
+        self._home: dict[str, Home] = {}
+        self._lemma: dict[str, str] = {}
+        self._class_of: dict[str, str] = {}
+        self._members: dict[str, tuple[str, ...]] = {}
+        self._derived: dict[str, Any] = {}
+        self.attestation: Counter[str] = Counter()
+
+    # --- options ----------------------------------------------------------------------------
+    @property
+    def upos(self) -> tuple[str, ...]:
+        return tuple(self.option("upos", DEFAULT_UPOS))
+
+    @property
+    def class_size(self) -> int:
+        return int(self.option("class_size", DEFAULT_CLASS_SIZE))
+
+    @property
+    def split_aware(self) -> bool:
+        return bool(self.option("split_aware", self.option("split") == "ud"))
+
+    # --- first pass ---------------------------------------------------------------------
+    def observe(self, sentence: Sentence) -> None:
+        tokens = sentence.surface_tokens()
+        self.inventory.observe(sentence, tokens)
+        split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
+        upos = self.inventory.cell_upos
+        first = self._first_split
+        for tok in tokens:
+            if len(tok.word_ids) != 1 or tok.upos not in upos:
+                continue
+            word = sentence.word(tok.word_ids[0])
+            k = (lexical_key(word.form), word.upos, feats_key(word.feats))
+            if split < first.get(k, 4):
+                first[k] = split
+
+    def derive(self) -> dict[str, Any]:
+        """Home analyses, frequency bands and replacement classes (see the class docstring)."""
+        inv = self.inventory
+        size = max(2, self.class_size)
+        # form -> Counter of (UPOS, feats) analyses, and per analysis the lemma counts.
+        analyses: dict[str, Counter[Home]] = {}
+        lemmas: dict[tuple[str, Home], Counter[str]] = {}
+        for upos in sorted(inv.cell_upos):
+            for (lemma, _, feats), forms in inv.cells_of(upos):
+                for key, n in forms.items():
+                    analyses.setdefault(key, Counter())[(upos, feats)] += n
+                    lemmas.setdefault((key, (upos, feats)), Counter())[lemma] += n
+        pools: dict[tuple[str, FeatsKey, int, str, int], list[str]] = {}
+        skipped_no_letter = skipped_other_upos = 0
+        for key in sorted(analyses):
+            if not has_letter(key):
+                skipped_no_letter += 1
+                continue
+            home = min(analyses[key].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            # The home UPOS must be the form's most frequent UPOS over *all* its occurrences
+            # (strictly): "out" is a NOUN a few times in EWT but an ADP/ADV nearly always.
+            by_upos = inv.upos_of[key]
+            if any(n >= by_upos.get(home[0], 0) for u, n in by_upos.items() if u != home[0]):
+                skipped_other_upos += 1
+                continue
+            self._home[key] = home
+            self._lemma[key] = min(
+                lemmas[(key, home)].items(), key=lambda kv: (-kv[1], kv[0])
+            )[0]
+            band = inv.band(key)
+            spelling = inv.spelling(key)
+            assert band is not None and spelling is not None
+            split = self._first_split.get((key, *home), 3) if self.split_aware else 3
+            pools.setdefault((home[0], home[1], band, case_shape(spelling), split), []).append(key)
+        classes_per_upos: Counter[str] = Counter()
+        forms_in_classes: Counter[str] = Counter()
+        singletons = 0
+        for (upos, feats, band, shape, split), keys in sorted(pools.items()):
+            if len(keys) < 2:
+                singletons += 1
+                continue
+            keys.sort(key=lambda k: (stable_u64(self.seed, self.name, "class", k), k))
+            n_classes = max(1, len(keys) // size)
+            for c in range(n_classes):
+                members = tuple(sorted(keys[c::n_classes]))
+                where = f"|{_SPLIT_NAMES[split]}" if self.split_aware else ""
+                class_id = lexical_key(
+                    f"{upos}|{feats_string(feats)}|b{band}|{shape}{where}|{c}"
+                )
+                self._members[class_id] = members
+                for k in members:
+                    self._class_of[k] = class_id
+                classes_per_upos[upos] += 1
+                forms_in_classes[upos] += len(members)
+        sizes = [len(m) for m in self._members.values()]
+        self._derived = {
+            "upos": list(self.upos),
+            "class_size": size,
+            "split_aware_classes": self.split_aware,
+            "frequency_bands": "log2 of the competition rank of the case-folded surface form "
+            "(band k = ranks 2^k .. 2^(k+1)-1)",
+            "bands": inv.band_table(),
+            "forms_with_home_analysis": len(self._home),
+            "forms_without_letters": skipped_no_letter,
+            "forms_mostly_other_upos": skipped_other_upos,
+            "classes": dict(sorted(classes_per_upos.items())),
+            "forms_in_classes": dict(sorted(forms_in_classes.items())),
+            "class_sizes": [min(sizes), max(sizes)] if sizes else [],
+            "singleton_pools": singletons,
+            "bigram_types": len(inv.bigrams or ()),
+        }
+        return dict(self._derived)
+
+    def parameters(self) -> dict[str, Any]:
+        total = sum(self.attestation.values())
+        params: dict[str, Any] = {
+            "unit": "one NOUN/VERB surface token outside multiword tokens",
+            "replacement": "same UPOS, same features (the form's most frequent analysis), same "
+            "log2 rank band, different lemma, same replacement class",
+            "lexical_key": "replacement class (both copies)",
+            "choice": "best bigram-attestation tier, then uniform position, then uniform "
+            "replacement, from stable_rng(seed, task, treebank, sent_id)",
+            "capitalisation": "replacement takes the original's capital slot",
+            "upos": list(self.upos),
+            "class_size": self.class_size,
+            "split_aware_classes": self.split_aware,
+            "bigram_attestation": {
+                "items": total,
+                **{t: round(self.attestation[t] / total, 4) if total else 0.0 for t in TIERS},
+            },
+        }
+        if self._derived:
+            params["classes"] = self._derived["classes"]
+            params["forms_in_classes"] = self._derived["forms_in_classes"]
+        return params
+
+    # --- candidates ---------------------------------------------------------------------------
+    def candidates(self, sentence: Sentence) -> list[Candidate]:
+        inv = self.inventory
+        lang = self.params.lang
+        tokens = sentence.surface_tokens()
+        keys = [lexical_key(t.form) for t in tokens]
+        upos = set(self.upos)
+        singles = [i for i, t in enumerate(tokens) if len(t.word_ids) == 1 and t.upos in upos]
+        if not singles:
+            return self.drop("no NOUN/VERB outside multiword tokens")
+        classed: list[int] = []
+        for i in singles:
+            word = sentence.word(tokens[i].word_ids[0])
+            key = keys[i]
+            if key in self._class_of and self._home[key] == (word.upos, feats_key(word.feats)):
+                classed.append(i)
+        if not classed:
+            return self.drop("no NOUN/VERB with a replacement class")
+        regular = [i for i in classed if regular_case(inv, tokens, i, lang)]
+        if not regular:
+            return self.drop("NOUN/VERB only in unusual case")
+        best = -1
+        options: dict[int, list[str]] = {}
+        for i in regular:
+            lemma = lexical_key(sentence.word(tokens[i].word_ids[0]).lemma)
+            left = keys[i - 1] if i > 0 else BOS
+            right = keys[i + 1] if i + 1 < len(tokens) else EOS
+            tiered: dict[int, list[str]] = {}
+            for r in self._members[self._class_of[keys[i]]]:
+                if r == keys[i] or self._lemma[r] == lemma:
+                    continue
+                tier = int(inv.bigram(left, r)) + int(inv.bigram(r, right))
+                tiered.setdefault(tier, []).append(r)
+            if not tiered:
+                continue
+            top = max(tiered)
+            if top > best:
+                best, options = top, {}
+            if top == best:
+                options[i] = tiered[top]
+        if not options:
+            return self.drop("no replacement with another lemma")
+        rng = stable_rng(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
+        positions = sorted(options)
+        i = positions[choice_index(rng, len(positions))]
+        pool = sorted(options[i])
+        r = pool[choice_index(rng, len(pool))]
+        spelling = inv.spelling(r)
+        assert spelling is not None
+        changed = substitute(tokens, i, spelling, self.params)
+        original_text = render(tokens)
+        changed_text = render(changed)
+        if changed_text == original_text:  # cannot happen (different case-folded forms)
+            return self.drop("replacement does not change the text")
+        self.attestation[TIERS[best]] += 1
+        key = self._class_of[keys[i]]
+        return [
+            Candidate(
+                {"sentence": original_text, "tokens": [t.form for t in tokens]},
+                "original",
+                copy="original",
+                lexical_key=key,
+            ),
+            Candidate(
+                {"sentence": changed_text, "tokens": [t.form for t in changed]},
+                "changed",
+                copy="changed",
+                lexical_key=key,
+            ),
+        ]
+
+    # --- introspection (tests, reports) ----------------------------------------------------
+    def replacement_class(self, form: str) -> tuple[str, ...]:
+        """The members of a form's replacement class (empty if it has none)."""
+        class_id = self._class_of.get(lexical_key(form))
+        return self._members.get(class_id, ()) if class_id else ()
+
+    def class_id(self, form: str) -> str | None:
+        return self._class_of.get(lexical_key(form))

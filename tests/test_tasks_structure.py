@@ -1,0 +1,504 @@
+"""SentEval's structural/surface tasks on UD: sentence_length_senteval, word_content,
+tree_depth and top_dependencies.
+
+Hand-checked sentences are named by treebank and sent_id; each expectation was read off the
+CoNLL-U lines (quoted in the comments). Corpus-derived tasks are run as the pipeline runs
+them: ``observe`` over every sentence, ``derive``, then ``candidates``. Every shared treebank
+is read once (fast reader) for the invariants.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import all_treebanks
+from ud_helpers import sentence
+
+from polyprobe.builders.rendering import render
+from polyprobe.builders.sentence.sentence_length_senteval import (
+    DROP_LONG,
+    DROP_SHORT,
+    SENTEVAL_BINS,
+    SentenceLengthSentEval,
+)
+from polyprobe.builders.sentence.top_dependencies import (
+    DROP_FRAGMENT,
+    DROP_INTERNAL_PUNCT,
+    OTHER,
+    TopDependencies,
+    root_sequence,
+)
+from polyprobe.builders.sentence.tree_depth import (
+    DROP_SAMPLED,
+    DROP_WINDOW,
+    TreeDepth,
+    class_labels,
+    spearman,
+    spearman_from_table,
+)
+from polyprobe.builders.sentence.word_content import (
+    DROP_NO_TARGET,
+    DROP_SEVERAL,
+    SplitFloors,
+    WordContent,
+)
+from polyprobe.builders.task import Level, Task, TaskParams
+from polyprobe.hashing import lexical_key
+from polyprobe.loaders.conllu import discover, read_sources
+from polyprobe.loaders.records import Sentence, SourceFile, Word
+
+EWT = "UD_English-EWT"
+IMST = "UD_Turkish-IMST"
+EXCERPT = "weblog-juancole.com_juancole_20041120060600_ENG_20041120_060600-0002"
+JUANCOLE_7 = "weblog-juancole.com_juancole_20041111060900_ENG_20041111_060900-0007"
+TROOPS = "weblog-juancole.com_juancole_20040114085100_ENG_20040114_085100-0005"
+DOGS = "email-enronsent23_11-0014"
+CATS = "email-enronsent23_11-0005"
+LINGERIE = "newsgroup-groups.google.com_MeninLingerie_78adf09ead5e7e87_ENG_20041219_035800-0004"
+HOPE = "email-enronsent01_01-0021"
+IRAN = "weblog-blogspot.com_thelameduck_20041119192207_ENG_20041119_192207-0016"
+NINA = "weblog-blogspot.com_alaindewitt_20060827093500_ENG_20060827_093500-0023"
+SOOOO = "weblog-blogspot.com_alaindewitt_20060827093500_ENG_20060827_093500-0002"
+PRESIDENT = "weblog-blogspot.com_tacitusproject_20040712123425_ENG_20040712_123425-0006"
+AP_STORY = "weblog-blogspot.com_nominations_20041117172713_ENG_20041117_172713-0001"
+TERRIBLE = "reviews-346563-0001"
+STAFF = "reviews-325538-0001"
+LINE_AREA = "email-enronsent29_01-0019"
+
+
+@lru_cache(maxsize=2)
+def corpus(folder: str) -> tuple[Sentence, ...]:
+    """Every sentence of one treebank through the pipeline's reader (cached: EWT is read once
+    for all the EWT tests)."""
+    return tuple(read_sources(discover([Path(folder)])))
+
+
+def by_id(sents: tuple[Sentence, ...], sent_id: str) -> Sentence:
+    return next(s for s in sents if s.sent_id == sent_id)
+
+
+def run(task: Task, sents: tuple[Sentence, ...]) -> dict:
+    """What the pipeline does for a task that needs observation: observe all, then derive."""
+    for s in sents:
+        task.observe(s)
+    return task.derive()
+
+
+def with_options(name: str, lang: str = "en", **options: object) -> TaskParams:
+    return TaskParams(lang=lang, extra={"tasks": {name: dict(options)}})
+
+
+def check_row(s: Sentence, cand_inputs: dict) -> None:
+    toks = s.surface_tokens()
+    assert cand_inputs["tokens"] == [t.form for t in toks]
+    assert cand_inputs["sentence"] == render(toks)
+
+
+# --- metadata -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cls", "dynamic", "seeded"),
+    [
+        (SentenceLengthSentEval, False, False),
+        (WordContent, True, False),
+        (TreeDepth, True, True),
+        (TopDependencies, True, False),
+    ],
+)
+def test_metadata(cls: type[Task], dynamic: bool, seeded: bool) -> None:
+    task = cls(TaskParams(lang="en"))
+    assert cls.level is Level.SENTENCE and task.input_columns == ("sentence", "tokens")
+    assert cls.description and cls.notes and cls.recipe_version == "1.0.0"
+    assert "Conneau" in cls.citation
+    assert task.parameters()
+    assert cls.needs_observation is dynamic
+    assert cls.seed_dependent is seeded and cls.lexical_control is False
+    # Dynamic label names: the class holds an empty placeholder until derive() sets the
+    # instance's label names.
+    assert (cls.label_names == ()) is dynamic
+
+
+def test_candidates_before_derive_is_an_error(ud_dir: Path) -> None:
+    s = sentence(ud_dir / EWT, DOGS)
+    for cls in (WordContent, TreeDepth, TopDependencies):
+        with pytest.raises(RuntimeError, match="derive"):
+            cls(TaskParams(lang="en")).candidates(s)
+
+
+# --- sentence_length_senteval ---------------------------------------------------------------
+
+
+def test_senteval_bins() -> None:
+    assert SentenceLengthSentEval.label_names == (
+        "5-8", "9-12", "13-16", "17-20", "21-25", "26-28",
+    )  # fmt: skip
+    assert SENTEVAL_BINS[0] == (5, 8) and SENTEVAL_BINS[-1] == (26, 28)
+
+
+def test_sentence_length_senteval_hand_checked(ud_dir: Path) -> None:
+    task = SentenceLengthSentEval(TaskParams(lang="en"))
+    # es-GSD es-dev-001-s248 'Está localizado dentro del área consolidada de la ciudad.':
+    # 11 words, 'del' (4-5) is one token -> 10 tokens -> 9-12.
+    (c,) = task.candidates(sentence(ud_dir / "UD_Spanish-GSD", "es-dev-001-s248"))
+    assert len(c.inputs["tokens"]) == 10 and c.label == "9-12"
+    # ka-GLC wiki_automotive_00353: 9 words, two multiword tokens -> 7 tokens -> 5-8.
+    s = sentence(ud_dir / "UD_Georgian-GLC", "wiki_automotive_00353")
+    (c,) = task.candidates(s)
+    assert len(s.words) == 9 and len(c.inputs["tokens"]) == 7 and c.label == "5-8"
+    # EWT MeninLingerie-0004 'First time I started wearing woman's lingerie I was very
+    # young.': 13 words, "woman's" (6-7) is one token -> 12 -> 9-12 (words would say 13-16).
+    s = sentence(ud_dir / EWT, LINGERIE)
+    (c,) = task.candidates(s)
+    assert len(s.words) == 13 and c.label == "9-12"
+    check_row(s, c.inputs)
+    assert c.inputs["sentence"] == s.text
+    assert not task.drops
+    # Drops: 'Excerpt:' has 2 tokens; juancole-0007 has 29 tokens (31 words, MWTs "Allawi's"
+    # and "man's").
+    assert task.candidates(sentence(ud_dir / EWT, EXCERPT)) == []
+    assert task.candidates(sentence(ud_dir / EWT, JUANCOLE_7)) == []
+    assert task.drops == Counter({DROP_SHORT: 1, DROP_LONG: 1})
+
+
+# --- SplitFloors ----------------------------------------------------------------------------
+
+
+def _fake(sent_id: str, text: str, split: str | None, treebank: str = "T") -> Sentence:
+    word = Word(1, text, text, "NOUN", "_", {}, 0, "root", "_", {})
+    return Sentence(sent_id, text, None, SourceFile(treebank, "t.conllu", split), 1, [word])
+
+
+def test_split_floors_ud_mode_drops_cross_split_duplicates() -> None:
+    """UD mode when every treebank has all three splits; a dev/test text already seen in an
+    earlier split counts nowhere (the variant engine drops it)."""
+    floors = SplitFloors((2, 1, 1))
+    sents = [
+        _fake("a", "x", "train"), _fake("b", "y", "train"), _fake("c", "x", "dev"),
+        _fake("d", "z", "dev"), _fake("e", "z", "test"), _fake("f", "w", "test"),
+    ]  # fmt: skip
+    for s in sents:
+        floors.add(s)
+    floors.finish()
+    assert floors.mode == "ud"
+    table = floors.table(np.zeros(6, dtype=np.int64), 1)
+    assert table.tolist() == [[2.0, 1.0, 1.0]]  # c duplicates a; e duplicates d
+    assert floors.passing(table).tolist() == [True]
+    assert floors.describe()["split_mode"] == "ud"
+
+
+def test_split_floors_ratio_mode() -> None:
+    """dev/test-only treebanks are re-split 80/10/10 by the pipeline: a class then needs
+    n x 10% >= 20, i.e. 200 items (default floors)."""
+    floors = SplitFloors()
+    for i in range(400):
+        floors.add(_fake(str(i), f"t{i}", "dev" if i % 2 else "test"))
+    floors.finish()
+    assert floors.mode == "ratio" and floors.minimum_items() == 200
+    classes = np.array([0] * 200 + [1] * 199 + [-1])
+    table = floors.table(classes, 2)
+    assert table[0].tolist() == [160.0, 20.0, 20.0]
+    assert floors.passing(table).tolist() == [True, False]
+    # The lead may pass the build's split and floors explicitly.
+    forced = SplitFloors([10, 5, 5], "ratio:50/25/25")
+    forced.finish()
+    assert forced.minimum_items() == 20 and forced.describe()["split_mode"] == "ratio:50/25/25"
+
+
+# --- word_content ---------------------------------------------------------------------------
+
+
+def test_word_content_hand_checked(ud_dir: Path) -> None:
+    """EWT with the floors lowered to 5/1/1 (the default 50/20/20 is infeasible, see below):
+    K = 30 (100 fails: 6 targets below the floors), band from rank 126."""
+    sents = corpus(str(ud_dir / EWT))
+    task = WordContent(with_options("word_content", min_per_class=[5, 1, 1]))
+    derived = run(task, sents)
+    assert derived["feasible"] and derived["k"] == 30 and derived["split_mode"] == "ud"
+    assert derived["band_start_rank"] == 126
+    assert task.label_names == tuple(derived["targets"]) and len(task.label_names) == 30
+    assert task.label_names[:3] == ("number", "years", "days")
+    assert {"staff", "experience", "restaurant", "line", "area"} <= set(task.label_names)
+    assert "100" in derived["k_tried"] and "below the floors" in derived["k_tried"]["100"]
+
+    # reviews-346563-0001 'A TERRIBLE EXPERIENCE!': one target, case-folded label.
+    s = by_id(sents, TERRIBLE)
+    (c,) = task.candidates(s)
+    assert c.label == "experience" and c.lexical_key == "" and c.copy == "0"
+    check_row(s, c.inputs)
+    # reviews-325538-0001 'Wonderful staff and great service !!' ('service' is no target).
+    (c,) = task.candidates(by_id(sents, STAFF))
+    assert c.label == "staff"
+    # email-enronsent29_01-0019 'I have sent your question re on line trading to that area.':
+    # two different targets (line, area) -> dropped.
+    assert task.candidates(by_id(sents, LINE_AREA)) == []
+    # 'From the AP comes this story :' -> no target.
+    assert task.candidates(by_id(sents, AP_STORY)) == []
+    assert task.drops == Counter({DROP_SEVERAL: 1, DROP_NO_TARGET: 1})
+
+
+def test_word_content_targets_recomputed_and_invariants(ud_dir: Path) -> None:
+    """Each derived target is recomputed from the raw tokens: >= 4 characters, NOUN in >= 90%
+    of its occurrences, repeated within a sentence in < 10% of them, at or after the band
+    start; every candidate contains exactly one target token; each target reaches the floors
+    per UD split; candidates are deterministic."""
+    sents = corpus(str(ud_dir / EWT))
+    task = WordContent(with_options("word_content", min_per_class=[5, 1, 1]))
+    derived = run(task, sents)
+    freq: Counter[str] = Counter()
+    noun: Counter[str] = Counter()
+    repeated: Counter[str] = Counter()
+    for s in sents:
+        here = Counter(lexical_key(t.form) for t in s.surface_tokens() if t.upos != "PUNCT")
+        freq.update(here)
+        noun.update(lexical_key(t.form) for t in s.surface_tokens() if t.upos == "NOUN")
+        repeated.update({k: c for k, c in here.items() if c > 1})
+    ranked = [k for k, _ in sorted(freq.items(), key=lambda kv: (-kv[1], kv[0]))]
+    total = sum(freq.values())
+    assert sum(freq[k] for k in ranked[: derived["band_start_rank"] - 2]) < total / 2
+    assert sum(freq[k] for k in ranked[: derived["band_start_rank"] - 1]) >= total / 2
+    for t in task.label_names:
+        assert len(t) >= 4 and noun[t] >= 0.9 * freq[t] and repeated[t] < 0.1 * freq[t]
+        assert ranked.index(t) + 1 >= derived["band_start_rank"]
+    per_split: Counter[tuple[str, str]] = Counter()
+    for s in sents:
+        cands = task.candidates(s)
+        assert cands == task.candidates(s)
+        for c in cands:
+            keys = [lexical_key(f) for f in c.inputs["tokens"]]
+            assert sum(k in task.targets for k in keys) == 1 and c.label in keys
+            per_split[c.label, s.source.split] += 1
+    for t in task.label_names:
+        assert per_split[t, "train"] >= 5 and per_split[t, "dev"] >= 1
+        assert per_split[t, "test"] >= 1
+
+
+def test_word_content_infeasible_and_profile_targets(ud_dir: Path) -> None:
+    sents = corpus(str(ud_dir / EWT))
+    # Default floors 50/20/20: even K = 30 fails (the weakest target has 1 dev item).
+    task = WordContent(TaskParams(lang="en"))
+    derived = run(task, sents)
+    assert not derived["feasible"] and task.label_names == ()
+    assert set(derived["k_tried"]) == {"1000", "300", "100", "30"}
+    assert "min-per-class 50/20/20" in derived["infeasible"]
+    assert task.candidates(by_id(sents, STAFF)) == []
+    assert list(task.drops) == [f"task infeasible: {derived['infeasible']}"]
+    # A profile may fix the targets (case-folded, duplicates removed).
+    task = WordContent(
+        with_options(
+            "word_content", min_per_class=[5, 1, 1], targets=["Staff", "restaurant", "staff"]
+        )
+    )
+    derived = run(task, sents)
+    assert derived["targets_source"] == "profile"
+    assert task.label_names == ("staff", "restaurant")
+    (c,) = task.candidates(by_id(sents, STAFF))
+    assert c.label == "staff"
+
+
+# --- tree_depth -----------------------------------------------------------------------------
+
+
+def test_spearman_matches_scipy() -> None:
+    from scipy.stats import spearmanr
+
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        x = rng.integers(1, 30, 300)
+        y = x // 3 + rng.integers(0, 6, 300)
+        assert spearman(x, y) == pytest.approx(spearmanr(x, y)[0], abs=1e-12)
+    assert spearman(np.ones(5), np.arange(5)) == 0.0
+    assert spearman_from_table(np.array([[3, 0], [0, 3]])) == pytest.approx(1.0)
+
+
+def test_class_labels() -> None:
+    assert class_labels(4, 7, 2, 12) == ("≤4", "5", "6", "≥7")
+    assert class_labels(3, 5, 3, 5) == ("3", "4", "5")
+
+
+def test_tree_depth_hand_checked(ud_dir: Path) -> None:
+    """EWT, seed 0, default options: window = IQR 6..21 tokens; classes ≤4, 5, 6, ≥7."""
+    sents = corpus(str(ud_dir / EWT))
+    task = TreeDepth(TaskParams(lang="en"), seed=0)
+    derived = run(task, sents)
+    assert derived["feasible"] and derived["length_window"] == [6, 21]
+    assert task.label_names == ("≤4", "5", "6", "≥7")
+    assert derived["spearman_all"] > 0.85 and derived["spearman_window"] > 0.6
+    assert abs(derived["spearman_kept_class"]) <= 0.2
+    assert abs(derived["spearman_kept_depth"]) <= 0.2
+    # email-enronsent23_11-0005 'i think they could get their asses kicked by cats.' (11
+    # tokens): think(root) -> get (ccomp) -> kicked (xcomp) -> cats (obl:agent) -> by = 5.
+    s = by_id(sents, CATS)
+    assert s.depth() == 5
+    (c,) = task.candidates(s)
+    assert c.label == "5"
+    check_row(s, c.inputs)
+    # MeninLingerie-0004 (12 tokens): young(root) -> time (obl) -> started (acl:relcl) ->
+    # wearing (xcomp) -> lingerie (obj) -> woman (nmod:poss) -> 's (case) = 7 -> '≥7'.
+    s = by_id(sents, LINGERIE)
+    assert s.depth() == 7
+    (c,) = task.candidates(s)
+    assert c.label == "≥7"
+    # 'Excerpt:' (2 tokens) is outside the window.
+    assert task.candidates(by_id(sents, EXCERPT)) == []
+    # juancole-20040114-0005 'The US troops fired into the hostile crowd, killing 4.' (12
+    # tokens; fired -> crowd -> the = 3, class ≤4): in the window, but its (12, ≤4) cell is
+    # over the cap and seed 0's hash does not pick it.
+    s = by_id(sents, TROOPS)
+    assert s.depth() == 3
+    assert task.candidates(s) == []
+    assert task.drops == Counter({DROP_WINDOW: 1, DROP_SAMPLED: 1})
+    # Seed dependence: another seed keeps another subset of the same cells.
+    other = TreeDepth(TaskParams(lang="en"), seed=1)
+    run(other, sents)
+    kept0 = {s.sent_id for s in sents if task.candidates(s)}
+    kept1 = {s.sent_id for s in sents if other.candidates(s)}
+    assert kept0 != kept1 and len(kept0) == derived["rows_kept"]
+
+
+def test_tree_depth_profile_window_and_infeasible(ud_dir: Path) -> None:
+    sents = corpus(str(ud_dir / "UD_Finnish-PUD"))
+    # fi-PUD (test only -> ratio split, 200 items per class): no range of >= 2 depth classes
+    # reaches the ρ target with every class at the floors.
+    task = TreeDepth(TaskParams(lang="fi"))
+    derived = run(task, sents)
+    assert not derived["feasible"] and task.label_names == ()
+    assert derived["length_window"] == [11, 20]
+    assert all(task.candidates(s) == [] for s in sents[:50])
+    assert list(task.drops) == [f"task infeasible: {derived['infeasible']}"]
+    # A profile window and lower floors make it feasible; ρ is still met.
+    task = TreeDepth(
+        with_options("tree_depth", "fi", length_window=[8, 25], min_per_class=[8, 1, 1])
+    )
+    derived = run(task, sents)
+    assert derived["length_window_source"] == "profile" and derived["length_window"] == [8, 25]
+    assert derived["feasible"] and len(task.label_names) >= 2
+    assert abs(derived["spearman_kept_depth"]) <= 0.2
+
+
+# --- top_dependencies -----------------------------------------------------------------------
+
+
+def test_top_dependencies_hand_checked_english(ud_dir: Path) -> None:
+    sents = corpus(str(ud_dir / EWT))
+    task = TopDependencies(TaskParams(lang="en"))
+    derived = run(task, sents)
+    # Only three sequences reach 50/20/20 in train/dev/test in EWT.
+    assert task.label_names == (
+        "nsubj ROOT ccomp punct", "nsubj ROOT obj punct", "amod ROOT punct", OTHER,
+    )  # fmt: skip
+    assert derived["other_share"] > 0.9
+    # 'We hope you do!': We (nsubj of 2) hope (root) do (ccomp of 2) ! (punct of 2).
+    s = by_id(sents, HOPE)
+    (c,) = task.candidates(s)
+    assert c.label == "nsubj ROOT ccomp punct"
+    check_row(s, c.inputs)
+    # 'The case against Iran has a feeling of Déjà vu.': case nsubj, has root, feeling obj,
+    # '.' punct; 'Iran', 'of' etc. are deeper.
+    (c,) = task.candidates(by_id(sents, IRAN))
+    assert c.label == "nsubj ROOT obj punct"
+    # 'Dear Nina,': the final comma is sentence-final punctuation, so it is kept.
+    (c,) = task.candidates(by_id(sents, NINA))
+    assert c.label == "amod ROOT punct"
+    # 'those dogs aren't even friendly.': dogs nsubj, are cop, n't advmod, even advmod,
+    # friendly root, '.' punct -> a rarer sequence -> OTHER.
+    s = by_id(sents, DOGS)
+    assert root_sequence(s) == ("nsubj cop advmod advmod ROOT punct", None)
+    (c,) = task.candidates(s)
+    assert c.label == OTHER
+    # juancole-0007: root 'abducted' (17) has cousin (4, nsubj:pass), were (16, aux:pass),
+    # threaten (20, conj), '.' (31, punct): subtypes are removed.
+    assert root_sequence(by_id(sents, JUANCOLE_7)) == ("nsubj aux ROOT conj punct", None)
+    assert task.candidates(by_id(sents, JUANCOLE_7))[0].label == OTHER
+    # Drops. 'Excerpt:' and 'Sooooo.': the root's only dependent is punct (fragments).
+    # '"THE PRESIDENT: I appreciate that.': the opening quote (1) is a punct dependent of the
+    # root (3) outside the final punctuation.
+    for sid in (EXCERPT, SOOOO, PRESIDENT):
+        assert task.candidates(by_id(sents, sid)) == []
+    assert task.drops == Counter({DROP_FRAGMENT: 2, DROP_INTERNAL_PUNCT: 1})
+
+
+def test_top_dependencies_hand_checked_turkish(ud_dir: Path) -> None:
+    sents = corpus(str(ud_dir / IMST))
+    task = TopDependencies(TaskParams(lang="tr"))
+    run(task, sents)
+    assert task.label_names == ("obj ROOT punct", "nsubj ROOT punct", "ccomp ROOT punct", OTHER)
+    # 00009123_23 'Pazar günü kırlara çıkmayı seçiyor.': günü and kırlara are obl of
+    # çıkmayı (4), which is obj of the root seçiyor (5); '.' punct of 5.
+    assert task.candidates(by_id(sents, "00009123_23"))[0].label == "obj ROOT punct"
+    # 00009123_81 'Pikabı vardı.': Pikabı nsubj of vardı (root), '.' punct.
+    assert task.candidates(by_id(sents, "00009123_81"))[0].label == "nsubj ROOT punct"
+    # 00099161_3 'Gideceğiz, dedim.': the comma is punct of Gideceğiz (1), not of the root,
+    # so it does not count: ccomp ROOT punct.
+    assert task.candidates(by_id(sents, "00099161_3"))[0].label == "ccomp ROOT punct"
+    # 00009123_7 'Türkiye, o limandan gitgide uzaklaşıyor.': the comma (2) is punct of the
+    # root (6) inside the sentence -> dropped.
+    assert task.candidates(by_id(sents, "00009123_7")) == []
+    assert task.drops == Counter({DROP_INTERNAL_PUNCT: 1})
+
+
+def test_top_dependencies_infeasible_on_small_treebank(ud_dir: Path) -> None:
+    """en-PUD (1,000 test sentences, ratio split): no sequence reaches 200 items."""
+    sents = corpus(str(ud_dir / "UD_English-PUD"))
+    task = TopDependencies(TaskParams(lang="en"))
+    derived = run(task, sents)
+    assert not derived["feasible"] and derived["sequences_meeting_floors"] == 0
+    assert task.label_names == ()
+    assert task.candidates(sents[0]) == []
+
+
+# --- every shared treebank ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("treebank", all_treebanks())
+def test_invariants_on_every_treebank(ud_dir: Path, treebank: str) -> None:
+    """One read per treebank. For every task: candidates + drops account for every sentence,
+    labels are among the label names, rows are the rendered surface tokens, candidates are
+    deterministic. tree_depth meets its ρ target on the rows it emits, or is infeasible;
+    top_dependencies has OTHER as its last class whenever it is feasible."""
+    sents = corpus(str(ud_dir / treebank))
+    length = SentenceLengthSentEval(TaskParams())
+    wc = WordContent(TaskParams())
+    td = TreeDepth(TaskParams(), seed=0)
+    tp = TopDependencies(TaskParams())
+    for t in (wc, td, tp):
+        run(t, sents)
+    rows: dict[str, list[tuple[int, str, int]]] = {t.name: [] for t in (length, wc, td, tp)}
+    repeated_drops: Counter[str] = Counter()
+    for i, s in enumerate(sents):
+        for t in (length, wc, td, tp):
+            cands = t.candidates(s)
+            if i % 10 == 0:  # determinism (a second call of a drop counts the drop again)
+                assert cands == t.candidates(s)
+                repeated_drops[t.name] += not cands
+            for c in cands:
+                assert c.label in t.label_names
+                if i % 10 == 0:
+                    check_row(s, c.inputs)
+                rows[t.name].append((len(c.inputs["tokens"]), c.label, s.depth()))
+    for t in (length, wc, td, tp):
+        accounted = len(rows[t.name]) + sum(t.drops.values()) - repeated_drops[t.name]
+        assert accounted == len(sents), t.name
+    for n, label, _ in rows[length.name]:
+        assert 5 <= n <= 28 and label in length.label_names
+    if td.infeasible is None:
+        lengths = np.array([n for n, _, _ in rows[td.name]])
+        classes = np.array([td.label_names.index(lab) for _, lab, _ in rows[td.name]])
+        depths = np.array([d for _, _, d in rows[td.name]])
+        assert len(set(classes.tolist())) >= 2
+        assert abs(spearman(lengths, classes)) <= 0.2
+        assert abs(spearman(lengths, depths)) <= 0.2
+        assert len(rows[td.name]) == td.derived["rows_kept"]
+        lo, hi = td.window
+        assert all(lo <= n <= hi for n in lengths.tolist())
+    else:
+        assert rows[td.name] == []
+    if tp.infeasible is None:
+        assert tp.label_names[-1] == OTHER and len(tp.label_names) >= 2
+        assert len(tp.label_names) <= 20
+    else:
+        assert rows[tp.name] == []
