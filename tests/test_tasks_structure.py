@@ -70,7 +70,7 @@ STAFF = "reviews-325538-0001"
 LINE_AREA = "email-enronsent29_01-0019"
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=3)
 def corpus(folder: str) -> tuple[Sentence, ...]:
     """Every sentence of one treebank through the pipeline's reader (cached: EWT is read once
     for all the EWT tests)."""
@@ -86,6 +86,26 @@ def run(task: Task, sents: tuple[Sentence, ...]) -> dict:
     for s in sents:
         task.observe(s)
     return task.derive()
+
+
+_PREPARED: dict[tuple, tuple[Task, dict]] = {}
+
+
+def prepared(
+    cls: type[Task], folder: Path, seed: int = 0, **options: object
+) -> tuple[Task, dict, tuple[Sentence, ...]]:
+    """(task after observe + derive, derived dict, sentences), cached across tests so each
+    (task, treebank, seed, options) pays for one observation pass; drops are reset on every
+    use. None of these tasks reads the language code (everything is derived from the data)."""
+    sents = corpus(str(folder))
+    key = (cls, str(folder), seed, repr(sorted(options.items())))
+    if key not in _PREPARED:
+        params = TaskParams(extra={"tasks": {cls.name: dict(options)}})
+        task = cls(params, seed=seed)
+        _PREPARED[key] = (task, run(task, sents))
+    task, derived = _PREPARED[key]
+    task.drops.clear()
+    return task, derived, sents
 
 
 def with_options(name: str, lang: str = "en", **options: object) -> TaskParams:
@@ -215,9 +235,7 @@ def test_split_floors_ratio_mode() -> None:
 def test_word_content_hand_checked(ud_dir: Path) -> None:
     """EWT with the floors lowered to 5/1/1 (the default 50/20/20 is infeasible, see below):
     K = 30 (100 fails: 6 targets below the floors), band from rank 126."""
-    sents = corpus(str(ud_dir / EWT))
-    task = WordContent(with_options("word_content", min_per_class=[5, 1, 1]))
-    derived = run(task, sents)
+    task, derived, sents = prepared(WordContent, ud_dir / EWT, min_per_class=[5, 1, 1])
     assert derived["feasible"] and derived["k"] == 30 and derived["split_mode"] == "ud"
     assert derived["band_start_rank"] == 126
     assert task.label_names == tuple(derived["targets"]) and len(task.label_names) == 30
@@ -246,9 +264,7 @@ def test_word_content_targets_recomputed_and_invariants(ud_dir: Path) -> None:
     of its occurrences, repeated within a sentence in < 10% of them, at or after the band
     start; every candidate contains exactly one target token; each target reaches the floors
     per UD split; candidates are deterministic."""
-    sents = corpus(str(ud_dir / EWT))
-    task = WordContent(with_options("word_content", min_per_class=[5, 1, 1]))
-    derived = run(task, sents)
+    task, derived, sents = prepared(WordContent, ud_dir / EWT, min_per_class=[5, 1, 1])
     freq: Counter[str] = Counter()
     noun: Counter[str] = Counter()
     repeated: Counter[str] = Counter()
@@ -278,22 +294,17 @@ def test_word_content_targets_recomputed_and_invariants(ud_dir: Path) -> None:
 
 
 def test_word_content_infeasible_and_profile_targets(ud_dir: Path) -> None:
-    sents = corpus(str(ud_dir / EWT))
     # Default floors 50/20/20: even K = 30 fails (the weakest target has 1 dev item).
-    task = WordContent(TaskParams(lang="en"))
-    derived = run(task, sents)
+    task, derived, sents = prepared(WordContent, ud_dir / EWT)
     assert not derived["feasible"] and task.label_names == ()
     assert set(derived["k_tried"]) == {"1000", "300", "100", "30"}
     assert "min-per-class 50/20/20" in derived["infeasible"]
     assert task.candidates(by_id(sents, STAFF)) == []
     assert list(task.drops) == [f"task infeasible: {derived['infeasible']}"]
     # A profile may fix the targets (case-folded, duplicates removed).
-    task = WordContent(
-        with_options(
-            "word_content", min_per_class=[5, 1, 1], targets=["Staff", "restaurant", "staff"]
-        )
+    task, derived, _ = prepared(
+        WordContent, ud_dir / EWT, min_per_class=[5, 1, 1], targets=["Staff", "restaurant", "staff"]
     )
-    derived = run(task, sents)
     assert derived["targets_source"] == "profile"
     assert task.label_names == ("staff", "restaurant")
     (c,) = task.candidates(by_id(sents, STAFF))
@@ -322,9 +333,7 @@ def test_class_labels() -> None:
 
 def test_tree_depth_hand_checked(ud_dir: Path) -> None:
     """EWT, seed 0, default options: window = IQR 6..21 tokens; classes ≤4, 5, 6, ≥7."""
-    sents = corpus(str(ud_dir / EWT))
-    task = TreeDepth(TaskParams(lang="en"), seed=0)
-    derived = run(task, sents)
+    task, derived, sents = prepared(TreeDepth, ud_dir / EWT, seed=0)
     assert derived["feasible"] and derived["length_window"] == [6, 21]
     assert task.label_names == ("≤4", "5", "6", "≥7")
     assert derived["spearman_all"] > 0.85 and derived["spearman_window"] > 0.6
@@ -353,19 +362,16 @@ def test_tree_depth_hand_checked(ud_dir: Path) -> None:
     assert task.candidates(s) == []
     assert task.drops == Counter({DROP_WINDOW: 1, DROP_SAMPLED: 1})
     # Seed dependence: another seed keeps another subset of the same cells.
-    other = TreeDepth(TaskParams(lang="en"), seed=1)
-    run(other, sents)
+    other, _, _ = prepared(TreeDepth, ud_dir / EWT, seed=1)
     kept0 = {s.sent_id for s in sents if task.candidates(s)}
     kept1 = {s.sent_id for s in sents if other.candidates(s)}
     assert kept0 != kept1 and len(kept0) == derived["rows_kept"]
 
 
 def test_tree_depth_profile_window_and_infeasible(ud_dir: Path) -> None:
-    sents = corpus(str(ud_dir / "UD_Finnish-PUD"))
     # fi-PUD (test only -> ratio split, 200 items per class): no range of >= 2 depth classes
     # reaches the ρ target with every class at the floors.
-    task = TreeDepth(TaskParams(lang="fi"))
-    derived = run(task, sents)
+    task, derived, sents = prepared(TreeDepth, ud_dir / "UD_Finnish-PUD")
     assert not derived["feasible"] and task.label_names == ()
     assert derived["length_window"] == [11, 20]
     assert all(task.candidates(s) == [] for s in sents[:50])
@@ -384,9 +390,7 @@ def test_tree_depth_profile_window_and_infeasible(ud_dir: Path) -> None:
 
 
 def test_top_dependencies_hand_checked_english(ud_dir: Path) -> None:
-    sents = corpus(str(ud_dir / EWT))
-    task = TopDependencies(TaskParams(lang="en"))
-    derived = run(task, sents)
+    task, derived, sents = prepared(TopDependencies, ud_dir / EWT)
     # Only three sequences reach 50/20/20 in train/dev/test in EWT.
     assert task.label_names == (
         "nsubj ROOT ccomp punct", "nsubj ROOT obj punct", "amod ROOT punct", OTHER,
@@ -423,9 +427,7 @@ def test_top_dependencies_hand_checked_english(ud_dir: Path) -> None:
 
 
 def test_top_dependencies_hand_checked_turkish(ud_dir: Path) -> None:
-    sents = corpus(str(ud_dir / IMST))
-    task = TopDependencies(TaskParams(lang="tr"))
-    run(task, sents)
+    task, _, sents = prepared(TopDependencies, ud_dir / IMST)
     assert task.label_names == ("obj ROOT punct", "nsubj ROOT punct", "ccomp ROOT punct", OTHER)
     # 00009123_23 'Pazar günü kırlara çıkmayı seçiyor.': günü and kırlara are obl of
     # çıkmayı (4), which is obj of the root seçiyor (5); '.' punct of 5.
@@ -443,9 +445,7 @@ def test_top_dependencies_hand_checked_turkish(ud_dir: Path) -> None:
 
 def test_top_dependencies_infeasible_on_small_treebank(ud_dir: Path) -> None:
     """en-PUD (1,000 test sentences, ratio split): no sequence reaches 200 items."""
-    sents = corpus(str(ud_dir / "UD_English-PUD"))
-    task = TopDependencies(TaskParams(lang="en"))
-    derived = run(task, sents)
+    task, derived, sents = prepared(TopDependencies, ud_dir / "UD_English-PUD")
     assert not derived["feasible"] and derived["sequences_meeting_floors"] == 0
     assert task.label_names == ()
     assert task.candidates(sents[0]) == []
@@ -460,13 +460,11 @@ def test_invariants_on_every_treebank(ud_dir: Path, treebank: str) -> None:
     labels are among the label names, rows are the rendered surface tokens, candidates are
     deterministic. tree_depth meets its ρ target on the rows it emits, or is infeasible;
     top_dependencies has OTHER as its last class whenever it is feasible."""
-    sents = corpus(str(ud_dir / treebank))
+    folder = ud_dir / treebank
+    wc, _, sents = prepared(WordContent, folder)
+    td, _, _ = prepared(TreeDepth, folder)
+    tp, _, _ = prepared(TopDependencies, folder)
     length = SentenceLengthSentEval(TaskParams())
-    wc = WordContent(TaskParams())
-    td = TreeDepth(TaskParams(), seed=0)
-    tp = TopDependencies(TaskParams())
-    for t in (wc, td, tp):
-        run(t, sents)
     rows: dict[str, list[tuple[int, str, int]]] = {t.name: [] for t in (length, wc, td, tp)}
     repeated_drops: Counter[str] = Counter()
     for i, s in enumerate(sents):

@@ -585,3 +585,100 @@ def test_memory_per_candidate_is_small() -> None:
         tracemalloc.stop()
         assert tv.infeasible is None
         assert peak / n < 36, f"{mode}: {peak / n:.1f} bytes per candidate"
+
+
+# ----------------------------------------------------------------------------- sizes mode
+# Absolute split sizes (LINSPECTOR's --split-sizes 7000,2000,1000): components assigned as in
+# ratio mode with targets proportional to the counts, then each split cut to its count.
+
+
+def sizes_spec(counts: tuple[int, int, int]) -> SplitSpec:
+    return SplitSpec("sizes", counts=counts, reason="test")
+
+
+def test_sizes_exact_counts_and_label() -> None:
+    n = 12000
+    rng = np.random.default_rng(5)
+    cols = cols_of(label=rng.integers(0, 3, n), group=np.arange(n))
+    spec = sizes_spec((7000, 2000, 1000))
+    assert spec.label == "sizes:7000/2000/1000"
+    tv = run(cols, split=spec, balances=("natural",))
+    full = tv.get("natural", "full")
+    assert full is not None
+    assert [len(full.indices[s]) for s in SPLITS] == [7000, 2000, 1000]
+    # 12000 candidates aimed at 70/20/10 (8400/2400/1200), then cut to the counts
+    from polyprobe.builders.variants import DROP_SIZE_CAP
+
+    assert tv.drops[DROP_SIZE_CAP] == 2000
+    assert any("split sizes 7000/2000/1000" in note for note in tv.notes)
+
+
+def test_sizes_truncation_keeps_lowest_order() -> None:
+    n = 3000
+    order = mix64(np.arange(n))
+    cols = cols_of(label=np.arange(n) % 2, group=np.arange(n), order=order)
+    tv = run(cols, split=sizes_spec((700, 200, 100)), balances=("natural",))
+    full = tv.get("natural", "full")
+    assert full is not None
+    ratio = run(cols, split=SplitSpec("ratio", (70, 20, 10)), balances=("natural",))
+    before = ratio.get("natural", "full")
+    assert before is not None
+    for s, count in zip(SPLITS, (700, 200, 100), strict=True):
+        # same component assignment as ratio 70/20/10, then the lowest-order rows of each split
+        assert np.array_equal(full.indices[s], before.indices[s][:count])
+
+
+def test_sizes_fewer_candidates_than_requested() -> None:
+    n = 1000
+    cols = cols_of(label=np.arange(n) % 2, group=np.arange(n))
+    tv = run(cols, split=sizes_spec((7000, 2000, 1000)), balances=("natural",))
+    full = tv.get("natural", "full")
+    assert full is not None
+    assert [len(full.indices[s]) for s in SPLITS] == [700, 200, 100]
+    assert not tv.drops
+    assert "fewer candidates than requested" in tv.notes[-1]
+
+
+def test_sizes_keeps_components_whole_and_zero_split_unfloored() -> None:
+    cols = random_cols(3000, seed=9)
+    tv = run(cols, split=sizes_spec((1500, 0, 600)), floor=MinPerClass(5, 5, 5))
+    full = tv.get("natural", "full")
+    assert full is not None
+    assert len(full.indices["validation"]) == 0
+    assert len(full.indices["train"]) <= 1500 and len(full.indices["test"]) <= 600
+    comp = np.asarray(components_py(cols))
+    where = np.full(len(cols), -1)
+    for s, name in enumerate(SPLITS):
+        where[full.indices[name]] = s
+    for c in np.unique(comp):
+        placed = np.unique(where[(comp == c) & (where >= 0)])
+        assert placed.size <= 1  # truncation removes rows, never moves a component
+
+
+@pytest.mark.parametrize("counts", [None, (0, 10, 10), (10, -1, 5), (10, 5)])
+def test_sizes_bad_counts(counts) -> None:
+    cols = random_cols(50)
+    with pytest.raises(ValueError, match="split"):
+        make_variants(cols, ["a", "b", "c"], VariantSettings(split=SplitSpec("sizes", counts=counts)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.lists(
+        st.tuples(
+            st.integers(0, 2), st.integers(0, 12), st.integers(0, 8), st.integers(0, 40)
+        ),
+        min_size=0,
+        max_size=80,
+    ),
+    counts=st.sampled_from([(10, 3, 3), (40, 20, 20), (1, 0, 1), (100, 100, 100)]),
+    sizes=st.sampled_from([None, "3,0.5"]),
+)
+def test_sizes_invariants_hypothesis(data, counts, sizes) -> None:
+    columns = [list(c) for c in zip(*data, strict=True)] if data else [[] for _ in range(4)]
+    label, group, key, order = columns
+    cols = cols_of(label, group, key, None, order)
+    tv = run(cols, names=["a", "b", "c"], split=sizes_spec(counts), sizes=sizes)
+    for v in tv.variants:
+        if v.size == "full":
+            assert all(len(v.indices[s]) <= c for s, c in zip(SPLITS, counts, strict=True))

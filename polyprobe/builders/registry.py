@@ -4,12 +4,14 @@ task in registry order that is built gets ``default: true``."""
 from __future__ import annotations
 
 from polyprobe.builders.sentence.bigram_shift import BigramShift
+from polyprobe.builders.sentence.end_of_sentence import EndOfSentence
 from polyprobe.builders.sentence.object_number import ObjectNumber
 from polyprobe.builders.sentence.sentence_length import SentenceLength
 from polyprobe.builders.sentence.subject_number import SubjectNumber
 from polyprobe.builders.sentence.subject_verb_distance import SubjectVerbDistance
 from polyprobe.builders.sentence.tense import Tense
 from polyprobe.builders.sentence.voice import Voice
+from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import Task
 from polyprobe.errors import UsageError
 
@@ -23,6 +25,9 @@ TASKS: dict[str, type[Task]] = {
         ObjectNumber,
         SubjectVerbDistance,
         Voice,
+        WordOrder,
+        WordOrderPermuted,
+        EndOfSentence,
     )
 }
 

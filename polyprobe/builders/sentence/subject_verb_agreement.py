@@ -137,7 +137,10 @@ class SubjectVerbAgreement(Task):
 
     def __init__(self, params: TaskParams | None = None, seed: int = 0) -> None:
         super().__init__(params, seed)
-        self.inventory = FormInventory(self.params, VERBAL_UPOS)
+        # Verbs (cells, spelling) and nouns (the "never a NOUN" test) are all this task reads.
+        self.inventory = FormInventory(
+            self.params, VERBAL_UPOS, only_upos=(*VERBAL_UPOS, "NOUN")
+        )
         self.number_clauses: Counter[str] = Counter()  # plural subject: verb Plur / other
         self.person_clauses: Counter[str] = Counter()  # subject person == verb person?
         # (lemma, UPOS, rest) -> form -> analyses (person, number) seen.

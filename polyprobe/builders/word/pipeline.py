@@ -1075,50 +1075,7 @@ def _task_build(
     """Candidates of one task in its two disjointness modes (``form``, ``lemma``)."""
     sets: dict[str, tuple[_Rows, SplitSpec, dict[str, Any]]] = {}
     if task in PAIR_TASKS:
-        total = opts.size_params.target(n_forms_pairs)
-        counts = scaled_split_sizes(total, opts.split_sizes) if opts.scale else opts.split_sizes
-        # Form-disjoint: LINSPECTOR's generation over the whole lexicon; the engine moves whole
-        # components of the pair graph (pairs sharing a word) to one split.
-        fn: Callable[..., TaskResult] = same_feature if task == "same_feature" else odd_feature
-        result = fn(entries, lang=iso3, sizes=opts.size_params, n_pairs=total, seed=opts.seed)
-        report = result.report
-        if result.candidates:
-            rows = _rows_of(task, result.candidates, code, lemma_disjoint=False, pair=True)
-            spec = SplitSpec(
-                "sizes",
-                counts=counts,
-                reason=(
-                    f"{'/'.join(map(str, counts))} pairs; pairs sharing a word form one component "
-                    "and go to one split whole"
-                ),
-            )
-            sets["form"] = (rows, spec, {"component_sizes": _component_stats(rows.groups)})
-        # Lemma-disjoint: the pair graph over lemmas is one giant component, so pairs are
-        # generated inside each split's part of a lemma-family partition instead.
-        lrows, lreport, facts = _pair_rows(task, entries, "lemma", counts, opts, iso3, code)
-        if lrows.ids:
-            facts["split_label"] = "sizes:" + "/".join(map(str, counts))
-            spec = SplitSpec(
-                "ud",
-                reason=(
-                    "pairs generated inside each split's part of a seeded lemma-family partition "
-                    f"of the lexicon (shares {'/'.join(map(str, counts))}), so that no pair "
-                    "straddles two splits"
-                ),
-            )
-            sets["lemma"] = (lrows, spec, facts)
-        report.counts["target_pairs"] = total
-        report.counts["lemma_disjoint"] = {
-            "eligible": lreport.eligible,
-            "reasons": lreport.reasons,
-            "label_counts": lreport.label_counts,
-            "drops": dict(sorted(lreport.drops.items())),
-            "notes": lreport.notes,
-        }
-        if not report.eligible and lreport.eligible:
-            report.eligible = True
-        labels = {*report.label_counts, *lreport.label_counts}
-        return _TaskBuild(task, "word-pair", report, sets, _label_order(task, labels))
+        return _pair_build(task, entries, opts, n_forms_pairs, iso3, code)
 
     if task == "pseudo":
         result = _pseudo_result(pseudo, opts, pseudo_reason)
@@ -1153,6 +1110,71 @@ def _task_build(
         )
         sets[unit] = (rows, spec, {"split_sizes_derived": list(counts)})
     return _TaskBuild(task, "word", report, sets, labels)
+
+
+def _pair_build(
+    task: str, entries: list[Any], opts: _Options, n_forms_pairs: int, iso3: str, code: str
+) -> _TaskBuild:
+    """The two candidate sets of a pair task.
+
+    Form-disjoint ``same_feature``: its pairs join *different* lemmas through shared values, so
+    the pair graph percolates (61% of German pairs in one component, all verbs): moving
+    components whole would fill train with one region of the lexicon and skew every split's
+    labels. Its pairs are therefore generated inside each split's part of a seeded *form*
+    partition. Form-disjoint ``odd_feature``: its pairs stay inside one lemma's paradigm (or
+    join lemmas with one identical bundle), so components stay small (German: at most 5
+    pairs) while a form partition would tear paradigms apart; it is generated over the whole
+    lexicon (LINSPECTOR's way) and split by component. Lemma-disjoint (both tasks): generated
+    inside a seeded partition of lemma families (the lemma graph is one component)."""
+    total = opts.size_params.target(n_forms_pairs)
+    counts = scaled_split_sizes(total, opts.split_sizes) if opts.scale else opts.split_sizes
+    shares = "/".join(map(str, counts))
+    sets: dict[str, tuple[_Rows, SplitSpec, dict[str, Any]]] = {}
+    reports: dict[str, TaskReport] = {}
+    for unit in ("form", "lemma"):
+        if unit == "form" and task == "odd_feature":
+            result = odd_feature(
+                entries, lang=iso3, sizes=opts.size_params, n_pairs=total, seed=opts.seed
+            )
+            reports[unit] = result.report
+            if not result.candidates:
+                continue
+            rows = _rows_of(task, result.candidates, code, lemma_disjoint=False, pair=True)
+            spec = SplitSpec(
+                "sizes",
+                counts=counts,
+                reason=f"{shares} pairs; pairs sharing a word form one component and go to "
+                "one split whole",
+            )
+            sets[unit] = (rows, spec, {"component_sizes": _component_stats(rows.groups)})
+            continue
+        rows, report, facts = _pair_rows(task, entries, unit, counts, opts, iso3, code)
+        reports[unit] = report
+        if not rows.ids:
+            continue
+        facts["split_label"] = f"sizes:{shares}"
+        facts["component_sizes"] = _component_stats(rows.groups)
+        family = "form" if unit == "form" else "lemma-family"
+        spec = SplitSpec(
+            "ud",
+            reason=f"pairs generated inside each split's part of a seeded {family} partition of "
+            f"the lexicon (shares {shares}), so that no pair straddles two splits",
+        )
+        sets[unit] = (rows, spec, facts)
+    report = reports["form"]
+    lemma_report = reports["lemma"]
+    report.counts["target_pairs"] = total
+    report.counts["lemma_disjoint"] = {
+        "eligible": lemma_report.eligible,
+        "reasons": lemma_report.reasons,
+        "label_counts": lemma_report.label_counts,
+        "drops": dict(sorted(lemma_report.drops.items())),
+        "notes": lemma_report.notes,
+    }
+    if not report.eligible and lemma_report.eligible:
+        report.eligible = True
+    labels = {*report.label_counts, *lemma_report.label_counts}
+    return _TaskBuild(task, "word-pair", report, sets, _label_order(task, labels))
 
 
 def _config_entries(task: str, unit: str, tv: TaskVariants) -> list[tuple[str, Variant]]:
