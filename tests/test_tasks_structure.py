@@ -47,6 +47,7 @@ from polyprobe.builders.sentence.word_content import (
     WordContent,
 )
 from polyprobe.builders.task import Level, Task, TaskParams
+from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.conllu import discover, read_sources
 from polyprobe.loaders.records import Sentence, SourceFile, Word
@@ -384,6 +385,26 @@ def test_tree_depth_profile_window_and_infeasible(ud_dir: Path) -> None:
     assert derived["length_window_source"] == "profile" and derived["length_window"] == [8, 25]
     assert derived["feasible"] and len(task.label_names) >= 2
     assert abs(derived["spearman_kept_depth"]) <= 0.2
+
+
+def test_tree_depth_rho_on_label_and_depth_range(ud_dir: Path) -> None:
+    """ka-GLC: with the default rho_on='both' no range passes (merged classes keep raw depth
+    correlated with length); rho_on='label' only requires the class target and builds
+    ≤5/≥6. A profile depth_range fixes the classes."""
+    folder = ud_dir / "UD_Georgian-GLC"
+    task, derived, _ = prepared(TreeDepth, folder)
+    assert not derived["feasible"]
+    task, derived, sents = prepared(TreeDepth, folder, rho_on="label")
+    assert derived["feasible"] and task.label_names == ("≤5", "≥6")
+    assert abs(derived["spearman_kept_class"]) <= 0.2 < abs(derived["spearman_kept_depth"])
+    task, derived, _ = prepared(TreeDepth, folder, rho_on="label", depth_range=[4, 6])
+    assert derived["depth_range_source"] == "profile" and not derived["feasible"]
+    assert derived["infeasible"].startswith("the profile's depth_range does not reach")
+    task, derived, _ = prepared(TreeDepth, folder, depth_range=[4, 7], min_per_class=[10, 2, 2])
+    assert derived["feasible"] and task.label_names == ("≤4", "5", "6", "≥7")
+    assert abs(derived["spearman_kept_depth"]) <= 0.2
+    with pytest.raises(UsageError):
+        TreeDepth(with_options("tree_depth", rho_on="depth"))
 
 
 # --- top_dependencies -----------------------------------------------------------------------

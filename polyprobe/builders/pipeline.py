@@ -204,7 +204,7 @@ def prepare_tasks(
     for name in task_names:
         opts = {
             "min_per_class": [floors.train, floors.validation, floors.test],
-            "split": split.mode,
+            "split": _split_label(split),
         }
         opts.update(overrides["tasks"].get(name, {}))
         task_options[name] = opts

@@ -7,10 +7,14 @@ from polyprobe.builders.sentence.bigram_shift import BigramShift
 from polyprobe.builders.sentence.end_of_sentence import EndOfSentence
 from polyprobe.builders.sentence.object_number import ObjectNumber
 from polyprobe.builders.sentence.sentence_length import SentenceLength
+from polyprobe.builders.sentence.sentence_length_senteval import SentenceLengthSentEval
 from polyprobe.builders.sentence.subject_number import SubjectNumber
 from polyprobe.builders.sentence.subject_verb_distance import SubjectVerbDistance
 from polyprobe.builders.sentence.tense import Tense
+from polyprobe.builders.sentence.top_dependencies import TopDependencies
+from polyprobe.builders.sentence.tree_depth import TreeDepth
 from polyprobe.builders.sentence.voice import Voice
+from polyprobe.builders.sentence.word_content import WordContent
 from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import Task
 from polyprobe.errors import UsageError
@@ -19,6 +23,10 @@ TASKS: dict[str, type[Task]] = {
     cls.name: cls
     for cls in (
         SentenceLength,
+        SentenceLengthSentEval,
+        WordContent,
+        TreeDepth,
+        TopDependencies,
         BigramShift,
         Tense,
         SubjectNumber,

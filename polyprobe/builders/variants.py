@@ -48,6 +48,11 @@ DROP_SIZE_CAP = "beyond the requested split size"
 # largest-first greedy pass (at most that many of them, so a Python loop is cheap); the rest
 # are placed vectorised along their seeded order.
 _BIG_COMPONENT_SHARE = 1000
+# In ``sizes`` mode (and :func:`split_components`) a component must also hold at least this
+# share of the smallest non-empty split's target to be placed largest-first. Word tasks have a
+# few thousand candidates, where 1/1000 is 2-3 rows: nearly every lemma family would be
+# "big", placed by size and leave only singletons (mostly one class) for the small splits.
+_BIG_TARGET_SHARE = 0.05
 
 
 @dataclass
@@ -409,13 +414,15 @@ def _ratio_split(
     order: np.ndarray,
     ratios: tuple[int, int, int],
     what: str = "ratio split",
+    relative_big: bool = False,
 ) -> tuple[np.ndarray, list[str]]:
     """Assign whole components to splits so candidate counts approach the ratios.
 
     ``ratios`` are weights (percentages summing to 100 in ``ratio`` mode, row counts in
     ``sizes`` mode): split *s* aims at ``ratios[s] / sum(ratios)`` of the candidates.
 
-    Components holding ≥ 1/1000 of the candidates go first, largest first, each to the active
+    Components holding ≥ 1/1000 of the candidates (with ``relative_big``, also ≥ 5% of the
+    smallest non-empty split's target) go first, largest first, each to the active
     split furthest below its target (so one giant component, e.g. a frequent lexical key, cannot
     land in test by chance). The others are walked in seeded order (the lowest ``order`` in the
     component's smallest-hash group: uniform, independent of component size and of input
@@ -441,7 +448,12 @@ def _ratio_split(
     count = np.zeros(3, dtype=np.float64)
     assign = np.full(n_comp, -1, dtype=np.int8)
 
-    big = np.flatnonzero(size * _BIG_COMPONENT_SHARE >= n)
+    is_big = size * _BIG_COMPONENT_SHARE >= n
+    if relative_big:
+        smallest = float(target[target > 0].min()) if (target > 0).any() else 0.0
+        is_big &= size >= _BIG_TARGET_SHARE * smallest
+    big = np.flatnonzero(is_big)
+    del is_big
     if big.size:
         position = np.empty(n_comp, dtype=np.int64)
         position[comp_rank] = np.arange(n_comp)
@@ -500,7 +512,7 @@ def split_components(
         return np.empty(0, dtype=np.int8)
     gid, n_groups = _dense_ids(group)
     kid, n_keys = _key_ids(key)
-    split, _ = _ratio_split(gid, n_groups, kid, n_keys, order, weights)
+    split, _ = _ratio_split(gid, n_groups, kid, n_keys, order, weights, relative_big=True)
     return split
 
 
@@ -519,9 +531,7 @@ def _truncate(
         split[ranked[counts[s] :]] = -1
         cut += before[s] - counts[s]
     after = [min(b, c) for b, c in zip(before, counts, strict=True)]
-    short = [
-        f"{SPLITS[s]} {after[s]} < {counts[s]}" for s in range(3) if after[s] < counts[s]
-    ]
+    short = [f"{SPLITS[s]} {after[s]} < {counts[s]}" for s in range(3) if after[s] < counts[s]]
     notes = [
         "split sizes "
         + "/".join(map(str, counts))
@@ -684,7 +694,7 @@ def make_variants(
     elif settings.split.mode == "sizes":
         counts = _check_counts(settings.split.counts)
         split, notes = _ratio_split(
-            gid, n_groups, kid, n_keys, cols.order, counts, what="split sizes"
+            gid, n_groups, kid, n_keys, cols.order, counts, what="split sizes", relative_big=True
         )
         cut, cut_notes = _truncate(split, cols.order, counts)
         notes += cut_notes

@@ -51,9 +51,7 @@ def components(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
             union("g\x1f" + str(g), "k\x1f" + str(k))
     roots = [find("g\x1f" + str(g)) for g in groups]
     names = {r: i for i, r in enumerate(sorted(set(roots)))}
-    comp = np.array([names[r] for r in roots], dtype=np.int64)
-    # Representative label for stable ordering: the smallest member name of each component.
-    return comp
+    return np.array([names[r] for r in roots], dtype=np.int64)
 
 
 def group_kfold(groups: np.ndarray, keys: np.ndarray, k: int, seed: int) -> np.ndarray:

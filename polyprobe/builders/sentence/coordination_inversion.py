@@ -122,7 +122,7 @@ def find_clauses(sentence: Sentence) -> Clauses | str:
         return "empty clause body"
     if any(membership[:sep]) or not all(membership[cc_index + 1 : end]):
         return "clause spans not contiguous"
-    if any(membership[i] and not tokens[i].upos == "PUNCT" for i in range(end, len(tokens))):
+    if any(membership[i] and tokens[i].upos != "PUNCT" for i in range(end, len(tokens))):
         return "clause spans not contiguous"
     for body in (body1, body2):
         if body[0].upos == "PUNCT" or body[-1].upos == "PUNCT":
@@ -134,9 +134,7 @@ def find_clauses(sentence: Sentence) -> Clauses | str:
     return Clauses(sep, cc_index, end)
 
 
-def invert(
-    sentence: Sentence, clauses: Clauses, params: TaskParams
-) -> list[SurfaceToken]:
+def invert(sentence: Sentence, clauses: Clauses, params: TaskParams) -> list[SurfaceToken]:
     """Body 2 + separator + body 1 + final punctuation.
 
     Spacing: gaps *inside* a body travel with the body (they belong to its words: ``$20``
@@ -279,9 +277,13 @@ class CoordinationInversion(Task):
         if isinstance(clauses, str):
             return self.drop(clauses)
         side = clauses.longer
-        if self._keep_below is not None and side in self._keep_below:
-            if self._hash(sentence) > self._keep_below[side]:
-                return self.drop("longer-clause balance (majority side undersampled)")
+        keep_below = self._keep_below
+        if (
+            keep_below is not None
+            and side in keep_below
+            and self._hash(sentence) > keep_below[side]
+        ):
+            return self.drop("longer-clause balance (majority side undersampled)")
         tokens = sentence.surface_tokens()
         inverted = invert(sentence, clauses, self.params)
         original_text = render(tokens)

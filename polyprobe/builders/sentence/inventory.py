@@ -15,8 +15,9 @@ other than the probed property, so they are answered once, here, from the corpus
   replacements: *the dog walks* -> *the dog walk* is fine, but a form that is also a noun can
   make the changed sentence grammatical under another parse).
 
-Everything is keyed by :func:`polyprobe.hashing.lexical_key` (NFC + case-fold), so sentence-
-initial *Dogs* and *dogs* are one form. The inventory is filled by ``observe`` (the pipeline's
+Everything is keyed by :func:`form_key` (the language-aware lowercasing of the first letter,
+then :func:`polyprobe.hashing.lexical_key`), so sentence-initial *Dogs* and *dogs* are one form,
+and so are Turkish *İçeride* and *içeride* (plain case-folding turns ``İ`` into ``i`` + U+0307). The inventory is filled by ``observe`` (the pipeline's
 first pass) and read by ``candidates``; it holds no per-sentence state, so memory grows with the
 vocabulary, not with the corpus.
 """
@@ -55,6 +56,13 @@ def feats_key(feats: dict[str, str]) -> FeatsKey:
 def feats_string(key: FeatsKey) -> str:
     """CoNLL-U spelling of a bundle (``_`` when empty), for cards and lexical keys."""
     return "|".join(f"{k}={v}" for k, v in key) or "_"
+
+
+def form_key(form: str, lang: str) -> str:
+    """The identity of a form for counting and lookup: the first letter lowered the way the
+    language lowers a sentence-initial capital (:func:`casefold_first`: Turkish ``I`` -> ``ı``,
+    ``İ`` -> ``i``), the rest case-folded and NFC (:func:`lexical_key`)."""
+    return lexical_key(casefold_first(form, lang))
 
 
 def _bump(table: dict[Any, dict[str, int]], key: Any, item: str) -> None:
@@ -140,10 +148,10 @@ class FormInventory:
                     for wid in tok.word_ids:
                         word = words[wid - 1]
                         if word.upos in only:
-                            _bump(upos_of, lexical_key(word.form), word.upos)
+                            _bump(upos_of, form_key(word.form, lang), word.upos)
                 continue
             form = tok.form
-            key = lexical_key(form)
+            key = form_key(form, lang)
             keys.append(key)
             counts[key] += 1
             if slot_lexical.get(i) is False:
@@ -162,11 +170,13 @@ class FormInventory:
                 word = words[ids[0] - 1]
                 _bump(upos_of, key, word.upos)
                 if word.upos in cell_upos:
-                    _bump(cells, (lexical_key(word.lemma), word.upos, feats_key(word.feats)), key)
+                    _bump(
+                        cells, (form_key(word.lemma, lang), word.upos, feats_key(word.feats)), key
+                    )
             else:
                 for wid in ids:
                     word = words[wid - 1]
-                    _bump(upos_of, lexical_key(word.form), word.upos)
+                    _bump(upos_of, form_key(word.form, lang), word.upos)
         if self.bigrams is not None and keys and only is None:
             bigrams = self.bigrams
             prev = BOS
@@ -263,7 +273,7 @@ def regular_case(
     unusual case (a title-cased headline word, an all-caps shout), the changed copy would differ
     from the original in case as well as in the word: a cue. Such tokens are not replaced."""
     form = tokens[i].form
-    usual = inventory.spelling(lexical_key(form))
+    usual = inventory.spelling(form_key(form, lang))
     if usual is None or form == usual:
         return usual is not None
     return i in capital_slots(tokens) and form == capitalise_first(usual, lang)

@@ -15,6 +15,7 @@ from polyprobe.builders.sentence.inventory import (
     case_shape,
     feats_key,
     feats_string,
+    form_key,
     has_letter,
     regular_case,
     substitute,
@@ -36,21 +37,23 @@ class OddManOut(Task):
     """Original sentence vs. a copy in which one NOUN or VERB was replaced by another form with
     the same UPOS, the same features and the same log2 frequency band.
 
-    **Replacement classes (lexical control).** The issue asks that a word seen as replaced or
-    replacement in one split never be replaced or replacement in another, and the variant
-    engine keeps one lexical key per candidate in one split. A key per replaced word is not
-    enough (the replacement may be another item's replaced word, with another key), so the
-    vocabulary is *partitioned*: every eligible form gets exactly one home analysis (its most
-    frequent (UPOS, features)), forms with the same home analysis, frequency band and case
-    shape of their usual spelling (lower / Title / UPPER: a capitalised common noun replacing a
-    lowercase one would mark the change) are ordered by a seeded stable hash and dealt into
-    classes of ``class_size``..``2*class_size-1``
-    forms, and a word is only ever replaced by a member of its own class. The class is the
-    lexical key of both copies. Since class membership is a function of the form alone, all
-    roles of a form carry one key and land in one split, whatever the split mode; and the
-    classes are small, so the engine can still split the data finely. Under ``--split ud``
-    classes are also kept within the UD split where their forms first occur, so that the
-    engine's "key already seen in an earlier split" rule does not empty validation and test.
+    **Replacement classes (lexical control).** A word seen as replaced or replacement in one
+    split must never be replaced or replacement in another, and the variant engine keeps each
+    lexical key in one split, one key per candidate. A key per replaced word is not enough (the
+    replacement may be another item's replaced word, with another key), so the vocabulary is
+    *partitioned*: every eligible form gets one home analysis (its most frequent NOUN/VERB
+    (UPOS, features)); forms with the same home analysis, frequency band and case shape of
+    their usual spelling (lower / Title / UPPER: a capitalised noun replacing a lowercase one
+    would mark the change) are ordered by a seeded stable hash and dealt into classes of
+    ``class_size`` to ``2 * class_size - 1`` forms; a word is only ever replaced by a member of
+    its own class, and the class is the lexical key of both copies. Class membership is a
+    function of the form alone, so all roles of a form carry one key and land in one split,
+    whatever the split mode; classes are small, so the engine can still split finely. (A
+    hash-bucket partition of the whole vocabulary would do the same, but its pools shrink with
+    the number of buckets; dealing within (analysis, band) keeps every pool at ``class_size``.)
+    Under ``--split ud`` classes are also kept within the UD split where their forms first
+    occur, so that the engine's "key already seen in an earlier split" rule does not empty
+    validation and test.
 
     **Naturalness.** Among all (position, replacement) pairs the best tier of bigram
     attestation (both neighbours, one, neither; sentence boundaries count as neighbours) is
@@ -122,11 +125,12 @@ class OddManOut(Task):
         split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
         upos = self.inventory.cell_upos
         first = self._first_split
+        lang = self.params.lang
         for tok in tokens:
             if len(tok.word_ids) != 1 or tok.upos not in upos:
                 continue
             word = sentence.word(tok.word_ids[0])
-            k = (lexical_key(word.form), word.upos, feats_key(word.feats))
+            k = (form_key(word.form, lang), word.upos, feats_key(word.feats))
             if split < first.get(k, 4):
                 first[k] = split
 
@@ -156,9 +160,7 @@ class OddManOut(Task):
                 skipped_other_upos += 1
                 continue
             self._home[key] = home
-            self._lemma[key] = min(
-                lemmas[(key, home)].items(), key=lambda kv: (-kv[1], kv[0])
-            )[0]
+            self._lemma[key] = min(lemmas[(key, home)].items(), key=lambda kv: (-kv[1], kv[0]))[0]
             band = inv.band(key)
             spelling = inv.spelling(key)
             assert band is not None and spelling is not None
@@ -176,9 +178,7 @@ class OddManOut(Task):
             for c in range(n_classes):
                 members = tuple(sorted(keys[c::n_classes]))
                 where = f"|{_SPLIT_NAMES[split]}" if self.split_aware else ""
-                class_id = lexical_key(
-                    f"{upos}|{feats_string(feats)}|b{band}|{shape}{where}|{c}"
-                )
+                class_id = lexical_key(f"{upos}|{feats_string(feats)}|b{band}|{shape}{where}|{c}")
                 self._members[class_id] = members
                 for k in members:
                     self._class_of[k] = class_id
@@ -231,7 +231,7 @@ class OddManOut(Task):
         inv = self.inventory
         lang = self.params.lang
         tokens = sentence.surface_tokens()
-        keys = [lexical_key(t.form) for t in tokens]
+        keys = [form_key(t.form, lang) for t in tokens]
         upos = set(self.upos)
         singles = [i for i, t in enumerate(tokens) if len(t.word_ids) == 1 and t.upos in upos]
         if not singles:
@@ -250,7 +250,7 @@ class OddManOut(Task):
         best = -1
         options: dict[int, list[str]] = {}
         for i in regular:
-            lemma = lexical_key(sentence.word(tokens[i].word_ids[0]).lemma)
+            lemma = form_key(sentence.word(tokens[i].word_ids[0]).lemma, lang)
             left = keys[i - 1] if i > 0 else BOS
             right = keys[i + 1] if i + 1 < len(tokens) else EOS
             tiered: dict[int, list[str]] = {}
@@ -300,8 +300,8 @@ class OddManOut(Task):
     # --- introspection (tests, reports) ----------------------------------------------------
     def replacement_class(self, form: str) -> tuple[str, ...]:
         """The members of a form's replacement class (empty if it has none)."""
-        class_id = self._class_of.get(lexical_key(form))
+        class_id = self._class_of.get(form_key(form, self.params.lang))
         return self._members.get(class_id, ()) if class_id else ()
 
     def class_id(self, form: str) -> str | None:
-        return self._class_of.get(lexical_key(form))
+        return self._class_of.get(form_key(form, self.params.lang))

@@ -11,11 +11,12 @@ from polyprobe.builders.rendering import render
 from polyprobe.builders.sentence.inventory import (
     FeatsKey,
     FormInventory,
+    form_key,
     regular_case,
     substitute,
 )
 from polyprobe.builders.task import Candidate, Level, Task, TaskParams
-from polyprobe.hashing import choice_index, lexical_key, stable_rng
+from polyprobe.hashing import choice_index, stable_rng
 from polyprobe.loaders.records import Sentence, Word
 
 WEHNER_2019 = (
@@ -121,8 +122,7 @@ class SubjectVerbAgreement(Task):
     lexical_control: ClassVar[bool] = False
     needs_observation: ClassVar[bool] = True
     notes: ClassVar[tuple[str, ...]] = (
-        "Each source sentence gives both an 'agree' (original) and a 'disagree' row (same "
-        "group).",
+        "Each source sentence gives both an 'agree' (original) and a 'disagree' row (same group).",
         "The agreeing word is the finite root VERB, or its single finite auxiliary when the "
         "root is non-finite; subject features are plain, verb features plain or from the "
         "[subj] layer. NOUN/PROPN subjects count as 3rd person.",
@@ -138,9 +138,7 @@ class SubjectVerbAgreement(Task):
     def __init__(self, params: TaskParams | None = None, seed: int = 0) -> None:
         super().__init__(params, seed)
         # Verbs (cells, spelling) and nouns (the "never a NOUN" test) are all this task reads.
-        self.inventory = FormInventory(
-            self.params, VERBAL_UPOS, only_upos=(*VERBAL_UPOS, "NOUN")
-        )
+        self.inventory = FormInventory(self.params, VERBAL_UPOS, only_upos=(*VERBAL_UPOS, "NOUN"))
         self.number_clauses: Counter[str] = Counter()  # plural subject: verb Plur / other
         self.person_clauses: Counter[str] = Counter()  # subject person == verb person?
         # (lemma, UPOS, rest) -> form -> analyses (person, number) seen.
@@ -262,14 +260,15 @@ class SubjectVerbAgreement(Task):
             return None
         from polyprobe.loaders.unimorph import UniMorphReader
 
+        lang = self.params.lang
         reader = UniMorphReader(
-            unimorph_paths(paths), layout=self.option("unimorph_layout"), lang=self.params.lang
+            unimorph_paths(paths), layout=self.option("unimorph_layout"), lang=lang
         )
         entries = 0
         for entry in reader:
-            form_key = lexical_key(entry.form)
+            key = form_key(entry.form, lang)
             if entry.pos in UNIMORPH_NOUN_POS:
-                self._unimorph_nouns.add(form_key)
+                self._unimorph_nouns.add(key)
                 continue
             if entry.pos not in UNIMORPH_VERBAL_POS or " " in entry.form.strip():
                 continue
@@ -277,10 +276,10 @@ class SubjectVerbAgreement(Task):
             person = UNIMORPH_PERSON.get(feats.get("Person", ""))
             number = UNIMORPH_NUMBER.get(feats.get("Number", ""))
             rest = tuple(sorted((k, v) for k, v in feats.items() if k not in ("Person", "Number")))
-            self._unimorph.setdefault(lexical_key(entry.lemma), []).append(
-                (form_key, entry.form, rest, (person, number))
+            self._unimorph.setdefault(form_key(entry.lemma, lang), []).append(
+                (key, entry.form, rest, (person, number))
             )
-            self._unimorph_spelling.setdefault(form_key, entry.form)
+            self._unimorph_spelling.setdefault(key, entry.form)
             entries += 1
         return {
             "files": [Path(p).name for p in reader.paths],
@@ -313,8 +312,9 @@ class SubjectVerbAgreement(Task):
     def replacements(self, carrier: Word, subj: Agreement) -> dict[str, str]:
         """Case-folded replacement forms -> where they come from (``treebank``, ``unimorph``,
         ``both``)."""
-        own = lexical_key(carrier.form)
-        lemma = lexical_key(carrier.lemma)
+        lang = self.params.lang
+        own = form_key(carrier.form, lang)
+        lemma = form_key(carrier.lemma, lang)
         out: dict[str, str] = {}
         paradigm = self._paradigms.get((lemma, carrier.upos, rest_key(carrier.feats)), {})
         for form, analyses in paradigm.items():
@@ -382,9 +382,10 @@ class SubjectVerbAgreement(Task):
         index = next(i for i, t in enumerate(tokens) if carrier.id in t.word_ids)
         if len(tokens[index].word_ids) != 1:
             return self.drop("verb inside a multiword token")
-        if lexical_key(carrier.form) == lexical_key(carrier.lemma):
+        lang = self.params.lang
+        if form_key(carrier.form, lang) == form_key(carrier.lemma, lang):
             return self.drop("original form equals its lemma")
-        if not regular_case(self.inventory, tokens, index, self.params.lang):
+        if not regular_case(self.inventory, tokens, index, lang):
             return self.drop("verb in unusual case")
         options = self.replacements(carrier, s_agr)
         if not options:

@@ -81,6 +81,10 @@ class TopDependencies(Task):
     ``label_names`` is a placeholder on the class: :meth:`derive` sets the instance's
     ``label_names`` (the sequences in frequency order, then ``OTHER``), and the pipeline reads
     the instance's label names after ``derive()``.
+
+    Profile options (``[tasks.top_dependencies]``): ``max_classes`` (19), ``sequences`` (a
+    fixed list of sequences; the floors still decide feasibility of OTHER), and from the
+    pipeline ``min_per_class`` and ``split``.
     """
 
     name: ClassVar[str] = "top_dependencies"

@@ -9,8 +9,15 @@ could predict depth from length alone. SentEval decorrelated the two by sampling
    n(L,c)⌋)``: α = 0 gives exactly equal counts per class at every length (ρ = 0, but a length
    missing one class loses all its items), larger α keeps more rows and more correlation;
 4. among the class ranges whose every class reaches ``--min-per-class`` in every split after
-   sampling and whose |ρ(length, class)| ≤ the target at some α, take the one with the most
-   classes, then the most rows, with the largest such α. Nothing qualifies → infeasible.
+   sampling and for which some α gives |ρ| ≤ the target (0.2) both between length and the
+   class (what a probe predicts) and between length and the raw depth (the literal recipe;
+   merged classes hide the correlation inside "≥m", so both are required by default), take
+   the one with the most classes, then the most rows, with the largest such α. Nothing
+   qualifies → infeasible.
+
+Profile options (``[tasks.tree_depth]``): ``length_window = [lo, hi]``, ``depth_range = [k,
+m]`` (classes "≤k" .. "≥m"), ``max_abs_rho`` (0.2), ``rho_on`` (``"both"``, or ``"label"`` to
+require the target on the class only), and from the pipeline ``min_per_class`` and ``split``.
 
 Which items of a cell are kept is decided by a seeded stable hash of (treebank, sent_id), so
 the task is seed-dependent and ``candidates`` needs no state but the per-cell thresholds.
@@ -28,6 +35,7 @@ from polyprobe.builders.rendering import render
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.word_content import DEFAULT_FLOORS, SplitFloors
 from polyprobe.builders.task import Candidate, Level, Task
+from polyprobe.errors import UsageError
 from polyprobe.hashing import stable_u64
 from polyprobe.loaders.records import Sentence
 
@@ -117,8 +125,9 @@ class TreeDepth(Task):
         "Classes are depth values; the rarest extremes are merged into '≤k' and '≥m' classes. "
         "Per length, every (length, class) cell is capped at max(smallest cell, ⌊α × mean "
         "cell⌋) with a seeded stable hash choosing the kept items, so each length has nearly "
-        "equal counts per class; α is the largest value giving |Spearman(length, class)| <= "
-        "0.2 with every class at min-per-class in every split.",
+        "equal counts per class; α is the largest value giving |Spearman| <= 0.2 between "
+        "length and the class and between length and the raw depth, with every class at "
+        "min-per-class in every split.",
         "Among the feasible class ranges the one with the most classes wins, then the one "
         "keeping the most rows. None feasible -> the task is infeasible (reason recorded).",
         "The profile records Spearman's rho before (whole corpus, window) and after sampling.",
@@ -129,7 +138,7 @@ class TreeDepth(Task):
         self.max_rho = float(self.option("max_abs_rho", DEFAULT_MAX_RHO))
         self.rho_on = str(self.option("rho_on", "both"))
         if self.rho_on not in ("label", "both"):
-            raise ValueError(f"tree_depth: rho_on must be 'label' or 'both', not {self.rho_on!r}")
+            raise UsageError(f"tree_depth: rho_on must be 'label' or 'both', not {self.rho_on!r}")
         window = self.option("length_window", None)
         self.fixed_window: tuple[int, int] | None = (
             (int(window[0]), int(window[1])) if window is not None else None
@@ -159,6 +168,9 @@ class TreeDepth(Task):
             if self.fixed_window
             else "interquartile range",
             "max_abs_spearman": self.max_rho,
+            "spearman_on": "length vs class and length vs raw depth"
+            if self.rho_on == "both"
+            else "length vs class",
             "cap_per_cell": "max(min cell, floor(alpha x mean cell)) per length",
             "alphas_tried": [a if math.isfinite(a) else "inf" for a in ALPHAS],
             "selection": "most classes, then most rows, then largest alpha",
@@ -275,11 +287,13 @@ class TreeDepth(Task):
             if best is None or score > best[0]:
                 best = (score, (lo, hi), res)
         if best is None:
-            return self._fail(
-                out,
-                f"no range of >= 2 depth classes reaches |Spearman| <= {self.max_rho} with every "
-                f"class at min-per-class {'/'.join(map(str, self.floors.floors))} in every split",
+            target = (
+                f"|Spearman| <= {self.max_rho} with every class at min-per-class "
+                f"{'/'.join(map(str, self.floors.floors))} in every split"
             )
+            if self.fixed_range is not None:
+                return self._fail(out, f"the profile's depth_range does not reach {target}")
+            return self._fail(out, f"no range of >= 2 depth classes reaches {target}")
         _, (lo, hi), res = best
         self.depth_range = (lo, hi)
         names = class_labels(lo, hi, int(values[0]), int(values[-1]))

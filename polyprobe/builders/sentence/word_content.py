@@ -223,6 +223,10 @@ class WordContent(Task):
     ``label_names`` is a placeholder on the class: :meth:`derive` sets the instance's
     ``label_names`` to the K targets (frequency order), and the pipeline reads the instance's
     label names after ``derive()``.
+
+    Profile options (``[tasks.word_content]``): ``coverage``, ``min_chars``, ``noun_share``,
+    ``repeat_share``, ``k_choices``, ``targets`` (a fixed list, case-folded; the floors still
+    decide feasibility), and from the pipeline ``min_per_class`` and ``split``.
     """
 
     name: ClassVar[str] = "word_content"
