@@ -15,7 +15,7 @@ import tempfile
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from polyprobe.builders.variants import (
     SizeSpec,
     SplitSpec,
     TaskVariants,
+    Variant,
     VariantSettings,
     make_variants,
     parse_sizes,
@@ -383,20 +384,23 @@ def build_ud(
                     summary.not_built = list(tv.not_built)
                     summary.infeasible = tv.infeasible
                 if tv is not None and tv.infeasible is None:
-                    for cfg_name, variant in _config_entries(t, tv):
+                    entries = [(n, v, tv) for n, v in _config_entries(t, tv)]
+                    if t.paired_copies:
+                        entries += _unpaired_entries(t, cols, settings, summary)
+                    for cfg_name, variant, tv_used in entries:
                         splits = {
                             sp: _materialise(
                                 rows_table,
                                 variant.indices[sp],
                                 cols,
-                                tv,
+                                tv_used,
                                 t,
                                 groups_table,
                                 canonical_sentence,
                             )
                             for sp in SPLITS
                         }
-                        seed_dependent = _seed_dependent(t, variant, split_spec, cols, tv)
+                        seed_dependent = _seed_dependent(t, variant, split_spec, cols, tv_used)
                         is_default = not default_given
                         default_given = True
                         writer.add_config(
@@ -405,13 +409,13 @@ def build_ud(
                                 task=t.name,
                                 level=t.level.value,
                                 description=t.description,
-                                label_names=list(tv.label_names),
+                                label_names=list(tv_used.label_names),
                                 polyprobe={
                                     "task": t.name,
                                     "task_type": "probing",
                                     "level": t.level.value,
                                     "inputs": list(t.input_columns),
-                                    "labels": list(tv.label_names),
+                                    "labels": list(tv_used.label_names),
                                     "recipe_version": t.recipe_version,
                                     "variant": {
                                         "balance": variant.balance,
@@ -424,9 +428,13 @@ def build_ud(
                                 },
                                 recipe=t.parameters(),
                                 splits=splits,
-                                dropped=_drop_counts(t, tv),
-                                dropped_classes=dict(tv.dropped_classes),
-                                notes=[*t.notes, f"split: {split_spec.reason}"],
+                                dropped=_drop_counts(t, tv_used),
+                                dropped_classes=dict(tv_used.dropped_classes),
+                                notes=[
+                                    *t.notes,
+                                    *([UNPAIRED_NOTE] if variant.balance == "unpaired" else []),
+                                    f"split: {split_spec.reason}",
+                                ],
                                 citation=t.citation,
                                 default=is_default,
                             )
@@ -571,11 +579,56 @@ def _materialise(
     return pa.Table.from_arrays([pc.cast(arrays[f.name], f.type) for f in schema], schema=schema)
 
 
+UNPAIRED_NOTE = (
+    "unpaired: one copy per group (chosen by the seeded order hash), then classes balanced; "
+    "as in SentEval, no sentence appears in both versions"
+)
+
+
+def _unpaired_entries(
+    task: Task, cols: CandidateColumns, settings: VariantSettings, summary: TaskSummary
+) -> list[tuple[str, Any, TaskVariants]]:
+    """SentEval never showed both versions of a sentence: the ``unpaired`` variant keeps one
+    copy per group (the lowest order hash), then balances classes like ``balanced``."""
+    if len(cols.label) == 0:
+        return []
+    by_group = np.lexsort((np.arange(len(cols.group)), cols.order, cols.group))
+    first = np.ones(len(by_group), dtype=bool)
+    first[1:] = cols.group[by_group][1:] != cols.group[by_group][:-1]
+    keep = np.sort(by_group[first])
+    sub = CandidateColumns(
+        label=cols.label[keep],
+        group=cols.group[keep],
+        key=cols.key[keep],
+        source_split=cols.source_split[keep],
+        order=cols.order[keep],
+    )
+    tv = make_variants(sub, list(task.label_names), replace(settings, balances=("balanced",)))
+    if tv.infeasible is not None:
+        summary.not_built.append(f"unpaired: {tv.infeasible}")
+        return []
+    summary.not_built.extend(f"unpaired: {m}" for m in tv.not_built)
+    out: list[tuple[str, Any, TaskVariants]] = []
+    for v in tv.variants:
+        mapped = Variant(
+            balance="unpaired",
+            size=v.size,
+            indices={sp: keep[np.asarray(ix, dtype=np.int64)] for sp, ix in v.indices.items()},
+        )
+        out.append((f"{task.name}.unpaired-{v.size}", mapped, tv))
+    return out
+
+
 def _seed_dependent(
     task: Task, variant: Any, split: SplitSpec, cols: CandidateColumns, tv: TaskVariants
 ) -> bool:
     """True when the seed changes which rows a config holds (row order aside)."""
-    if task.seed_dependent or split.mode == "ratio" or variant.size != "full":
+    if (
+        task.seed_dependent
+        or split.mode == "ratio"
+        or variant.size != "full"
+        or variant.balance == "unpaired"
+    ):
         return True
     if variant.balance == "balanced":
         natural = next(

@@ -78,6 +78,9 @@ class Task:
     citation: ClassVar[str] = ""
     seed_dependent: ClassVar[bool] = False
     lexical_control: ClassVar[bool] = False
+    # Each source record yields several copies with different labels (original/perturbed):
+    # the pipeline then also builds an ``unpaired`` variant with one copy per group.
+    paired_copies: ClassVar[bool] = False
     # Free-text lines that the card prints under the recipe (e.g. how multiword tokens count).
     notes: ClassVar[tuple[str, ...]] = ()
 

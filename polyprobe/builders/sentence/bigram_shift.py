@@ -52,6 +52,7 @@ class BigramShift(Task):
     recipe_version: ClassVar[str] = "1.0.0"
     citation: ClassVar[str] = CONNEAU_2018
     seed_dependent: ClassVar[bool] = True
+    paired_copies: ClassVar[bool] = True
     lexical_control: ClassVar[bool] = False
     notes: ClassVar[tuple[str, ...]] = (
         "Each source sentence gives both an 'original' and an 'inverted' row (same group); "

@@ -100,6 +100,7 @@ class WordOrder(Task):
     recipe_version: ClassVar[str] = "1.0.0"
     citation: ClassVar[str] = SentenceLength.citation
     seed_dependent: ClassVar[bool] = True
+    paired_copies: ClassVar[bool] = True
     lexical_control: ClassVar[bool] = False
     needs_observation: ClassVar[bool] = True
     # Whether the other non-PUNCT tokens are shuffled too (``word_order_permuted``).
