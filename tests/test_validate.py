@@ -115,7 +115,10 @@ def test_lexical_key_leaked_across_splits(copy: Path) -> None:
 def test_empty_lexical_keys_are_not_a_leak(copy: Path) -> None:
     for split in ("train", "test"):
         rewrite(copy, SN, split, lambda t: set_cell(t, "lexical_key", 0, ""))
-    assert validate(copy).ok
+    problems = validate(copy).problems
+    # not a leak; but this config declares a lexical control, so keyless rows are reported
+    assert not any("occur in both" in p for p in problems), problems
+    assert all("lexical_control is declared" in p for p in problems) and len(problems) == 2
 
 
 def test_num_examples_wrong(copy: Path) -> None:
@@ -234,3 +237,26 @@ def test_unusable_input_raises(tmp_path: Path) -> None:
 def test_make_table_helper_matches_schema() -> None:
     t = make_table("sentence", SENT_LABELS, [])
     assert t.schema.equals(schema.arrow_schema("sentence", SENT_LABELS), check_metadata=True)
+
+
+def test_lexical_control_rows_need_keys(tmp_path: Path) -> None:
+    """A config that declares a lexical control must key every row (tense, subject_number,
+    object_number, odd_man_out): an empty key would let that row escape the control."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from polyprobe.demo import build_demo
+
+    out = tmp_path / "demo"
+    build_demo(out)
+    assert validate(out).ok
+    f = out / "data" / "subject_number" / "train-00000-of-00001.parquet"
+    table = pq.read_table(f)
+    keys = table.column("lexical_key").to_pylist()
+    keys[0] = ""
+    table = table.set_column(
+        table.schema.get_field_index("lexical_key"), "lexical_key", pa.array(keys, pa.string())
+    )
+    pq.write_table(table, f)
+    problems = validate(out).problems
+    assert any("lexical_control is declared but 1 row(s)" in p for p in problems), problems

@@ -123,6 +123,7 @@ class _SplitData:
     ids: list[str]
     groups: set[str]
     keys: set[str]
+    keyless: int = 0  # rows with an empty lexical_key
 
 
 class _Validator:
@@ -300,6 +301,14 @@ class _Validator:
                 splits[split] = _merge(parts)
 
         self._check_ids_and_leaks(name, splits)
+        if pblock.get("lexical_control") is True:
+            # A lexical control is only as good as its keys: a keyless row escapes it.
+            for split, sd in splits.items():
+                if sd.keyless:
+                    self.problem(
+                        f"{_where(name, split)}: lexical_control is declared but {sd.keyless} "
+                        "row(s) have an empty lexical_key"
+                    )
         self._check_numbers(name, splits, info_splits, pblock, label_names, tables)
         if not (self.root / plot_path(name)).is_file():
             self.problem(f"{_where(name)}: plot {plot_path(name)} is missing")
@@ -379,8 +388,10 @@ class _Validator:
 
         ids = strings("id")
         groups = set(strings("group"))
-        keys = {k for k in strings("lexical_key") if k}
-        return _SplitData(table.num_rows, counts, ids, groups, keys), embedded
+        all_keys = strings("lexical_key")
+        keys = {k for k in all_keys if k}
+        keyless = sum(1 for k in all_keys if not k)
+        return _SplitData(table.num_rows, counts, ids, groups, keys, keyless), embedded
 
     def _check_ids_and_leaks(self, config: str, splits: dict[str, _SplitData]) -> None:
         seen: dict[str, str] = {}
@@ -614,6 +625,7 @@ def _merge(parts: list[_SplitData]) -> _SplitData:
         ids=[i for p in parts for i in p.ids],
         groups=set().union(*(p.groups for p in parts)),
         keys=set().union(*(p.keys for p in parts)),
+        keyless=sum(p.keyless for p in parts),
     )
 
 
