@@ -104,29 +104,23 @@ def whole_build(tb: Path, tmp: Path) -> None:
     )
     files = [str(f) for f in _files(tb)]
     t_bare, _ = _timed([sys.executable, "-c", bare, *files])
-    out = tmp / "ewt"
-    t_build, _ = _timed(
-        [
-            sys.executable,
-            "-m",
-            "polyprobe",
-            "build",
-            "ud",
-            str(tb),
-            "--lang",
-            "en",
-            "--sizes",
-            "10k",
-            "--out",
-            str(out),
-            "--overwrite",
-            "--quiet",
-        ]
+    base = [
+        *(sys.executable, "-m", "polyprobe", "build", "ud", str(tb), "--lang", "en"),
+        *("--sizes", "10k", "--overwrite", "--quiet"),
+    ]
+    platform = ["--tasks", "sentence_length,bigram_shift,subject_number"]
+    t_platform, _ = _timed([*base, *platform, "--out", str(tmp / "ewt3")])
+    t_suite, _ = _timed([*base, "--out", str(tmp / "ewt-all")])
+    print("whole build of EWT (natural+balanced, full+10k) as a process, start-up included:")
+    print(f"  bare conllu.parse_incr pass          {t_bare:6.2f} s")
+    print(
+        f"  polyprobe build ud, 3 platform tasks {t_platform:6.2f} s"
+        f"  ratio {t_platform / t_bare:.2f}x (target <= 1.5x)"
     )
-    print("whole build of EWT (3 tasks, natural+balanced, full+10k) as a process:")
-    print(f"  bare conllu.parse_incr pass  {t_bare:6.2f} s")
-    print(f"  polyprobe build ud           {t_build:6.2f} s")
-    print(f"  ratio: {t_build / t_bare:.2f}x (target <= 1.5x)")
+    print(
+        f"  polyprobe build ud, whole suite      {t_suite:6.2f} s"
+        f"  ratio {t_suite / t_bare:.2f}x (target <= 2x)"
+    )
 
 
 def memory(tb: Path, tmp: Path, target_mb: int = 200) -> None:

@@ -53,7 +53,9 @@ def params_for(treebank: str) -> TaskParams:
 
 
 def test_registry_order_and_lookup() -> None:
-    assert list(TASKS) == ["sentence_length", "bigram_shift", "subject_number"]
+    platform = ["sentence_length", "bigram_shift", "subject_number"]
+    assert list(TASKS)[0] == "sentence_length"  # the default config of a full build
+    assert [n for n in TASKS if n in platform] == platform
     assert get_task("bigram_shift") is BigramShift
     with pytest.raises(UsageError) as err:
         get_task("bigram_shfit")
@@ -61,6 +63,10 @@ def test_registry_order_and_lookup() -> None:
     assert "bigram_shfit" in message
     for name in TASKS:
         assert name in message
+
+
+# Tasks whose label set is derived from the corpus in derive() (class attribute is empty).
+DYNAMIC_LABELS = {"word_content", "tree_depth", "top_dependencies"}
 
 
 @pytest.mark.parametrize("name", list(TASKS))
@@ -71,10 +77,10 @@ def test_task_metadata(name: str) -> None:
     assert cls.level is Level.SENTENCE
     assert task.input_columns == ("sentence", "tokens")
     assert cls.recipe_version == "1.0.0"
-    assert cls.description and cls.label_names and cls.citation
+    assert cls.description and cls.citation
+    assert bool(cls.label_names) != (name in DYNAMIC_LABELS)
     assert task.parameters()
-    cited = "Wehner" if name == "sentence_length" else "Conneau"
-    assert cited in cls.citation
+    assert ("Conneau" in cls.citation) or ("Wehner" in cls.citation)
 
 
 def test_declared_flags() -> None:

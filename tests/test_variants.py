@@ -659,15 +659,15 @@ def test_sizes_keeps_components_whole_and_zero_split_unfloored() -> None:
 def test_sizes_bad_counts(counts) -> None:
     cols = random_cols(50)
     with pytest.raises(ValueError, match="split"):
-        make_variants(cols, ["a", "b", "c"], VariantSettings(split=SplitSpec("sizes", counts=counts)))
+        make_variants(
+            cols, ["a", "b", "c"], VariantSettings(split=SplitSpec("sizes", counts=counts))
+        )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.lists(
-        st.tuples(
-            st.integers(0, 2), st.integers(0, 12), st.integers(0, 8), st.integers(0, 40)
-        ),
+        st.tuples(st.integers(0, 2), st.integers(0, 12), st.integers(0, 8), st.integers(0, 40)),
         min_size=0,
         max_size=80,
     ),

@@ -199,7 +199,7 @@ def prepare_tasks(
     if profile_path is not None:
         overrides = load_profile(profile_path)
         check_task_names(overrides, TASKS, profile_path)
-    language = derive_capitalisation(read_sources(sources, on_invalid="skip"))
+    language = derive_capitalisation(read_sources(sources, on_invalid="skip", lazy=True))
     language.update(overrides["language"])
     task_options: dict[str, dict[str, Any]] = {}
     for name in task_names:

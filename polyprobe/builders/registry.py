@@ -4,11 +4,14 @@ task in registry order that is built gets ``default: true``."""
 from __future__ import annotations
 
 from polyprobe.builders.sentence.bigram_shift import BigramShift
+from polyprobe.builders.sentence.coordination_inversion import CoordinationInversion
 from polyprobe.builders.sentence.end_of_sentence import EndOfSentence
 from polyprobe.builders.sentence.object_number import ObjectNumber
+from polyprobe.builders.sentence.odd_man_out import OddManOut
 from polyprobe.builders.sentence.sentence_length import SentenceLength
 from polyprobe.builders.sentence.sentence_length_senteval import SentenceLengthSentEval
 from polyprobe.builders.sentence.subject_number import SubjectNumber
+from polyprobe.builders.sentence.subject_verb_agreement import SubjectVerbAgreement
 from polyprobe.builders.sentence.subject_verb_distance import SubjectVerbDistance
 from polyprobe.builders.sentence.tense import Tense
 from polyprobe.builders.sentence.top_dependencies import TopDependencies
@@ -31,6 +34,9 @@ TASKS: dict[str, type[Task]] = {
         Tense,
         SubjectNumber,
         ObjectNumber,
+        OddManOut,
+        CoordinationInversion,
+        SubjectVerbAgreement,
         SubjectVerbDistance,
         Voice,
         WordOrder,

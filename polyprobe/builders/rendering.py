@@ -112,7 +112,16 @@ def _all_caps(form: str) -> bool:
 def keep_case_forms(params: TaskParams) -> frozenset[str]:
     """Forms whose capital is lexical whatever their UPOS (``params.extra["keep_case_forms"]``,
     derived from the data by the pipeline or set by a profile)."""
-    return frozenset(params.extra.get("keep_case_forms") or ())
+    forms = params.extra.get("keep_case_forms") or ()
+    cached = _KEEP_CACHE.get(id(forms))
+    if cached is None or cached[0] is not forms:
+        cached = (forms, frozenset(forms))
+        _KEEP_CACHE[id(forms)] = cached
+    return cached[1]
+
+
+# keep_case_forms is asked per moved token: memoise the frozenset per list object.
+_KEEP_CACHE: dict[int, tuple[object, frozenset[str]]] = {}
 
 
 def lexical_case(
@@ -127,15 +136,16 @@ def lexical_case(
     (English ``I``). For a multiword token the first word decides (Turkish ``Ankara'dayım`` is
     PROPN + AUX), which needs ``sentence``; without it a multiword token counts as positional.
     """
-    upos_lexical = {"PROPN"} | ({"NOUN"} if params.capitalises_nouns else set())
-    keep_forms = keep_case_forms(params)
-    out: list[bool] = []
-    for tok in tokens:
-        upos = tok.upos
-        if upos == "MWT" and sentence is not None:
-            upos = sentence.word(tok.word_ids[0]).upos
-        out.append(upos in upos_lexical or tok.form in keep_forms or _all_caps(tok.form))
-    return out
+    return [_is_lexical(tok, params, sentence) for tok in tokens]
+
+
+def _is_lexical(tok: SurfaceToken, params: TaskParams, sentence: Sentence | None) -> bool:
+    upos = tok.upos
+    if upos == "MWT" and sentence is not None:
+        upos = sentence.word(tok.word_ids[0]).upos
+    if upos == "PROPN" or (upos == "NOUN" and params.capitalises_nouns):
+        return True
+    return tok.form in keep_case_forms(params) or _all_caps(tok.form)
 
 
 def capital_slots(tokens: Sequence[SurfaceToken]) -> list[int]:
@@ -198,17 +208,16 @@ def permute(
         if i != j and (tokens[i].upos == "PUNCT" or tokens[j].upos == "PUNCT"):
             raise ValueError(f"PUNCT tokens may not move (position {i} <- {j})")
 
-    lexical = lexical_case(tokens, params, sentence)
     slots = set(capital_slots(tokens))
     lang = params.lang
     out: list[SurfaceToken] = []
     for i, j in enumerate(new_order):
         src = tokens[j]
         form = src.form
-        if i != j:
-            if j in slots and not lexical[j] and starts_upper(form):
+        if i != j and (j in slots or i in slots) and not _is_lexical(src, params, sentence):
+            if j in slots and starts_upper(form):
                 form = casefold_first(form, lang)
-            if i in slots and starts_upper(tokens[i].form) and not lexical[j]:
+            if i in slots and starts_upper(tokens[i].form):
                 form = capitalise_first(form, lang)
         out.append(SurfaceToken(form, src.word_ids, tokens[i].space_after, src.upos))
     return out

@@ -90,6 +90,7 @@ class Sentence:
     empty: list[EmptyNode] = field(default_factory=list)
     comments: dict[str, str] = field(default_factory=dict)
     _children: list[list[int]] | None = None
+    _surface: list[SurfaceToken] | None = None
 
     # --- tree helpers -------------------------------------------------------------------
     def word(self, word_id: int) -> Word:
@@ -128,7 +129,14 @@ class Sentence:
 
     # --- surface ------------------------------------------------------------------------
     def surface_tokens(self) -> list[SurfaceToken]:
-        """Orthographic tokens in order: a multiword token is one unit, its words are hidden."""
+        """Orthographic tokens in order: a multiword token is one unit, its words are hidden.
+
+        Computed once per sentence (every task asks); callers get their own list."""
+        if self._surface is None:
+            self._surface = self._make_surface_tokens()
+        return list(self._surface)
+
+    def _make_surface_tokens(self) -> list[SurfaceToken]:
         out: list[SurfaceToken] = []
         mwts = {m.first: m for m in self.multiword}
         i = 1

@@ -197,6 +197,7 @@ class CoordinationInversion(Task):
     recipe_version: ClassVar[str] = "1.0.0"
     citation: ClassVar[str] = CONNEAU_2018
     seed_dependent: ClassVar[bool] = True
+    paired_copies: ClassVar[bool] = True
     lexical_control: ClassVar[bool] = False
     needs_observation: ClassVar[bool] = True
     notes: ClassVar[tuple[str, ...]] = (
@@ -246,7 +247,6 @@ class CoordinationInversion(Task):
                 side: sorted(self._hashes[side])[keep - 1] if keep else -1
                 for side in ("first", "second")
             }
-        self._hashes = {"first": [], "second": []}
         self._derived = {
             "qualifying": {side: self.observed[side] for side in LONGER},
             "balance_longer_clause": self.balance,

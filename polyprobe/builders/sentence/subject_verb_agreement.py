@@ -16,7 +16,7 @@ from polyprobe.builders.sentence.inventory import (
     substitute,
 )
 from polyprobe.builders.task import Candidate, Level, Task, TaskParams
-from polyprobe.hashing import choice_index, stable_rng
+from polyprobe.hashing import choice_index, file_sha256, stable_rng
 from polyprobe.loaders.records import Sentence, Word
 
 WEHNER_2019 = (
@@ -119,6 +119,7 @@ class SubjectVerbAgreement(Task):
     recipe_version: ClassVar[str] = "1.0.0"
     citation: ClassVar[str] = WEHNER_2019
     seed_dependent: ClassVar[bool] = True
+    paired_copies: ClassVar[bool] = True
     lexical_control: ClassVar[bool] = False
     needs_observation: ClassVar[bool] = True
     notes: ClassVar[tuple[str, ...]] = (
@@ -211,6 +212,7 @@ class SubjectVerbAgreement(Task):
                 continue
             if any(_base(c.deprel) == "conj" for c in sentence.children(subj.id)):
                 continue
+            # Evidence from every clause, copular ones included ("they are happy").
             carrier = self._carrier(sentence, sentence.word(subj.head), ("aux", "cop"))
             if isinstance(carrier, str):
                 continue
@@ -226,6 +228,7 @@ class SubjectVerbAgreement(Task):
         total = agree + self.number_clauses["verb not Plur"]
         share = agree / total if total else None
         self._number_agreement = share is not None and share >= self.threshold
+        self._paradigms, self._analyses = {}, {}
         for (lemma, upos, feats), forms in self.inventory.cells.items():
             feats_dict = dict(feats)
             analysis = agreement(feats_dict)
@@ -237,24 +240,30 @@ class SubjectVerbAgreement(Task):
         unimorph = self._load_unimorph()
         same = self.person_clauses["same"]
         persons = same + self.person_clauses["different"]
+        # Keys that are options carry the option's value (a profile printed by ``polyprobe
+        # profile`` can be passed back unchanged); the evidence sits under other keys.
         self._derived = {
             "subject_relations": list(self.subject_relations),
             "third_person_upos": list(self.third_person_upos),
-            "number_agreement": {
+            "number_agreement": self.number_agreement,
+            "number_agreement_threshold": self.threshold,
+            "number_agreement_evidence": {
                 "plural_subject_clauses": total,
                 "verb_plural": agree,
                 "share": round(share, 4) if share is not None else None,
-                "threshold": self.threshold,
                 "derived": self._number_agreement,
-                "used": self.number_agreement,
             },
             "person_agreement_share": round(same / persons, 4) if persons else None,
             "paradigm_cells": len(self._paradigms),
-            "unimorph": unimorph,
         }
+        if unimorph is not None:
+            # File names and checksums, not paths: the card must not carry local directories
+            # (the lexicon is an input, given again with the option when rebuilding).
+            self._derived["unimorph_lexicon"] = unimorph
         return dict(self._derived)
 
     def _load_unimorph(self) -> dict[str, Any] | None:
+        self._unimorph, self._unimorph_nouns, self._unimorph_spelling = {}, set(), {}
         paths = self.option("unimorph")
         if not paths:
             return None
@@ -282,7 +291,7 @@ class SubjectVerbAgreement(Task):
             self._unimorph_spelling.setdefault(key, entry.form)
             entries += 1
         return {
-            "files": [Path(p).name for p in reader.paths],
+            "files": {Path(p).name: file_sha256(str(p)) for p in reader.paths},
             "verbal_entries": entries,
             "lemmas": len(self._unimorph),
         }
@@ -304,8 +313,8 @@ class SubjectVerbAgreement(Task):
             "replacement_sources": dict(sorted(self.replacement_sources.items())),
         }
         if self._derived:
-            params["number_agreement"] = self._derived["number_agreement"]
-            params["unimorph"] = self._derived["unimorph"]
+            params["number_agreement_evidence"] = self._derived["number_agreement_evidence"]
+            params["unimorph_lexicon"] = self._derived.get("unimorph_lexicon")
         return params
 
     # --- candidates -------------------------------------------------------------------------

@@ -132,6 +132,7 @@ class WordBuildResult:
     feasibility: dict[str, Any]
     split: str  # how splits were made, for the closing summary
     skipped_invalid: dict[str, int] = field(default_factory=dict)
+    wuggy_cached: bool = False  # the generated Wuggy table came from the cache
 
 
 @dataclass
@@ -162,6 +163,8 @@ class _Options:
     size_params: SizeParams
     scale: bool
     seed: int
+    # (unit, counts, seed, lexicon) -> entries per split: both pair tasks share partitions
+    partitions: dict[tuple[Any, ...], list[list[Any]]] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------- options
@@ -347,6 +350,9 @@ class _Pseudo:
     source: Any
     facts: dict[str, Any]
     vocabulary: set[str]
+    # Generated table read from the cache? Reported to the caller only: the folder must not
+    # depend on the state of the cache.
+    cached: bool = False
 
 
 def _pseudowords(
@@ -418,9 +424,8 @@ def _pseudowords(
         facts["generation"] = {
             k: v for k, v in table.params.items() if k not in ("lexicon_sha256", "seeds_sha256")
         }
-        facts["generation_cached"] = table.cached
         facts["generation_failures"] = dict(sorted(table.failures.items()))
-    return _Pseudo(filtered.kept, source, facts, vocab)
+    return _Pseudo(filtered.kept, source, facts, vocab, table.generated and table.cached)
 
 
 # ------------------------------------------------------------------------------ components
@@ -557,13 +562,26 @@ def _pair_partition(
             if e.lemma not in ls:
                 ls.append(e.lemma)
         names = _component_names([(k,) for k in keys], [tuple(lemmas_of[k]) for k in keys])
-    group = np.asarray([stable_u64("word-unit", n) for n in names], dtype=np.uint64)
+    group = _hashes(names, "word-unit")
     # One order value per unit: the engine walks a component by the lowest order of its root
     # group, which (a group being the whole unit here) would favour big units if each form
     # had its own order, pulling large lemma families into train.
-    order = np.asarray([stable_u64(seed, "word-partition", n) for n in names], dtype=np.uint64)
+    order = _hashes(names, seed, "word-partition")
     split = split_components(group, np.zeros(len(keys), dtype=np.uint64), order, weights)
     return dict(zip(keys, split.tolist(), strict=True))
+
+
+def _hashes(names: Sequence[str], *prefix: object) -> np.ndarray:
+    """``stable_u64(*prefix, name)`` per name, each distinct name hashed once (lemma-family
+    and component names repeat a lot; blake2b per row was a third of a big build)."""
+    memo: dict[str, int] = {}
+    out = np.empty(len(names), dtype=np.uint64)
+    for i, name in enumerate(names):
+        value = memo.get(name)
+        if value is None:
+            value = memo[name] = stable_u64(*prefix, name)
+        out[i] = value
+    return out
 
 
 def _merge_reports(task: str, parts: dict[str, TaskReport]) -> TaskReport:
@@ -598,10 +616,14 @@ def _pair_rows(
     """Generate ``task``'s pairs inside each split's part of the lexicon (see the module
     docstring), so no pair straddles two splits."""
     fn: Callable[..., TaskResult] = same_feature if task == "same_feature" else odd_feature
-    where = _pair_partition(entries, unit, counts, opts.seed)
-    by_split: list[list[Any]] = [[], [], []]
-    for e in entries:
-        by_split[where[key_of(e.form)]].append(e)
+    memo_key = (unit, counts, opts.seed, id(entries))
+    if memo_key not in opts.partitions:
+        where = _pair_partition(entries, unit, counts, opts.seed)
+        parts: list[list[Any]] = [[], [], []]
+        for e in entries:
+            parts[where[key_of(e.form)]].append(e)
+        opts.partitions[memo_key] = parts
+    by_split = opts.partitions[memo_key]
     reports: dict[str, TaskReport] = {}
     cands: list[tuple[int, WordCandidate]] = []
     for s, name in enumerate(SPLITS):
@@ -680,8 +702,8 @@ def _columns(rows: _Rows, label_names: list[str], seed: int) -> CandidateColumns
         # group = the row's own unit (a form, a seed word with its pseudoword, a pair) and
         # key = its component, so the engine's components are exactly ours while each
         # component is walked by one small group's order (no pull of big components to train).
-        group=np.asarray([stable_u64("unit", u) for u in rows.units], dtype=np.uint64),
-        key=np.asarray([stable_u64("component", g) for g in rows.groups], dtype=np.uint64),
+        group=_hashes(rows.units, "unit"),
+        key=_hashes(rows.groups, "component"),
         source_split=np.asarray(split, dtype=np.int8),
         order=np.asarray([stable_u64(seed, i) for i in rows.ids], dtype=np.uint64),
     )
@@ -1057,6 +1079,7 @@ def build_unimorph(
             f"sizes {'/'.join(map(str, opts.split_sizes))}"
             + (" (proportions; sizes derived per task with --scale)" if opts.scale else "")
         ),
+        wuggy_cached=pseudo.cached if pseudo is not None else False,
     )
 
 
