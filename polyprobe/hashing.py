@@ -11,12 +11,10 @@ import numpy as np
 
 
 def digest(*parts: object, size: int = 8) -> bytes:
-    h = hashlib.blake2b(digest_size=size)
-    for part in parts:
-        data = str(part).encode("utf-8")
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.digest()
+    """blake2b of the parts, each length-prefixed (netstring-like) so that no two different
+    part lists share an encoding. One ``update`` call: this runs twice per candidate."""
+    payload = "".join(f"{len(t)}:{t}," for t in map(str, parts)).encode("utf-8")
+    return hashlib.blake2b(payload, digest_size=size).digest()
 
 
 def stable_u64(*parts: object) -> int:
@@ -53,6 +51,8 @@ def normalise_text(text: str) -> str:
 
 def lexical_key(word: str) -> str:
     """Lexical keys are NFC-normalised and case-folded everywhere (one definition, one place)."""
+    if word.isascii():  # the common case: NFC is the identity on ASCII
+        return word.lower()
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", word).casefold())
 
 

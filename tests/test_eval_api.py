@@ -84,7 +84,7 @@ def test_end_to_end_schema_majority_determinism_and_cache(toy_dir: Path, tmp_pat
 
 def test_random_labels_are_chance_with_kfold_protocol(toy_dir: Path, tmp_path: Path) -> None:
     (r,) = evaluate(
-        str(toy_dir), config="noise", encoders=["random?dim=32"], seeds=1, cache=tmp_path
+        str(toy_dir), config="noise", encoders=["random?dim=32"], seeds=1, folds=3, cache=tmp_path
     )
     assert r["protocol"] == "kfold"
     assert 0.3 < r["metrics"]["accuracy"]["mean"] < 0.7

@@ -45,6 +45,9 @@ _ANCHOR = re.compile(
 
 EXAMPLE_CELL_CHARS = 160
 
+# libyaml's safe loader when available: the same result as SafeLoader, ~10x faster on big cards.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 class CardFormatError(ValueError):
     """README.md has no parseable YAML front matter."""
@@ -100,7 +103,7 @@ def split_readme(text: str) -> tuple[dict[str, Any], str]:
     if not match:
         raise CardFormatError("no YAML front matter (a '---' block at the top)")
     try:
-        data = yaml.safe_load(match.group(2))
+        data = yaml.load(match.group(2), Loader=_LOADER)
     except yaml.YAMLError as exc:
         raise CardFormatError(f"YAML front matter does not parse: {exc}") from exc
     if not isinstance(data, dict):

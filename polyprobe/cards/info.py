@@ -9,6 +9,9 @@ import yaml
 
 from polyprobe.errors import InputError
 
+# libyaml's safe loader when available: the same result as SafeLoader, ~10x faster on big cards.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def read_card_yaml(folder: str | Path) -> dict[str, Any]:
     """The YAML front matter of ``<folder>/README.md`` as a dict."""
@@ -22,7 +25,7 @@ def read_card_yaml(folder: str | Path) -> dict[str, Any]:
     if end < 0:
         raise InputError(readme, None, "YAML front matter is not closed by a '---' line", "no-yaml")
     try:
-        data = yaml.safe_load(text[4:end])
+        data = yaml.load(text[4:end], Loader=_LOADER)
     except yaml.YAMLError as exc:
         line = getattr(getattr(exc, "problem_mark", None), "line", None)
         raise InputError(

@@ -65,7 +65,7 @@ def _fmt(result: dict[str, Any]) -> list[str]:
     layer = result["encoder"]["layer"]
     return [
         result["config"],
-        result["encoder"]["spec"] + ("" if layer is None else f" #{layer}"),
+        result["encoder"]["id"] + ("" if layer is None else f" #{layer}"),
         f"{m['mean']:.3f}±{m['std']:.3f}",
         f"[{m['ci95'][0]:.3f},{m['ci95'][1]:.3f}]",
         f"{result['metrics']['macro_f1']['mean']:.3f}",
