@@ -97,6 +97,19 @@ def _build_parser() -> argparse.ArgumentParser:
         default=None,
         help="TOML/JSON file overriding derived language choices ([language], [tasks.<name>])",
     )
+    ud.add_argument(
+        "--unimorph",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help="UniMorph lexicon(s) adding replacement forms for subject_verb_agreement",
+    )
+    ud.add_argument(
+        "--assume-file-order-documents",
+        action="store_true",
+        help="end_of_sentence: treat each file as one document when there is no # newdoc markup",
+    )
     ud.add_argument("--quiet", action="store_true", help="no progress bar")
     ud.set_defaults(func=_run_build_ud)
     _register_optional(build_sub, "polyprobe.evaluation.cli_reports", "add_build_trec_parser")
@@ -213,9 +226,20 @@ def _run_build_ud(args: argparse.Namespace) -> int:
         balances=_split_list(args.balances),
         progress=progress,
         profile_path=args.profile,
+        task_options=_task_options(args),
     )
     _print_summary(result)
     return EXIT_OK
+
+
+def _task_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Command-line flags that are task options (the same keys a profile's [tasks.*] sets)."""
+    options: dict[str, dict[str, Any]] = {}
+    if args.unimorph:
+        options["subject_verb_agreement"] = {"unimorph": [str(p) for p in args.unimorph]}
+    if args.assume_file_order_documents:
+        options["end_of_sentence"] = {"assume_file_order_documents": True}
+    return options
 
 
 def _run_profile_ud(args: argparse.Namespace) -> int:

@@ -184,6 +184,7 @@ def prepare_tasks(
     floors: MinPerClass,
     split: SplitSpec,
     observe_all: Callable[[Any], None] | None = None,
+    task_options: dict[str, dict[str, Any]] | None = None,
 ) -> tuple[list[Task], dict[str, Any]]:
     """Tasks with every language choice fixed: capitalisation from a prefix of the data, then
     a first pass for tasks that derive choices from the whole corpus; profile overrides win."""
@@ -201,18 +202,20 @@ def prepare_tasks(
         check_task_names(overrides, TASKS, profile_path)
     language = derive_capitalisation(read_sources(sources, on_invalid="skip", lazy=True))
     language.update(overrides["language"])
-    task_options: dict[str, dict[str, Any]] = {}
+    cli_options = task_options
+    options_by_task: dict[str, dict[str, Any]] = {}
     for name in task_names:
         opts = {
             "min_per_class": [floors.train, floors.validation, floors.test],
             "split": _split_label(split),
         }
         opts.update(overrides["tasks"].get(name, {}))
-        task_options[name] = opts
+        opts.update((cli_options or {}).get(name, {}))  # command-line flags win over a profile
+        options_by_task[name] = opts
     params = TaskParams(
         lang=lang,
         capitalises_nouns=bool(language["capitalises_nouns"]),
-        extra={"tasks": task_options, "keep_case_forms": list(language["keep_case_forms"])},
+        extra={"tasks": options_by_task, "keep_case_forms": list(language["keep_case_forms"])},
     )
     task_objs = [get_task(n)(params, seed) for n in task_names]
     observers = [t for t in task_objs if t.needs_observation]
@@ -229,6 +232,8 @@ def prepare_tasks(
     }
     if profile_path is not None:
         profile["overrides"] = {"file": Path(profile_path).name, **overrides}
+    # Command-line task options are not copied here: each task's derive() records what it
+    # used (file names and checksums, never local paths, so cards stay machine-independent).
     return task_objs, profile
 
 
@@ -263,6 +268,7 @@ def build_ud(
     balances: Sequence[str] = ("natural", "balanced"),
     progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
     profile_path: str | os.PathLike[str] | None = None,
+    task_options: dict[str, dict[str, Any]] | None = None,
 ) -> BuildResult:
     """Build a dataset folder from UD treebanks. Mirrors ``polyprobe build ud``."""
     from polyprobe.builders.registry import TASKS, get_task
@@ -307,6 +313,7 @@ def build_ud(
         profile_path=profile_path,
         floors=floors,
         split=split_spec,
+        task_options=task_options,
     )
 
     out_path = Path(out)
