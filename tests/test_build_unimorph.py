@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import argparse
+import copy
+import functools
 import json
 import os
 import socket
 import subprocess
 import sys
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -116,14 +119,19 @@ def _words(row: dict[str, Any]) -> list[str]:
 @pytest.fixture
 def fast_yaml(monkeypatch: pytest.MonkeyPatch) -> None:
     """``datasets`` re-parses the whole card on every load with PyYAML's pure-Python loader
-    (~0.8 s for a 50-config card); libyaml parses the same safe YAML ~8x faster. The loading
-    path is otherwise untouched (the first configs are loaded without the patch)."""
+    (~0.8 s for a 50-config card, most of a load). Here the same README text is parsed once
+    (libyaml, safe loader) and each load gets a deep copy; the rest of the loading path is
+    untouched, and the first configs of each folder are loaded without this patch."""
     import huggingface_hub.repocard as repocard
 
-    fast = type(repocard.yaml)("yaml_c")
-    fast.__dict__.update(repocard.yaml.__dict__)
-    fast.safe_load = lambda text: yaml.load(text, Loader=yaml.CSafeLoader)  # type: ignore[attr-defined]
-    monkeypatch.setattr(repocard, "yaml", fast)
+    @functools.lru_cache(maxsize=4)
+    def parse(text: str) -> Any:
+        return yaml.load(text, Loader=yaml.CSafeLoader)
+
+    memo = types.ModuleType("yaml_memo")
+    memo.__dict__.update(repocard.yaml.__dict__)
+    memo.safe_load = lambda text: copy.deepcopy(parse(text))  # type: ignore[attr-defined]
+    monkeypatch.setattr(repocard, "yaml", memo)
 
 
 # ------------------------------------------------------------------------- folders load
@@ -273,7 +281,8 @@ def test_none_share_as_configured(de_build: Any) -> None:
 
 def test_labels_match_the_lexicon(de_build: Any, tr_build: Any, data_dir: Path) -> None:
     """Every published case (German) and possession (Turkish) label is the form's only value
-    in the lexicon, or None for a form that never carries it."""
+    in the lexicon (other analyses may lack the feature, as German *Zapfen* the verb), or
+    None for a form that never carries it."""
     for result, glob, lang, task, dim in (
         (de_build, "sigmorphon2018/german-*", None, "case", "Case"),
         (tr_build, "sigmorphon2023/tur.*", "tur", "possession", "Possession"),
@@ -287,7 +296,8 @@ def test_labels_match_the_lexicon(de_build: Any, tr_build: Any, data_dir: Path) 
             for row in rows:
                 label = labels[row["label"]]
                 found = values[lexical_key(row["word"])]
-                assert found == ({None} if label == "None" else {label}), (row["word"], found)
+                carried = found - {None}
+                assert carried == (set() if label == "None" else {label}), (row["word"], found)
                 n += 1
         assert n > 1000
     # hand-checked: German 'Kapitäne' is Nominative/Accusative/Genitive plural: ambiguous
@@ -316,7 +326,8 @@ def test_pair_leakage_reported(de_build: Any) -> None:
     report = json.loads((de_build.out / "report.json").read_text(encoding="utf-8"))
     for task in ("same_feature", "odd_feature"):
         for unit, variant in report[task]["variants"].items():
-            for leak in variant["leakage"].values():
+            assert variant["built"] or variant["infeasible"]
+            for leak in variant.get("leakage", {}).values():
                 assert leak["test_forms"] > 0
                 assert leak["test_forms_seen_in_train"] == 0
                 if unit == "lemma":
@@ -352,9 +363,15 @@ def test_pseudowords_are_not_real_words(de_build: Any, data_dir: Path) -> None:
 def _pairs(edges: list[tuple[str, str]]) -> list[WordCandidate]:
     return [
         WordCandidate(
-            (a, b), "Number", "|".join(sorted((a, b))), a, f"L{a}", (a, b), (f"L{a}", f"L{b}")
+            (a, b),
+            ("Number", "Case")[i % 2],
+            "|".join(sorted((a, b))),
+            a,
+            f"L{a}",
+            (a, b),
+            (f"L{a}", f"L{b}"),
         )
-        for a, b in edges
+        for i, (a, b) in enumerate(edges)
     ]
 
 
@@ -369,7 +386,7 @@ def test_pairs_sharing_a_word_stay_in_one_split() -> None:
     cands = _pairs(edges)
     rows = _rows_of("same_feature", cands, "xx", lemma_disjoint=False, pair=True)
     assert len(set(rows.groups)) == 300
-    cols = _columns(rows, ["Number"], seed=0)
+    cols = _columns(rows, ["Case", "Number"], seed=0)
     spec_counts = (630, 180, 90)
     from polyprobe.builders.variants import MinPerClass, SplitSpec
 
@@ -378,7 +395,7 @@ def test_pairs_sharing_a_word_stay_in_one_split() -> None:
         balances=("natural",),
         min_per_class=MinPerClass(0, 0, 0),
     )
-    tv = make_variants(cols, ["Number"], settings)
+    tv = make_variants(cols, ["Case", "Number"], settings)
     variant = tv.get("natural", "full")
     assert variant is not None
     where: dict[str, str] = {}
@@ -390,13 +407,13 @@ def test_pairs_sharing_a_word_stay_in_one_split() -> None:
 
     # The naive hashing loses the chain: pairs (a,b) and (b,c) fall apart.
     naive = CandidateColumns(
-        label=np.zeros(len(edges), dtype=np.int16),
+        label=cols.label,
         group=np.asarray([stable_u64("g", a) for a, _ in edges], dtype=np.uint64),
         key=np.asarray([stable_u64("k", b) for _, b in edges], dtype=np.uint64),
         source_split=np.full(len(edges), -1, dtype=np.int8),
         order=cols.order,
     )
-    naive_v = make_variants(naive, ["Number"], settings).get("natural", "full")
+    naive_v = make_variants(naive, ["Case", "Number"], settings).get("natural", "full")
     assert naive_v is not None
     placed: dict[str, set[str]] = {}
     for split in SPLITS:
@@ -584,8 +601,9 @@ def test_pseudowords_generated_offline(
     assert result.feasibility["pseudo"]["eligible"], result.feasibility["pseudo"]
     real = {lexical_key(e.form) for e in read_unimorph(paths)}
     for name in _configs(result.out):
-        for _, rows in _splits(result.out, name):
-            assert not any(r["label"] == 0 and lexical_key(r["word"]) in real for r in rows)
+        if name.startswith("pseudo"):
+            for _, rows in _splits(result.out, name):
+                assert not any(r["label"] == 0 and lexical_key(r["word"]) in real for r in rows)
     # a second build reads the cached table (no regeneration) and writes the same bytes
     assert not result.wuggy_cached
     again = build_unimorph(paths, out=tmp_path / "en2", **kwargs)

@@ -231,3 +231,19 @@ def test_cli_runs_and_reports_usage_errors(
         ]
     )
     assert missing.func(missing) == 2
+
+
+def test_rebuilt_folder_is_not_served_stale_rows(tmp_path: Path) -> None:
+    """datasets caches local folders by name; evaluation must see the new contents."""
+    seen = []
+    for i, prefix in enumerate(("a", "b")):
+        rows = {
+            s: toy_sentences(n, prefix=prefix + s)
+            for s, n in (("train", 60), ("test", 30 + 10 * i))
+        }
+        folder = write_folder(
+            tmp_path / f"v{i}" / "same", {"c": rows}, {"c": ["x", "y"]}, {"c": "sentence"}
+        )
+        (r,) = evaluate(str(folder), encoders=["majority"], seeds=1, cache=tmp_path / "c")
+        seen.append((r["split_sizes"]["test"], r["dataset"]["revision"]))
+    assert seen[0][0] == 30 and seen[1][0] == 40 and seen[0][1] != seen[1][1]

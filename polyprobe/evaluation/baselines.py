@@ -34,6 +34,13 @@ from polyprobe.hashing import digest, file_sha256, stable_u64
 _WORD_RE = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
 
+# The random baselines' vectors come from polyprobe.hashing; if that implementation ever changes,
+# so do the vectors. Folding a probe of it into the revision changes the encoder id (and so the
+# cache keys and result paths) instead of silently mixing old cached and new fresh vectors.
+HASH_TAG = digest("polyprobe-baseline-hash-probe", size=3).hex()
+BASELINE_REVISION = f"v1-{HASH_TAG}"
+
+
 def make_encoder(parsed: ParsedSpec) -> Encoder:
     kind = parsed.kind
     if kind == "majority":
@@ -114,7 +121,7 @@ class RandomEncoder(_TokenEncoder):
         self.dim = option_int(parsed, "dim", 300)
         self.seed = option_int(parsed, "seed", 0)
         self.options = {"dim": self.dim, "seed": self.seed}
-        self.revision = "v1"
+        self.revision = BASELINE_REVISION
 
     def type_vector(self, token: str) -> np.ndarray:
         rng = np.random.default_rng(stable_u64("polyprobe-random", self.seed, token))
@@ -137,7 +144,7 @@ class BorepEncoder(_TokenEncoder):
             "seed": self.seed,
         }
         self.pooling = None
-        self.revision = "v1"
+        self.revision = BASELINE_REVISION
         bound = 1.0 / np.sqrt(self.in_dim)
         rng = np.random.default_rng(stable_u64("polyprobe-borep-projection", self.seed))
         self.projection = rng.uniform(-bound, bound, (self.in_dim, self.dim)).astype(np.float32)
@@ -156,7 +163,7 @@ class CharNgramEncoder(_TokenEncoder):
         self.n_min = option_int(parsed, "n_min", 2)
         self.n_max = option_int(parsed, "n_max", 4)
         self.options = {"dim": self.dim, "n_max": self.n_max, "n_min": self.n_min}
-        self.revision = "v1"
+        self.revision = BASELINE_REVISION
         self._vectorizer = None
 
     def encode(self, items: Sequence[Item], batch_size: int = 32) -> dict[int | None, np.ndarray]:

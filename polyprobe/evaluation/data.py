@@ -20,7 +20,7 @@ import numpy as np
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.evaluation.encoders import Item
-from polyprobe.hashing import digest
+from polyprobe.hashing import digest, file_sha256
 
 SPLIT_ALIASES = {
     "train": "train",
@@ -187,7 +187,7 @@ def dataset_revision(dataset: str, revision: str | None, card: Card) -> str:
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
                 full = Path(root) / name
-                parts.extend([full.relative_to(path).as_posix(), full.stat().st_size])
+                parts.extend([full.relative_to(path).as_posix(), file_sha256(str(full))])
         return "local-" + digest(*parts, size=6).hex()
     if card.path and "snapshots" in Path(card.path).parts:
         parts_ = Path(card.path).parts
@@ -226,8 +226,17 @@ def resolve_configs(
 def load_config(dataset: str, config: str, revision: str | None, card: Card) -> LoadedConfig:
     import datasets as hf
 
+    # datasets 5.2 keys its Arrow cache of a local folder on the folder *name*, the config and
+    # the card, not on the parquet contents: a folder rebuilt in place, or another folder with
+    # the same name, is served stale rows (or fails split verification even when forced to
+    # re-read). A cache directory per content revision makes reuse safe.
+    local = Path(dataset).expanduser().is_dir()
+    cache_dir = None
+    if local:
+        rev = dataset_revision(dataset, None, card)
+        cache_dir = str(Path(hf.config.HF_DATASETS_CACHE) / "polyprobe-local" / rev)
     try:
-        dsd = hf.load_dataset(dataset, config, revision=revision)
+        dsd = hf.load_dataset(dataset, config, revision=revision, cache_dir=cache_dir)
     except Exception as exc:  # noqa: BLE001
         raise InputError(
             dataset, None, f"cannot load config {config!r}: {exc}", "bad-dataset"
@@ -264,9 +273,8 @@ def load_config(dataset: str, config: str, revision: str | None, card: Card) -> 
     level = str(block.get("level") or infer_level(columns))
     if level == "word-in-context" and "target_index" not in columns:
         level = infer_level(columns)
-    local = Path(dataset).expanduser()
     return LoadedConfig(
-        dataset=str(local.resolve()) if local.is_dir() else dataset,
+        dataset=str(Path(dataset).expanduser().resolve()) if local else dataset,
         revision=dataset_revision(dataset, revision, card),
         config=config,
         level=level,

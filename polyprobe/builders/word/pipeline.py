@@ -12,14 +12,19 @@ Why it is built this way:
   splits in proportion to the counts, then each split cut to its count by the seeded order.
   ``--scale`` derives the counts from the data (the task's own size, in the same proportions),
   because the shared lexicons are far smaller than LINSPECTOR's.
-* **Forms never cross splits; in ``-lemma-disjoint`` configs, lemmas never do either.** For
-  single words the component of a row is its form (or the family of lemmas linked to its form
-  through shared forms). A *pair* touches two words: components of the pair graph are giant
-  (61% of German ``same_feature`` pairs share words transitively, 77–100% once lemmas link
-  them), and a giant component can only go to one split. So pairs are *generated inside a
-  seeded partition* of the lexicon (by form, or by lemma family): each split's pairs come from
-  its own words only, none is lost to a cut, and the card reports the share of test words and
-  lemmas seen in train (LINSPECTOR: 80–94% for SameFeat; here 0% of forms by construction).
+* **Forms never cross splits; in ``-lemma-disjoint`` configs, lemmas never do either.** Each
+  row's published ``group`` is its connected component over the words it touches (and, lemma-
+  disjoint, their lemmas); the engine gets ``group`` = the row's own unit and ``key`` = that
+  component, so its components are exactly ours while each is walked by one small unit's
+  seeded order (a whole component as one group would pull big components into train). A
+  *pair* touches two words, and the pair graph can percolate: 61% of German ``same_feature``
+  pairs are one component (all verbs), 77–100% once lemmas link them. Such tasks are
+  *generated inside a seeded partition* of the lexicon (by form for ``same_feature``, by lemma
+  family for every lemma-disjoint pair set), so each split's pairs come from its own words and
+  its labels are not skewed by which region of the lexicon percolated. ``odd_feature`` pairs
+  stay inside one paradigm (components of at most a few pairs) and are split by component.
+  The card reports the share of test words and lemmas seen in train (LINSPECTOR: 80–94% of
+  SameFeat test words; here 0% of forms by construction).
 * **Everything in the card.** Every size the build derived, every drop, fallback and filter
   count, and every input (lexicon files, frequency sources, the Wuggy table) with a checksum.
 """
@@ -246,23 +251,18 @@ def _is_layer_task(name: str) -> bool:
 
 
 def scaled_split_sizes(total: int, split_sizes: tuple[int, int, int]) -> tuple[int, int, int]:
-    """``total`` rows in the proportions of ``split_sizes`` (largest remainder, so the three
-    add up to ``total`` exactly and the result does not depend on float rounding order)."""
+    """``total`` rows in the proportions of ``split_sizes``, by largest remainder in integer
+    arithmetic: the three add up to ``total`` exactly, with no float rounding to depend on."""
     weight = sum(split_sizes)
-    exact = [total * c / weight for c in split_sizes]
-    base = [int(x) for x in exact]
-    rest = total - sum(base)
-    by_remainder = sorted(range(3), key=lambda i: (-(exact[i] - base[i]), i))
-    for i in by_remainder[:rest]:
+    base = [total * c // weight for c in split_sizes]
+    remainder = [total * c % weight for c in split_sizes]
+    by_remainder = sorted(range(3), key=lambda i: (-remainder[i], i))
+    for i in by_remainder[: total - sum(base)]:
         base[i] += 1
     return (base[0], base[1], base[2])
 
 
 # ------------------------------------------------------------------------------- sources
-
-
-def _source_name(paths: Sequence[Path]) -> str:
-    return paths[0].parent.name or "unimorph"
 
 
 def _license_and_version(path: Path, override: str | None) -> tuple[str, str]:
@@ -304,6 +304,10 @@ def _lexicon_sources(files: Sequence[Path], overrides: dict[str, str]) -> list[A
     return out
 
 
+def _is_conllu(path: Path) -> bool:
+    return path.name.endswith((".conllu", ".conllu.gz", ".conll", ".conll.gz"))
+
+
 def _load_frequencies(
     paths: Sequence[str | os.PathLike[str]], overrides: dict[str, str]
 ) -> tuple[Any, list[Any]]:
@@ -327,9 +331,7 @@ def _load_frequencies(
         lic, version = _license_and_version(path, _override(overrides, path.name))
         infos.append(
             SourceInfo(
-                kind="frequency-ud"
-                if path.is_dir() or len(flist.sources) > 1
-                else "frequency-list",
+                kind="frequency-ud" if path.is_dir() or _is_conllu(path) else "frequency-list",
                 name=path.name,
                 version=version,
                 license=lic,
@@ -544,6 +546,15 @@ def _pseudo_result(pseudo: _Pseudo | None, opts: _Options, reason: str | None) -
     result = pseudo_task(pseudo.rows, n_pairs=n_pairs, seed=opts.seed)
     result.report.params.update(opts.size_params.as_dict())
     result.report.counts["target_rows"] = target_rows
+    facts = pseudo.facts
+    result.report.counts["pseudowords"] = {
+        "wuggy_table": facts["wuggy_table"],
+        "wuggy_table_sha256": facts["wuggy_table_sha256"],
+        "table_rows": facts["table_rows"],
+        "kept": facts["pseudowords_kept"],
+        "removed": facts["pseudowords_removed"],
+        "real_words_removed": facts["real_words_removed"],
+    }
     return result
 
 

@@ -1,0 +1,85 @@
+"""Word-level build time of the largest shared UniMorph lexicon vs a bare read of it.
+
+Why: ``build unimorph`` holds the lexicon in memory and runs every task over it; this shows
+what the whole build (all 15 tasks, both disjointness variants, cards and plots) costs next to
+the read alone, and where the time goes (from the build's own progress messages), so that a
+slow phase is visible before the full-size UniMorph lexicons (10x larger) arrive.
+
+    python bench/build_unimorph.py [PATH ...] [--lang xx]   # default: the largest file
+                                                            # under $POLYPROBE_DATA/unimorph
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+# File name -> language of the shared lexicons (SIGMORPHON names carry it in the name).
+_LANGS = {"eng": "en", "slv": "sl"}
+
+
+def _largest() -> Path:
+    root = Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")) / "unimorph"
+    files = [p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    if not files:
+        sys.exit(f"no UniMorph files under {root} (set POLYPROBE_DATA)")
+    return max(files, key=lambda p: p.stat().st_size)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", type=Path)
+    parser.add_argument("--lang", default=None)
+    args = parser.parse_args(argv)
+    paths = args.paths or [_largest()]
+    lang = args.lang or _LANGS.get(paths[0].name.split(".")[0], "en")
+
+    start = time.perf_counter()
+    from polyprobe.builders.word.pipeline import build_unimorph
+    from polyprobe.loaders.unimorph import UniMorphReader, decode
+
+    imports = time.perf_counter() - start
+
+    decode.cache_clear()
+    start = time.perf_counter()
+    entries = list(UniMorphReader(paths))
+    bare = time.perf_counter() - start
+
+    phases: list[tuple[str, float]] = []
+    t0 = time.perf_counter()
+
+    def log(message: str) -> None:
+        phases.append((message, time.perf_counter()))
+
+    with tempfile.TemporaryDirectory(prefix="polyprobe-bench-") as tmp:
+        decode.cache_clear()
+        start = time.perf_counter()
+        result = build_unimorph(paths, lang=lang, out=Path(tmp) / "out", scale=True, log=log)
+        full = time.perf_counter() - start
+        configs = sum(len(s.configs) for s in result.tasks)
+        rows = sum(f.stat().st_size for f in (Path(tmp) / "out" / "data").rglob("*.parquet"))
+    size = sum(p.stat().st_size for p in paths)
+    print(
+        f"lexicon: {', '.join(str(p) for p in paths)} ({size / 1e6:.1f} MB, {len(entries):,} entries)"
+    )
+    print(f"imports (polyprobe, numpy, pyarrow): {imports:.2f} s")
+    print(f"bare read (UniMorphReader):           {bare:.2f} s")
+    print(
+        f"full build, all tasks (--scale):      {full:.2f} s  = {full / bare:.0f}x the read; "
+        f"{configs} configs, {rows / 1e6:.1f} MB of parquet"
+    )
+    print("phases:")
+    marks = [*phases, ("end", t0 + full)]
+    for (name, at), (_, nxt) in zip(marks, marks[1:], strict=False):
+        print(f"  {name:<28} {nxt - at:6.2f} s")
+    built = [s.task for s in result.tasks if s.configs]
+    print(f"built: {', '.join(built)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
