@@ -112,6 +112,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     ud.add_argument("--quiet", action="store_true", help="no progress bar")
     ud.set_defaults(func=_run_build_ud)
+    _register_optional(build_sub, "polyprobe.builders.word.cli", "add_build_unimorph_parser")
     _register_optional(build_sub, "polyprobe.evaluation.cli_reports", "add_build_trec_parser")
 
     prof = sub.add_parser("profile", help="show the language choices a build would derive")

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.errors import UsageError
+from polyprobe.errors import InputError, UsageError
 from polyprobe.evaluation.encoders import (
     SUBWORD_POOLINGS,
     Encoder,
@@ -115,9 +115,17 @@ class SentenceTransformerEncoder(_TransformerBase):
         if self._model is None:
             from sentence_transformers import SentenceTransformer
 
-            self._model = SentenceTransformer(
-                str(self.local_path), device=auto_device(self.device_request)
-            )
+            try:
+                self._model = SentenceTransformer(
+                    str(self.local_path), device=auto_device(self.device_request)
+                )
+            except (OSError, ValueError, KeyError) as exc:
+                raise InputError(
+                    self.local_path,
+                    None,
+                    f"{self.spec}: not a loadable sentence-transformers model folder ({exc})",
+                    "bad-model",
+                ) from None
         return self._model
 
     def encode(self, items: Sequence[Item], batch_size: int = 32) -> dict[int | None, np.ndarray]:
@@ -207,10 +215,18 @@ class HFEncoder(_TransformerBase):
         if self._model is None:
             from transformers import AutoModel, AutoTokenizer
 
-            self._tokenizer = AutoTokenizer.from_pretrained(str(self.local_path))
+            try:
+                self._tokenizer = AutoTokenizer.from_pretrained(str(self.local_path))
+                model = AutoModel.from_pretrained(str(self.local_path))
+            except (OSError, ValueError, KeyError) as exc:
+                raise InputError(
+                    self.local_path,
+                    None,
+                    f"{self.spec}: not a loadable Hugging Face model folder ({exc})",
+                    "bad-model",
+                ) from None
             if not getattr(self._tokenizer, "is_fast", False):
                 raise UsageError(f"{self.spec}: a fast tokenizer is needed for character offsets")
-            model = AutoModel.from_pretrained(str(self.local_path))
             model.eval()
             self._device = auto_device(self.device_request)
             self._model = model.to(self._device)

@@ -1142,7 +1142,7 @@ def _task_build(
             pair=False,
             form_lemmas=form_lemmas if task == "pseudo" else None,
         )
-        sets[unit] = (rows, spec, {"split_sizes_derived": list(counts)})
+        sets[unit] = (rows, spec, {})
     return _TaskBuild(task, "word", report, sets, labels)
 
 
@@ -1247,7 +1247,12 @@ def _recipe(
     leak: dict[str, Any],
 ) -> dict[str, Any]:
     r = b.report
-    out: dict[str, Any] = {"source": "UniMorph lexicon", "recipe": "LINSPECTOR (Şahin et al. 2020)"}
+    source = (
+        "Wuggy table: real words are its seed words, pseudowords its matches"
+        if b.name == "pseudo"
+        else "UniMorph lexicon"
+    )
+    out: dict[str, Any] = {"source": source, "recipe": "LINSPECTOR (Şahin et al. 2020)"}
     out.update(r.params)
     counts = {k: v for k, v in r.counts.items() if k != "lemma_disjoint" and k not in SPLITS}
     out.update({f"count {k}": v for k, v in counts.items()})
