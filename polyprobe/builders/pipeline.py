@@ -269,20 +269,28 @@ def build_ud(
     progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
     profile_path: str | os.PathLike[str] | None = None,
     task_options: dict[str, dict[str, Any]] | None = None,
+    release: str | None = None,
+    previous: str | os.PathLike[str] | None = None,
+    allow_bump_mismatch: bool = False,
 ) -> BuildResult:
-    """Build a dataset folder from UD treebanks. Mirrors ``polyprobe build ud``."""
-    from polyprobe.builders.registry import TASKS, get_task
+    """Build a dataset folder from UD treebanks. Mirrors ``polyprobe build ud``.
+
+    ``release`` is the dataset's semantic version (default 0.1.0, or the version the changes
+    require when ``previous`` is given); with ``previous`` (the previous release's folder) the
+    bump is checked against the diff and a wrong one refused unless ``allow_bump_mismatch``
+    (see :mod:`polyprobe.cards.release`)."""
     from polyprobe.builders.rendering import render
     from polyprobe.cards.folder import ConfigPayload, DatasetFolderWriter, DatasetMeta, SourceInfo
+    from polyprobe.cards.release import ReleaseRequest
     from polyprobe.loaders.conllu import discover, read_sources
 
+    release_request = ReleaseRequest.make(release, previous, allow_bump_mismatch)
     if on_invalid not in ("raise", "skip"):
         raise UsageError(f"--on-invalid must be 'raise' or 'skip', not {on_invalid!r}")
     language = resolve_language(lang)
-    task_names = list(tasks) if tasks else list(TASKS)
-    for name in task_names:
-        get_task(name)  # raises UsageError listing the valid names
-    task_names = [n for n in TASKS if n in task_names]  # registry order, no duplicates
+    from polyprobe.builders.registry import resolve_task_names
+
+    task_names = resolve_task_names(tasks)  # UsageError names the valid tasks
     size_specs = parse_sizes(sizes) if isinstance(sizes, str) or sizes is None else tuple(sizes)
     floors = (
         min_per_class if isinstance(min_per_class, MinPerClass) else MinPerClass(*min_per_class)
@@ -513,7 +521,7 @@ def build_ud(
                     f"{polyprobe.__version__} from {', '.join(s.name for s in sources)}."
                 ),
             )
-            final = writer.finish(meta)
+            final = writer.finish(meta, before_card=release_request.before_card(meta))
         return BuildResult(
             out=final,
             fingerprint=fingerprint,
@@ -691,13 +699,11 @@ def profile_ud(
     profile ud``). The output, edited, is a valid ``--profile`` file's ``[language]`` and
     ``[tasks.*]`` content."""
     from polyprobe.builders.profile import FeatureCounter
-    from polyprobe.builders.registry import TASKS, get_task
+    from polyprobe.builders.registry import resolve_task_names
     from polyprobe.loaders.conllu import discover
 
     language = resolve_language(lang)
-    task_names = list(tasks) if tasks else list(TASKS)
-    for name in task_names:
-        get_task(name)
+    task_names = resolve_task_names(tasks)
     sources = discover([Path(p) for p in paths])
     split_spec = _choose_split(split, sources)
     counter = FeatureCounter()
