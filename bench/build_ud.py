@@ -155,6 +155,8 @@ def memory(tb: Path, tmp: Path, target_mb: int = 200) -> None:
         "en",
         "--split",
         "ratio:80/10/10",
+        "--tasks",
+        "sentence_length,bigram_shift,subject_number",
         "--out",
         str(out),
         "--quiet",

@@ -8,13 +8,21 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "build_ud", "validate"]
+__all__ = ["__version__", "build_ud", "load", "validate"]
 
 
 def build_ud(*args: Any, **kwargs: Any) -> Any:
     from polyprobe.builders.pipeline import build_ud as _build_ud
 
     return _build_ud(*args, **kwargs)
+
+
+def load(*args: Any, **kwargs: Any) -> Any:
+    """``polyprobe.load(repo_or_path, config=None, version=None, **kwargs)``: a release pinned
+    to its tag, card checked and attached (see :mod:`polyprobe.hub.loading`)."""
+    from polyprobe.hub.loading import load as _load
+
+    return _load(*args, **kwargs)
 
 
 def validate(*args: Any, **kwargs: Any) -> Any:

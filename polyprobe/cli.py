@@ -110,6 +110,27 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="end_of_sentence: treat each file as one document when there is no # newdoc markup",
     )
+    ud.add_argument(
+        "--release",
+        default=None,
+        metavar="X.Y.Z",
+        help="the dataset's semantic version (default 0.1.0; with --previous, the version the "
+        "changes require)",
+    )
+    ud.add_argument(
+        "--previous",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the previous release's folder: diff against it, check the --release bump "
+        "(patch: same rows; minor: rows changed or config added; major: config removed or "
+        "renamed, schema or label-set change) and extend its changelog",
+    )
+    ud.add_argument(
+        "--allow-bump-mismatch",
+        action="store_true",
+        help="accept a --release that does not fit the changes (recorded in the card)",
+    )
     ud.add_argument("--quiet", action="store_true", help="no progress bar")
     ud.set_defaults(func=_run_build_ud)
     _register_optional(build_sub, "polyprobe.builders.word.cli", "add_build_unimorph_parser")
@@ -153,6 +174,10 @@ def _build_parser() -> argparse.ArgumentParser:
     _register_optional(sub, "polyprobe.evaluation.cli", "add_evaluate_parser")
     _register_optional(sub, "polyprobe.evaluation.cli_reports", "add_correlate_parser")
     _register_optional(sub, "polyprobe.evaluation.cli_reports", "add_report_parser")
+    _register_optional(sub, "polyprobe.cli_publish", "add_publish_parser")
+    _register_optional(sub, "polyprobe.cards.cli_release", "add_diff_parser")
+    _register_optional(sub, "polyprobe.cards.cli_release", "add_export_parser")
+    _register_optional(sub, "polyprobe.cards.cli_release", "add_catalog_parser")
     return parser
 
 
@@ -228,8 +253,20 @@ def _run_build_ud(args: argparse.Namespace) -> int:
         progress=progress,
         profile_path=args.profile,
         task_options=_task_options(args),
+        release=args.release,
+        previous=args.previous,
+        allow_bump_mismatch=args.allow_bump_mismatch,
     )
     _print_summary(result)
+    from polyprobe.cards.info import read_card_yaml
+
+    block = read_card_yaml(result.out).get("polyprobe") or {}
+    check = block.get("bump_check") or {}
+    line = f"release {block.get('release')}"
+    if check:
+        line += f" ({check.get('required')} bump from {check.get('previous')}"
+        line += ", mismatch allowed)" if check.get("mismatch_allowed") else ")"
+    print(line)
     return EXIT_OK
 
 

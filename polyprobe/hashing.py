@@ -11,9 +11,12 @@ import numpy as np
 
 
 def digest(*parts: object, size: int = 8) -> bytes:
-    """blake2b of the parts, each length-prefixed (netstring-like) so that no two different
-    part lists share an encoding. One ``update`` call: this runs twice per candidate."""
-    payload = "".join(f"{len(t)}:{t}," for t in map(str, parts)).encode("utf-8")
+    """blake2b of the parts, each prefixed by its byte length (8 bytes, little-endian) so that
+    no two different part lists share an encoding. One ``blake2b`` call over the joined bytes
+    (this runs twice per candidate)."""
+    payload = b"".join(
+        len(d).to_bytes(8, "little") + d for d in (str(p).encode("utf-8") for p in parts)
+    )
     return hashlib.blake2b(payload, digest_size=size).digest()
 
 

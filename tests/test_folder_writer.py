@@ -516,7 +516,12 @@ def test_card_accepts_enums_tuples_and_dataclasses(tmp_path: Path) -> None:
     data, _ = read_readme(out / "README.md")
     cfg = data["polyprobe"]["configs"]["subject_number"]
     assert cfg["level"] == "sentence"
-    assert cfg["split"] == {"mode": "ratio", "ratios": [80, 10, 10], "reason": "no dev split"}
+    assert cfg["split"] == {
+        "mode": "ratio",
+        "ratios": [80, 10, 10],
+        "reason": "no dev split",
+        "counts": None,
+    }
     assert data["polyprobe"]["parameters"] == {"sizes": ["full", "10k"], "level": "word"}
 
 

@@ -13,7 +13,7 @@ import pytest
 from conftest import all_treebanks
 from ud_helpers import read_treebank, sentence
 
-from polyprobe.builders.registry import TASKS, get_task
+from polyprobe.builders.registry import DEFAULT_TASKS, TASKS, get_task
 from polyprobe.builders.rendering import casefold_first, render
 from polyprobe.builders.sentence.bigram_shift import BigramShift, swappable_pairs
 from polyprobe.builders.sentence.sentence_length import BINS, SentenceLength, length_bin
@@ -69,7 +69,7 @@ def test_registry_order_and_lookup() -> None:
 DYNAMIC_LABELS = {"word_content", "tree_depth", "top_dependencies"}
 
 
-@pytest.mark.parametrize("name", list(TASKS))
+@pytest.mark.parametrize("name", list(DEFAULT_TASKS))
 def test_task_metadata(name: str) -> None:
     cls = TASKS[name]
     task = cls()

@@ -271,6 +271,7 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
 
     block: dict[str, Any] = {
         "version": meta.polyprobe_version,
+        "release": meta.release,
         "fingerprint": meta.fingerprint,
         "license": meta.license,
         "license_mix_allowed": bool(meta.license_mix_allowed),
@@ -288,8 +289,11 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
             }
             for s in meta.sources
         ],
-        "configs": {},
+        "changelog": list(meta.changelog),
     }
+    if meta.bump_check:
+        block["bump_check"] = dict(meta.bump_check)
+    block["configs"] = {}
     for cfg in configs:
         cblock = polyprobe_config_block(cfg.payload)
         cblock["statistics"] = config_statistics(cfg)
@@ -426,6 +430,7 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
         + "."
     )
     out += [summary, ""]
+    out += _release_section(meta)
 
     out += [
         "## How to load",
@@ -563,6 +568,30 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
     else:
         out += ["No task citations.", ""]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _release_section(meta: DatasetMeta) -> list[str]:
+    """Release version, changelog (newest first) and, if any, the bump check."""
+    out = ["## Release", "", f"Version `{meta.release}` of this dataset.", ""]
+    if meta.changelog:
+        rows = [
+            (
+                str(e.get("version", "")),
+                str(e.get("bump", "")),
+                "; ".join(str(x) for x in e.get("summary", [])) or "—",
+            )
+            for e in reversed(plain(meta.changelog))
+        ]
+        out += ["Changelog:", "", md_table(["version", "bump", "changes"], rows, [False] * 3), ""]
+    check = plain(meta.bump_check)
+    if check.get("mismatch_allowed"):
+        out += [
+            f"This release was published as `{check.get('given')}` although the changes since "
+            f"`{check.get('previous')}` require a {check.get('required')} bump "
+            f"(`{check.get('expected')}`): the build was run with `--allow-bump-mismatch`.",
+            "",
+        ]
+    return out
 
 
 def _splits_of(configs: Sequence[ConfigCard], name: str) -> list[str]:

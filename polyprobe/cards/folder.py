@@ -26,6 +26,7 @@ import secrets
 import shutil
 import warnings
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -108,6 +109,12 @@ class DatasetMeta:
     # Hub id ("org/name") shown in the card's load snippets; "" shows a folder placeholder.
     # Never the output path: the card must not depend on where the folder was written.
     repo_id: str = ""
+    # The dataset's own semantic version (not polyprobe's), its changelog (oldest first:
+    # [{"version", "bump", "summary": [...], ...}]) and, for a build checked against a previous
+    # release, what the check found (polyprobe.cards.release).
+    release: str = "0.1.0"
+    changelog: list[dict[str, Any]] = field(default_factory=list)
+    bump_check: dict[str, Any] = field(default_factory=dict)
 
 
 class FolderError(PolyprobeError):
@@ -301,8 +308,17 @@ class DatasetFolderWriter:
 
     # -- finishing ------------------------------------------------------------------------
 
-    def finish(self, meta: DatasetMeta) -> Path:
-        """Write plots, README.md and report.json, then move the folder into place."""
+    def finish(
+        self,
+        meta: DatasetMeta,
+        before_card: Callable[[Path, dict[str, Any]], DatasetMeta] | None = None,
+    ) -> Path:
+        """Write plots, README.md and report.json, then move the folder into place.
+
+        ``before_card(tmp, card)`` is called once the parquet files are in the temporary folder
+        ``tmp`` and before the card is written, with the card's YAML data as it would be; it
+        returns the meta to write the card from (a release check diffs the new rows against the
+        previous release there: before the rename, so ``out`` may be the previous folder)."""
         self._check_open()
         try:
             if not self._configs:
@@ -322,6 +338,8 @@ class DatasetFolderWriter:
                     c.stats.label_names,
                     {s: st.label_counts for s, st in c.stats.splits.items()},
                 )
+            if before_card is not None:
+                meta = before_card(self.tmp, card_data(self._configs, meta))
             text = render_readme(card_data(self._configs, meta), card_body(self._configs, meta))
             with open(self.tmp / README, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)

@@ -8,54 +8,40 @@ engine and the pipeline do that.
 
 from __future__ import annotations
 
-from polyprobe.builders.word.common import (
-    CHARACTER_BINS,
-    NONE_LABEL,
-    SizeParams,
-    TaskReport,
-    TaskResult,
-    WordCandidate,
-    character_bin,
-)
-from polyprobe.builders.word.pairs import (
-    LEMMA_LABEL,
-    LINSPECTOR_SKIPS,
-    odd_feature,
-    odd_feature_label,
-    same_feature,
-    same_feature_label,
-)
-from polyprobe.builders.word.pseudo import pseudo_task
-from polyprobe.builders.word.single import (
-    FEATURE_TASKS,
-    TYPE_TASKS,
-    character_bin_task,
-    person_label,
-    pos_task,
-    single_feature,
-    tag_count,
-)
+import importlib
+from typing import Any
 
-__all__ = [
-    "CHARACTER_BINS",
-    "FEATURE_TASKS",
-    "LEMMA_LABEL",
-    "LINSPECTOR_SKIPS",
-    "NONE_LABEL",
-    "TYPE_TASKS",
-    "SizeParams",
-    "TaskReport",
-    "TaskResult",
-    "WordCandidate",
-    "character_bin",
-    "character_bin_task",
-    "odd_feature",
-    "odd_feature_label",
-    "person_label",
-    "pos_task",
-    "pseudo_task",
-    "same_feature",
-    "same_feature_label",
-    "single_feature",
-    "tag_count",
-]
+# Names are resolved lazily (PEP 562) so that importing ``polyprobe.builders.word.cli`` for
+# ``polyprobe --help`` does not pull numpy and the task modules in.
+_SOURCES = {
+    "CHARACTER_BINS": "common",
+    "NONE_LABEL": "common",
+    "SizeParams": "common",
+    "TaskReport": "common",
+    "TaskResult": "common",
+    "WordCandidate": "common",
+    "character_bin": "common",
+    "LEMMA_LABEL": "pairs",
+    "LINSPECTOR_SKIPS": "pairs",
+    "odd_feature": "pairs",
+    "odd_feature_label": "pairs",
+    "same_feature": "pairs",
+    "same_feature_label": "pairs",
+    "pseudo_task": "pseudo",
+    "FEATURE_TASKS": "single",
+    "TYPE_TASKS": "single",
+    "character_bin_task": "single",
+    "person_label": "single",
+    "pos_task": "single",
+    "single_feature": "single",
+    "tag_count": "single",
+}
+
+__all__ = sorted(_SOURCES)
+
+
+def __getattr__(name: str) -> Any:
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

@@ -1,0 +1,351 @@
+"""``polyprobe export DIR --format senteval|linspector|mteb --out DIR``: polyprobe datasets in
+the formats older tools read unchanged.
+
+* ``senteval``: SentEval's probing format, one file per sentence-level config
+  (``<config>.txt``), lines ``tr|va|te TAB label TAB sentence`` with the label *name*; train,
+  validation and test rows in that order, each in the parquet's row order. Tabs and line breaks
+  inside a sentence (there should be none) become spaces, so every line has three fields.
+* ``linspector``: LINSPECTOR's format, one folder per word-level config with ``train.txt``,
+  ``dev.txt``, ``test.txt``, lines ``word TAB label`` (pairs: ``word1 TAB word2 TAB label``).
+* ``mteb``: MTEB-style task metadata, one JSON per config (``<config>.json``) plus
+  ``tasks.json`` listing them: name, description, dataset path + revision (the folder's
+  fingerprint), eval splits, languages as ISO 639-3 + the script of the majority of letters in
+  the data (``eng-Latn``, ``kat-Geor``), main score ``accuracy``, licence and
+  ``sample_creation`` (``created`` for perturbed or constructed items, else ``found``).
+
+Configs a format cannot express are skipped and listed in the returned summary.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from polyprobe.cards.diff import FolderView, read_folder
+from polyprobe.errors import PolyprobeError, UsageError
+
+FORMATS = ("senteval", "linspector", "mteb")
+SENTEVAL_SPLITS = {"train": "tr", "validation": "va", "test": "te"}
+LINSPECTOR_FILES = {"train": "train.txt", "validation": "dev.txt", "test": "test.txt"}
+
+# Tasks whose items are perturbed or constructed (not found as such in a corpus).
+CREATED_TASKS = frozenset(
+    {
+        "bigram_shift",
+        "odd_man_out",
+        "coordination_inversion",
+        "subject_verb_agreement",
+        "word_order",
+        "word_order_permuted",
+        "end_of_sentence",
+        "pseudo",
+    }
+)
+
+# First word of a letter's Unicode name -> ISO 15924 code (fallback: the title-cased word).
+_SCRIPTS = {
+    "LATIN": "Latn",
+    "CYRILLIC": "Cyrl",
+    "GREEK": "Grek",
+    "GEORGIAN": "Geor",
+    "ARMENIAN": "Armn",
+    "ARABIC": "Arab",
+    "HEBREW": "Hebr",
+    "DEVANAGARI": "Deva",
+    "BENGALI": "Beng",
+    "GURMUKHI": "Guru",
+    "GUJARATI": "Gujr",
+    "TAMIL": "Taml",
+    "TELUGU": "Telu",
+    "KANNADA": "Knda",
+    "MALAYALAM": "Mlym",
+    "SINHALA": "Sinh",
+    "THAI": "Thai",
+    "LAO": "Laoo",
+    "TIBETAN": "Tibt",
+    "MYANMAR": "Mymr",
+    "KHMER": "Khmr",
+    "ETHIOPIC": "Ethi",
+    "HANGUL": "Hang",
+    "HIRAGANA": "Hira",
+    "KATAKANA": "Kana",
+    "CJK": "Hani",
+    "THAANA": "Thaa",
+    "SYRIAC": "Syrc",
+    "MONGOLIAN": "Mong",
+    "CHEROKEE": "Cher",
+    "COPTIC": "Copt",
+    "GOTHIC": "Goth",
+    "OL": "Olck",
+}
+SCRIPT_SAMPLE_ROWS = 2000
+
+
+class ExportError(PolyprobeError):
+    """The folder cannot be exported as asked."""
+
+
+def _clean(text: Any) -> str:
+    return " ".join(str(text).replace("\t", " ").splitlines()).strip()
+
+
+def _config_tables(view: FolderView, config: str) -> Iterable[tuple[str, Any, list[str]]]:
+    """(split, table, label names) in train/validation/test order."""
+    from polyprobe.cards.stats import ordered_splits
+
+    labels = view.features(config).get("label", {}).get("names", [])
+    for split in ordered_splits(view.files[config]):
+        tables = [pq.read_table(p) for p in view.files[config][split]]
+        for t in tables:
+            yield split, t, [str(n) for n in labels]
+
+
+def _safe_name(config: str) -> str:
+    if "/" in config or config in ("", ".", ".."):
+        raise ExportError(f"config name {config!r} cannot be a file name")
+    return config
+
+
+def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
+    view = read_folder(folder)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written, skipped = {}, {}
+    for config in view.files:
+        cols = list(view.features(config))
+        if "sentence" not in cols or "sentence1" in cols:
+            skipped[config] = "not a single-sentence config"
+            continue
+        extra = [s for s in view.files[config] if s not in SENTEVAL_SPLITS]
+        if extra:
+            skipped[config] = f"splits {extra} have no SentEval code"
+            continue
+        path = out / f"{_safe_name(config)}.txt"
+        n = 0
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            for split, table, labels in _config_tables(view, config):
+                code = SENTEVAL_SPLITS[split]
+                for label, sentence in zip(
+                    table.column("label").to_pylist(),
+                    table.column("sentence").to_pylist(),
+                    strict=True,
+                ):
+                    fh.write(f"{code}\t{_clean(labels[label])}\t{_clean(sentence)}\n")
+                    n += 1
+        written[config] = {"path": path.name, "rows": n}
+    return {"format": "senteval", "out": str(out), "written": written, "skipped": skipped}
+
+
+def read_senteval(path: str | Path) -> list[tuple[str, str, str]]:
+    """A SentEval probing file as (split, label, sentence), split named train/validation/test."""
+    back = {v: k for k, v in SENTEVAL_SPLITS.items()}
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line:
+                continue
+            parts = line.split("\t")
+            if len(parts) != 3 or parts[0] not in back:
+                raise ExportError(f"{path}:{lineno}: not a SentEval probing line: {line!r}")
+            rows.append((back[parts[0]], parts[1], parts[2]))
+    return rows
+
+
+def export_linspector(folder: str | Path, out: str | Path) -> dict[str, Any]:
+    view = read_folder(folder)
+    out = Path(out)
+    written, skipped = {}, {}
+    for config in view.files:
+        cols = list(view.features(config))
+        inputs = ["word"] if "word" in cols else ["word1", "word2"]
+        if not all(c in cols for c in inputs):
+            skipped[config] = "not a word-level config"
+            continue
+        extra = [s for s in view.files[config] if s not in LINSPECTOR_FILES]
+        if extra:
+            skipped[config] = f"splits {extra} have no LINSPECTOR file"
+            continue
+        cdir = out / _safe_name(config)
+        cdir.mkdir(parents=True, exist_ok=True)
+        files: dict[str, int] = {}
+        handles: dict[str, Any] = {}
+        try:
+            for split, table, labels in _config_tables(view, config):
+                name = LINSPECTOR_FILES[split]
+                if name not in handles:
+                    handles[name] = open(cdir / name, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+                    files[name] = 0
+                values = [table.column(c).to_pylist() for c in inputs]
+                for *words, label in zip(*values, table.column("label").to_pylist(), strict=True):
+                    fields = [_clean(w) for w in words] + [_clean(labels[label])]
+                    handles[name].write("\t".join(fields) + "\n")
+                    files[name] += 1
+        finally:
+            for fh in handles.values():
+                fh.close()
+        written[config] = {"path": cdir.name, "files": files}
+    return {"format": "linspector", "out": str(out), "written": written, "skipped": skipped}
+
+
+def read_linspector(path: str | Path) -> list[tuple[str, ...]]:
+    """One LINSPECTOR file as tuples (word[, word2], label)."""
+    with open(path, encoding="utf-8") as fh:
+        return [tuple(line.rstrip("\n").split("\t")) for line in fh if line.strip()]
+
+
+def script_of(texts: Iterable[str]) -> str:
+    """ISO 15924 code of the script most letters in ``texts`` belong to (``Zyyy`` if none)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        for ch in str(text):
+            if not unicodedata.category(ch).startswith("L"):
+                continue
+            name = unicodedata.name(ch, "")
+            if name:
+                counts[name.split(" ", 1)[0]] += 1
+    if not counts:
+        return "Zyyy"
+    word = max(sorted(counts), key=lambda k: counts[k])
+    return _SCRIPTS.get(word, word[:4].title())
+
+
+def _sample_texts(view: FolderView, config: str, limit: int = SCRIPT_SAMPLE_ROWS) -> list[str]:
+    cols = [
+        c
+        for c in view.features(config)
+        if c in ("sentence", "word", "word1", "word2", "sentence1", "sentence2")
+    ]
+    texts: list[str] = []
+    for paths in view.files[config].values():
+        for p in paths:
+            pf = pq.ParquetFile(p)
+            table = pf.read_row_group(0, columns=cols) if pf.num_row_groups else None
+            if table is None:
+                continue
+            for c in cols:
+                texts.extend(str(v) for v in table.column(c).to_pylist()[:limit])
+            if len(texts) >= limit:
+                return texts
+    return texts
+
+
+def _sample_creation(view: FolderView, config: str, block: dict[str, Any]) -> str:
+    if block.get("task") in CREATED_TASKS:
+        return "created"
+    # Rows made from one record in several copies (original/perturbed) are created items.
+    for paths in view.files[config].values():
+        ids = pq.read_table(paths[0], columns=["id"]).column("id").to_pylist()[:200]
+        if any(str(i).rsplit("/", 1)[-1] not in ("0", "original") for i in ids if "/" in str(i)):
+            return "created" if block.get("level", "sentence") == "sentence" else "found"
+        break
+    return "found"
+
+
+def _description(cblock: dict[str, Any], config: str, level: str) -> str:
+    task = str(cblock.get("task", config))
+    try:
+        from polyprobe.builders.registry import get_task
+
+        text = " ".join(str(get_task(task).description).split())
+    except Exception:  # a task this polyprobe does not know (e.g. a newer build)
+        text = ""
+    return text or f"polyprobe probing task {task} ({level} level)"
+
+
+def mteb_metadata(
+    folder: str | Path, *, dataset_path: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """MTEB-style metadata per config. ``dataset_path`` defaults to the folder as given (pass
+    the Hub id of a published copy)."""
+    from polyprobe.languages import resolve_language
+
+    view = read_folder(folder)
+    card = view.card or {}
+    block = card.get("polyprobe") or {}
+    pconfigs = block.get("configs") or {}
+    revision = str(block.get("fingerprint", ""))
+    license_id = str(card.get("license", "unknown"))
+    langs = []
+    for code in card.get("language") or []:
+        try:
+            langs.append(resolve_language(str(code)).iso639_3)
+        except PolyprobeError:
+            langs.append(str(code))
+    out: dict[str, dict[str, Any]] = {}
+    for config in view.files:
+        cblock = pconfigs.get(config) or {}
+        script = script_of(_sample_texts(view, config))
+        splits = list(view.files[config])
+        eval_splits = [s for s in ("test",) if s in splits] or splits[-1:]
+        level = str(cblock.get("level", ""))
+        out[config] = {
+            "name": f"polyprobe.{'-'.join(langs) or 'und'}.{config}",
+            "description": _description(cblock, config, level),
+            "reference": None,
+            "dataset": {
+                "path": dataset_path or str(folder),
+                "revision": revision,
+                "name": config,
+            },
+            "type": "Classification",
+            "category": "s2s" if level.startswith("sentence") else "w2w",
+            "modalities": ["text"],
+            "eval_splits": eval_splits,
+            "eval_langs": [f"{lang}-{script}" for lang in langs],
+            "main_score": "accuracy",
+            "license": license_id,
+            "annotations_creators": "derived",
+            "sample_creation": _sample_creation(view, config, cblock),
+            "task_subtypes": ["probing"],
+            "polyprobe": {
+                "task": cblock.get("task"),
+                "labels": cblock.get("labels"),
+                "recipe_version": cblock.get("recipe_version"),
+                "release": block.get("release"),
+                "polyprobe_version": block.get("version"),
+            },
+        }
+    return out
+
+
+def export_mteb(
+    folder: str | Path, out: str | Path, *, dataset_path: str | None = None
+) -> dict[str, Any]:
+    meta = mteb_metadata(folder, dataset_path=dataset_path)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for config, entry in meta.items():
+        path = out / f"{_safe_name(config)}.json"
+        path.write_text(json.dumps(entry, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        written[config] = {"path": path.name}
+    (out / "tasks.json").write_text(
+        json.dumps(list(meta.values()), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    return {"format": "mteb", "out": str(out), "written": written, "skipped": {}}
+
+
+def export(
+    folder: str | Path, fmt: str, out: str | Path, *, dataset_path: str | None = None
+) -> dict[str, Any]:
+    if fmt == "senteval":
+        result = export_senteval(folder, out)
+    elif fmt == "linspector":
+        result = export_linspector(folder, out)
+    elif fmt == "mteb":
+        result = export_mteb(folder, out, dataset_path=dataset_path)
+    else:
+        raise UsageError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if not result["written"]:
+        raise ExportError(
+            f"{folder}: no config can be exported as {fmt}: "
+            + "; ".join(f"{c}: {why}" for c, why in result["skipped"].items())
+        )
+    return result

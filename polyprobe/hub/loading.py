@@ -1,0 +1,200 @@
+"""``polyprobe.load``: a release, pinned to its tag, with its card checked and attached.
+
+``datasets.load_dataset`` alone cannot promise that the rows are the requested version: when the
+Hub cannot be reached (offline, an outage, a timeout) it silently serves "the latest cached
+version" of the dataset, whatever revision was asked for. So ``load``
+
+1. reads the card at the tag ``v<version>`` with ``huggingface_hub.hf_hub_download`` (its
+   snapshot folder names the tag's commit) and checks the card's ``release`` (and, when given,
+   ``fingerprint``) against the request;
+2. loads the data with ``revision=v<version>``;
+3. checks the loaded data against that card: the commit ``datasets`` built it from (the last
+   component of its cache directory) must be the tag's commit, and the rows per split must be
+   the card's. On a mismatch it reloads once with ``download_mode="force_redownload"``; if the
+   data still disagrees it raises :class:`ReleaseMismatchError`.
+
+For a local folder the card is the folder's README; ``version`` must equal its release.
+
+The result is what ``load_dataset`` returns (a ``DatasetDict``, or a ``Dataset`` with
+``split=``) with two attributes added: ``.polyprobe`` (the card's ``polyprobe:`` block, a dict)
+and ``.release`` (a :class:`LoadedRelease`). Both are plain attributes: ``map``/``filter`` return
+new objects without them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from polyprobe.errors import PolyprobeError
+from polyprobe.hub.cardinfo import (
+    card_fingerprint,
+    card_release,
+    polyprobe_block,
+    read_card_text,
+    read_folder_card,
+    release_tag,
+)
+
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
+class ReleaseMismatchError(PolyprobeError):
+    """The card or the data is not the requested release."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class LoadedRelease:
+    source: str  # hub repo id or local folder
+    config: str | None
+    version: str  # the card's release
+    revision: str | None  # the tag (None for a local folder)
+    commit: str | None  # the tag's commit (None for a local folder)
+    fingerprint: str | None
+    reloaded: bool = False  # True when a stale cache forced a re-download
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _check_card(
+    card: dict[str, Any], source: str, version: str | None, fingerprint: str | None
+) -> None:
+    release = card_release(card)
+    if version is not None and release != version.removeprefix("v"):
+        raise ReleaseMismatchError(
+            f"{source}: requested version {version!r} but its card says release {release!r}"
+        )
+    found = card_fingerprint(card)
+    if fingerprint is not None and found != fingerprint:
+        raise ReleaseMismatchError(
+            f"{source}: requested fingerprint {fingerprint!r} but its card says {found!r}"
+        )
+
+
+def _config_name(card: dict[str, Any], config: str | None) -> str | None:
+    if config is not None:
+        return config
+    configs = card.get("configs") or []
+    default = next((c for c in configs if c.get("default")), configs[0] if configs else None)
+    return default.get("config_name") if default else None
+
+
+def _expected_rows(card: dict[str, Any], config: str | None) -> dict[str, int]:
+    name = _config_name(card, config)
+    stats = (polyprobe_block(card).get("configs") or {}).get(name or "", {}).get("statistics", {})
+    return {s: int(v.get("num_examples", 0)) for s, v in (stats.get("splits") or {}).items()}
+
+
+def _splits(ds: Any) -> dict[str, Any]:
+    """``{split: Dataset}`` for a DatasetDict or a single Dataset (``split=``)."""
+    if hasattr(ds, "keys") and callable(ds.keys):
+        return dict(ds.items())
+    split = getattr(ds, "split", None)
+    return {str(split) if split is not None else "?": ds}
+
+
+def _loaded_commit(ds: Any) -> str | None:
+    """The commit ``datasets`` built these Arrow files from: its cache directory is
+    ``<cache>/<org>___<name>/<config>/<version>/<commit>/``."""
+    for table in _splits(ds).values():
+        for cache_file in getattr(table, "cache_files", None) or []:
+            name = Path(cache_file["filename"]).parent.name
+            if _COMMIT.match(name):
+                return name
+    return None
+
+
+def _data_problems(
+    ds: Any, card: dict[str, Any], config: str | None, commit: str | None
+) -> list[str]:
+    problems = []
+    loaded = _loaded_commit(ds)
+    if commit is not None and loaded is not None and loaded != commit:
+        problems.append(f"the data was built from commit {loaded}, the tag points at {commit}")
+    expected = _expected_rows(card, config)
+    for split, table in _splits(ds).items():
+        rows = getattr(table, "num_rows", None)
+        if split in expected and rows is not None and rows != expected[split]:
+            problems.append(f"split {split!r} has {rows} rows, the card says {expected[split]}")
+    return problems
+
+
+def _attach(ds: Any, card: dict[str, Any], info: LoadedRelease) -> Any:
+    ds.polyprobe = polyprobe_block(card)
+    ds.release = info
+    return ds
+
+
+def load(
+    repo_or_path: str | Path,
+    config: str | None = None,
+    version: str | None = None,
+    *,
+    fingerprint: str | None = None,
+    cache_dir: str | Path | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Load a polyprobe release (see the module doc). ``version`` is ``"1.2.0"`` (or
+    ``"v1.2.0"``); for a Hub id it selects the tag ``v1.2.0``, for a folder it must equal the
+    card's release. ``None`` loads the Hub's ``main`` pinned to its current commit, or the
+    folder as it is. ``kwargs`` go to ``datasets.load_dataset`` (``split=``, ...)."""
+    import datasets
+
+    cache = str(cache_dir) if cache_dir is not None else None
+    source = str(repo_or_path)
+    local = Path(source)
+    if local.is_dir():
+        card = read_folder_card(local)
+        _check_card(card, source, version, fingerprint)
+        ds = datasets.load_dataset(str(local), config, cache_dir=cache, **kwargs)
+        problems = _data_problems(ds, card, config, None)
+        reloaded = False
+        if problems:
+            kwargs["download_mode"] = "force_redownload"
+            ds = datasets.load_dataset(str(local), config, cache_dir=cache, **kwargs)
+            reloaded = True
+            problems = _data_problems(ds, card, config, None)
+        if problems:
+            raise ReleaseMismatchError(f"{source}: " + "; ".join(problems))
+        info = LoadedRelease(
+            source, config, card_release(card), None, None, card_fingerprint(card), reloaded
+        )
+        return _attach(ds, card, info)
+
+    from huggingface_hub import hf_hub_download
+
+    tag = release_tag(version) if version is not None else "main"
+    readme = Path(hf_hub_download(source, "README.md", repo_type="dataset", revision=tag))
+    commit = readme.parent.name if _COMMIT.match(readme.parent.name) else None
+    card = read_card_text(readme.read_text(encoding="utf-8"))
+    _check_card(card, f"{source}@{tag}", version, fingerprint)
+    revision = tag if version is not None else (commit or tag)
+    ds = datasets.load_dataset(source, config, revision=revision, cache_dir=cache, **kwargs)
+    problems = _data_problems(ds, card, config, commit)
+    notes: list[str] = []
+    reloaded = False
+    if problems:
+        notes.append("stale cache: " + "; ".join(problems))
+        kwargs["download_mode"] = "force_redownload"
+        ds = datasets.load_dataset(source, config, revision=revision, cache_dir=cache, **kwargs)
+        reloaded = True
+        problems = _data_problems(ds, card, config, commit)
+        if problems:
+            raise ReleaseMismatchError(
+                f"{source}@{tag}: the loaded data is not this release even after a forced "
+                "re-download (is the Hub reachable?): " + "; ".join(problems)
+            )
+    info = LoadedRelease(
+        source,
+        config,
+        card_release(card),
+        tag,
+        commit,
+        card_fingerprint(card),
+        reloaded,
+        tuple(notes),
+    )
+    return _attach(ds, card, info)

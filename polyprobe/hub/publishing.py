@@ -1,0 +1,281 @@
+"""``polyprobe publish``: a validated dataset folder becomes one Hub commit plus one version tag.
+
+Order of operations (each step only after the previous one succeeded):
+
+1. ``validate(DIR)`` — a folder it rejects is never published (exit 1, its problems listed).
+2. Read-only Hub calls: ``list_repo_refs`` (is the version tag free? what is ``main``'s head?)
+   and, for an existing repo, ``list_repo_tree`` at that head (which remote files to delete).
+   A tag that already exists is refused here, before anything is written.
+3. ``create_repo(exist_ok=True)`` only when the repo does not exist yet.
+4. One ``create_commit`` on ``main`` with ``parent_commit`` = the head read in step 2 (the Hub
+   refuses the commit if someone pushed in between): a ``CommitOperationAdd`` per file of the
+   folder (README.md uploaded byte for byte, never regenerated) and a ``CommitOperationDelete``
+   per remote file the folder does not have, so the commit's tree *is* the folder. The Hub's
+   own ``.gitattributes`` is kept: it is repository infrastructure, not data.
+5. ``create_tag`` ``v<release>`` at that commit's oid.
+
+``--dry-run`` runs steps 1–2 and prints the commit (file list and sizes) and the tag.
+
+The token comes from ``huggingface_hub``'s usual sources (``HF_TOKEN``, the cached login); this
+module never reads, prints or stores it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from polyprobe.errors import PolyprobeError
+from polyprobe.hub.cardinfo import (
+    card_fingerprint,
+    card_release,
+    read_folder_card,
+    release_tag,
+)
+
+REPO_TYPE = "dataset"
+BRANCH = "main"
+KEEP_REMOTE = frozenset({".gitattributes"})  # created by the Hub with the repo
+_TAG = re.compile(r"^v\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
+
+
+class PublishError(PolyprobeError):
+    """Publishing refused or failed (CLI exit 1)."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class LocalFile:
+    path_in_repo: str
+    local: Path
+    size: int
+
+
+@dataclass
+class PublishPlan:
+    folder: Path
+    repo_id: str
+    endpoint: str
+    release: str
+    tag: str
+    fingerprint: str | None
+    private: bool
+    repo_exists: bool
+    parent_commit: str | None
+    uploads: list[LocalFile]
+    deletes: list[str]
+    kept: list[str] = field(default_factory=list)
+
+    @property
+    def commit_message(self) -> str:
+        return f"polyprobe release {self.tag}"
+
+    @property
+    def commit_description(self) -> str:
+        return f"release {self.release}, fingerprint {self.fingerprint or 'unknown'}"
+
+    def describe(self) -> str:
+        """The exact operations, one commit and one tag, as ``--dry-run`` prints them."""
+        width = max((len(f.path_in_repo) for f in self.uploads), default=0)
+        repo_state = (
+            "exists"
+            if self.repo_exists
+            else f"does not exist; create_repo(private={self.private}) first"
+        )
+        lines = [
+            f"repository: {self.endpoint}/datasets/{self.repo_id} ({repo_state})",
+            f"operation 1 of 2: create_commit on {BRANCH!r}, "
+            f"parent_commit={self.parent_commit or '<head after create_repo>'}, "
+            f"message {self.commit_message!r}",
+        ]
+        lines += [f"  add     {f.path_in_repo:<{width}}  {f.size:>12,} bytes" for f in self.uploads]
+        lines += [f"  delete  {p}" for p in self.deletes]
+        lines += [f"  keep    {p}  (Hub infrastructure, not data)" for p in self.kept]
+        total = sum(f.size for f in self.uploads)
+        lines.append(
+            f"  = {len(self.uploads)} file(s) added, {total:,} bytes; "
+            f"{len(self.deletes)} file(s) deleted"
+        )
+        lines.append(f"operation 2 of 2: create_tag {self.tag!r} at the new commit's oid")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    plan: PublishPlan
+    commit_oid: str
+    commit_url: str
+    tag: str
+
+
+def _local_files(folder: Path) -> list[LocalFile]:
+    """Every regular file under the folder except hidden ones (``.cache``, ``.DS_Store``):
+    those are never part of a build."""
+    out = []
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part.startswith(".") for part in rel.parts) or not path.is_file():
+            continue
+        out.append(LocalFile(rel.as_posix(), path, path.stat().st_size))
+    return out
+
+
+def _api(api: Any) -> Any:
+    if api is not None:
+        return api
+    from huggingface_hub import HfApi
+
+    return HfApi()
+
+
+def _read_refs(api: Any, repo_id: str) -> Any | None:
+    """The repo's refs, or ``None`` when the repo does not exist (or is invisible to us)."""
+    from huggingface_hub.errors import RepositoryNotFoundError
+
+    try:
+        return api.list_repo_refs(repo_id, repo_type=REPO_TYPE)
+    except RepositoryNotFoundError:
+        return None
+
+
+def _head_and_tags(refs: Any | None) -> tuple[str | None, set[str]]:
+    if refs is None:
+        return None, set()
+    head = next((b.target_commit for b in refs.branches if b.name == BRANCH), None)
+    return head, {t.name for t in refs.tags}
+
+
+def _refuse_existing_tag(tags: set[str], tag: str, repo_id: str) -> None:
+    if tag in tags:
+        raise PublishError(
+            f"tag {tag!r} already exists on datasets/{repo_id}; a published version never "
+            "changes. Build a new release (bump the version) and publish that instead."
+        )
+
+
+def _remote_files(api: Any, repo_id: str, head: str | None) -> list[str]:
+    if head is None:
+        return []
+    from huggingface_hub.hf_api import RepoFile
+
+    entries = api.list_repo_tree(repo_id, repo_type=REPO_TYPE, revision=head, recursive=True)
+    return sorted(e.path for e in entries if isinstance(e, RepoFile))
+
+
+def plan_publish(
+    folder: str | Path,
+    repo_id: str,
+    *,
+    revision_tag: str | None = None,
+    private: bool = False,
+    api: Any = None,
+) -> PublishPlan:
+    """Validate the folder and read the Hub (read-only) to decide the exact operations.
+
+    Raises :class:`PublishError` when the folder is invalid, the tag is malformed, does not
+    match the card's release, or already exists on the Hub."""
+    from polyprobe.cards.validate import validate
+
+    folder = Path(folder)
+    if "/" not in repo_id or repo_id.count("/") != 1:
+        raise PublishError(f"--repo-id {repo_id!r}: expected ORG/NAME")
+    report = validate(folder)
+    if not report.ok:
+        problems = "\n".join(f"  - {p}" for p in report.problems)
+        raise PublishError(
+            f"{folder} is not a valid dataset folder ({len(report.problems)} problem(s)); "
+            f"nothing was published:\n{problems}"
+        )
+    card = read_folder_card(folder)
+    release = card_release(card)
+    tag = revision_tag or release_tag(release)
+    if not _TAG.match(tag):
+        raise PublishError(f"--revision-tag {tag!r}: expected vMAJOR.MINOR.PATCH, e.g. v1.0.0")
+    if tag != release_tag(release):
+        raise PublishError(
+            f"--revision-tag {tag!r} does not match the card's release {release!r} "
+            f"(expected {release_tag(release)!r}); polyprobe.load(version=...) checks that "
+            "they agree. Rebuild with the release you mean."
+        )
+    api = _api(api)
+    refs = _read_refs(api, repo_id)
+    head, tags = _head_and_tags(refs)
+    _refuse_existing_tag(tags, tag, repo_id)
+    uploads = _local_files(folder)
+    local = {f.path_in_repo for f in uploads}
+    remote = _remote_files(api, repo_id, head)
+    return PublishPlan(
+        folder=folder,
+        repo_id=repo_id,
+        endpoint=str(api.endpoint),
+        release=release,
+        tag=tag,
+        fingerprint=card_fingerprint(card),
+        private=private,
+        repo_exists=refs is not None,
+        parent_commit=head,
+        uploads=uploads,
+        deletes=[p for p in remote if p not in local and p not in KEEP_REMOTE],
+        kept=[p for p in remote if p not in local and p in KEEP_REMOTE],
+    )
+
+
+def publish(
+    folder: str | Path,
+    repo_id: str,
+    *,
+    revision_tag: str | None = None,
+    private: bool = False,
+    dry_run: bool = False,
+    api: Any = None,
+    echo: Callable[[str], None] | None = None,
+) -> PublishPlan | PublishResult:
+    """Publish ``folder`` to ``datasets/<repo_id>`` as one commit + one tag (see module doc).
+
+    Returns the plan for ``dry_run``, else a :class:`PublishResult` with the commit's oid."""
+    from huggingface_hub import CommitOperationAdd, CommitOperationDelete
+
+    api = _api(api)
+    plan = plan_publish(folder, repo_id, revision_tag=revision_tag, private=private, api=api)
+    if dry_run:
+        return plan
+    say = echo or (lambda _msg: None)
+    if not plan.repo_exists:
+        say(f"creating dataset repo {repo_id} ({'private' if private else 'public'})")
+        api.create_repo(repo_id, repo_type=REPO_TYPE, private=private, exist_ok=True)
+        # The Hub makes an initial commit (.gitattributes): re-read the head and the tree.
+        head, tags = _head_and_tags(_read_refs(api, repo_id))
+        _refuse_existing_tag(tags, plan.tag, repo_id)
+        remote = _remote_files(api, repo_id, head)
+        local = {f.path_in_repo for f in plan.uploads}
+        plan.parent_commit = head
+        plan.deletes = [p for p in remote if p not in local and p not in KEEP_REMOTE]
+        plan.kept = [p for p in remote if p not in local and p in KEEP_REMOTE]
+    operations: list[Any] = [
+        CommitOperationAdd(path_in_repo=f.path_in_repo, path_or_fileobj=str(f.local))
+        for f in plan.uploads
+    ]
+    operations += [CommitOperationDelete(path_in_repo=p) for p in plan.deletes]
+    say(f"committing {len(plan.uploads)} file(s), {len(plan.deletes)} deletion(s) to {repo_id}")
+    info = api.create_commit(
+        repo_id,
+        operations,
+        commit_message=plan.commit_message,
+        commit_description=plan.commit_description,
+        repo_type=REPO_TYPE,
+        revision=BRANCH,
+        parent_commit=plan.parent_commit,
+    )
+    say(f"tagging {info.oid} as {plan.tag}")
+    api.create_tag(
+        repo_id,
+        tag=plan.tag,
+        revision=info.oid,
+        repo_type=REPO_TYPE,
+        tag_message=plan.commit_message,
+    )
+    return PublishResult(plan=plan, commit_oid=info.oid, commit_url=info.commit_url, tag=plan.tag)
