@@ -311,10 +311,13 @@ def _toml_safe(value: Any) -> Any:
     return value
 
 
-def _print_summary(result: Any) -> None:
+def task_table(tasks: Any) -> list[str]:
+    """The closing table of a build: one line per task, built (with sizes) or why not."""
     rows = [("task", "candidates", "configs", "train", "validation", "test", "status")]
-    for s in result.tasks:
+    for s in tasks:
         status = "built" if s.configs else f"infeasible: {s.infeasible}"
+        if s.configs and s.infeasible:  # built, but some variant family was not
+            status += f" (not built: {s.infeasible})"
         if s.configs and s.not_built:
             status += f" ({'; '.join(s.not_built)})"
         rows.append(
@@ -329,8 +332,14 @@ def _print_summary(result: Any) -> None:
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + r[-1])
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + r[-1]
+        for r in rows
+    ]
+
+
+def _print_summary(result: Any) -> None:
+    print("\n".join(task_table(result.tasks)))
     if result.skipped_invalid:
         skipped = ", ".join(f"{k}: {v}" for k, v in result.skipped_invalid.items())
         print(f"skipped invalid sentences: {skipped}")

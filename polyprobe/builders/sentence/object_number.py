@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.sentence.argument_number import ArgumentNumber
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.predicates import base_relation
-from polyprobe.builders.task import Candidate, Level, Task
-from polyprobe.hashing import lexical_key
-from polyprobe.loaders.records import Sentence
+from polyprobe.builders.task import Level
+from polyprobe.loaders.records import Word
 
 OBJECT_RELATION = "obj"
 DEFAULT_OBJECT_UPOS: tuple[str, ...] = ("NOUN",)
 
 
-class ObjectNumber(Task):
+class ObjectNumber(ArgumentNumber):
     """Label = ``Number`` of the root's single direct object (SentEval's ObjNum on UD).
 
     The rules mirror ``subject_number`` so that the two tasks differ only in the argument
@@ -46,9 +45,14 @@ class ObjectNumber(Task):
         "Lexical control: the object's case-folded form never occurs in two splits.",
     )
 
+    argument: ClassVar[str] = "object"
+    relations_label: ClassVar[str] = "obj"
+    upos_option: ClassVar[str] = "object_upos"
+    default_upos: ClassVar[tuple[str, ...]] = DEFAULT_OBJECT_UPOS
+
     @property
     def object_upos(self) -> tuple[str, ...]:
-        return tuple(self.option("object_upos", DEFAULT_OBJECT_UPOS))
+        return self.allowed_upos
 
     def parameters(self) -> dict[str, Any]:
         return {
@@ -59,29 +63,5 @@ class ObjectNumber(Task):
             "lexical_key": "object form (NFC, case-folded)",
         }
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        root = sentence.root
-        objects = [
-            w for w in sentence.children(root.id) if base_relation(w.deprel) == OBJECT_RELATION
-        ]
-        if not objects:
-            return self.drop("no obj dependent of the root")
-        if len(objects) > 1:
-            return self.drop("more than one object")
-        obj = objects[0]
-        if obj.upos not in self.object_upos:
-            return self.drop("object UPOS not allowed")
-        if any(c.deprel == "conj" for c in sentence.children(obj.id)):
-            return self.drop("coordinated object (conj dependent)")
-        number = obj.feats.get("Number")
-        if number not in ("Sing", "Plur"):
-            return self.drop("object Number not Sing/Plur")
-        tokens = sentence.surface_tokens()
-        return [
-            Candidate(
-                {"sentence": render(tokens), "tokens": [t.form for t in tokens]},
-                number,
-                copy="0",
-                lexical_key=lexical_key(obj.form),
-            )
-        ]
+    def is_argument(self, word: Word) -> bool:
+        return base_relation(word.deprel) == OBJECT_RELATION

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.sentence.argument_number import ArgumentNumber
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
-from polyprobe.builders.task import Candidate, Level, Task
-from polyprobe.hashing import lexical_key
-from polyprobe.loaders.records import Sentence
+from polyprobe.builders.task import Level
+from polyprobe.loaders.records import Word
 
 SUBJECT_RELATIONS: tuple[str, ...] = ("nsubj", "nsubj:pass")
 DEFAULT_SUBJECT_UPOS: tuple[str, ...] = ("NOUN",)
 
 
-class SubjectNumber(Task):
+class SubjectNumber(ArgumentNumber):
     """Label = ``Number`` of the root's single nominal subject.
 
     Common nouns only by default, as SentEval: with pronouns admitted, pronouns would be 54% of
@@ -40,9 +39,14 @@ class SubjectNumber(Task):
         "Lexical control: the subject's case-folded form never occurs in two splits.",
     )
 
+    argument: ClassVar[str] = "subject"
+    relations_label: ClassVar[str] = "nsubj/nsubj:pass"
+    upos_option: ClassVar[str] = "subject_upos"
+    default_upos: ClassVar[tuple[str, ...]] = DEFAULT_SUBJECT_UPOS
+
     @property
     def subject_upos(self) -> tuple[str, ...]:
-        return tuple(self.option("subject_upos", DEFAULT_SUBJECT_UPOS))
+        return self.allowed_upos
 
     def parameters(self) -> dict[str, Any]:
         return {
@@ -53,27 +57,5 @@ class SubjectNumber(Task):
             "lexical_key": "subject form (NFC, case-folded)",
         }
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        root = sentence.root
-        subjects = [w for w in sentence.children(root.id) if w.deprel in SUBJECT_RELATIONS]
-        if not subjects:
-            return self.drop("no nsubj/nsubj:pass dependent of the root")
-        if len(subjects) > 1:
-            return self.drop("more than one subject")
-        subj = subjects[0]
-        if subj.upos not in self.subject_upos:
-            return self.drop("subject UPOS not allowed")
-        if any(c.deprel == "conj" for c in sentence.children(subj.id)):
-            return self.drop("coordinated subject (conj dependent)")
-        number = subj.feats.get("Number")
-        if number not in ("Sing", "Plur"):
-            return self.drop("subject Number not Sing/Plur")
-        tokens = sentence.surface_tokens()
-        return [
-            Candidate(
-                {"sentence": render(tokens), "tokens": [t.form for t in tokens]},
-                number,
-                copy="0",
-                lexical_key=lexical_key(subj.form),
-            )
-        ]
+    def is_argument(self, word: Word) -> bool:
+        return word.deprel in SUBJECT_RELATIONS

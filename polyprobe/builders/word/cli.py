@@ -160,27 +160,9 @@ def run_build_unimorph(args: argparse.Namespace) -> int:
 
 def print_summary(result: Any) -> None:
     """The closing table: one line per task, built or why not."""
-    rows = [("task", "candidates", "configs", "train", "validation", "test", "status")]
-    for s in result.tasks:
-        status = "built" if s.configs else f"infeasible: {s.infeasible}"
-        if s.configs and s.infeasible:
-            status += f" (form-disjoint: {s.infeasible})"
-        if s.configs and s.not_built:
-            status += f" ({'; '.join(s.not_built)})"
-        rows.append(
-            (
-                s.task,
-                str(s.candidates),
-                str(len(s.configs)),
-                str(s.rows.get("train", 0)),
-                str(s.rows.get("validation", 0)),
-                str(s.rows.get("test", 0)),
-                status,
-            )
-        )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + r[-1])
+    from polyprobe.cli import task_table
+
+    print("\n".join(task_table(result.tasks)))
     lex = result.lexicon
     print(
         f"lexicon: {lex['entries']} entries, {lex['forms']} forms, {lex['lemmas']} lemmas; "
