@@ -565,8 +565,17 @@ def test_builds_in_separate_processes_are_byte_identical(data_dir: Path, tmp_pat
     assert validate(tmp_path / "run1").ok
 
 
+@pytest.mark.parametrize(
+    ("lang", "lexicon_name", "unimorph_name"),
+    [("en", "english", "english-dev"), ("es", "spanish", "spanish-dev")],
+)
 def test_pseudowords_generated_offline(
-    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    lang: str,
+    lexicon_name: str,
+    unimorph_name: str,
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     attempts: list[Any] = []
 
@@ -575,9 +584,9 @@ def test_pseudowords_generated_offline(
         raise OSError("network access attempted")
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
-    lexicon = (data_dir / "wuggy" / "lexicons" / "orthographic_english.txt").resolve()
+    lexicon = (data_dir / "wuggy" / "lexicons" / f"orthographic_{lexicon_name}.txt").resolve()
     kwargs: dict[str, Any] = {
-        "lang": "en",
+        "lang": lang,
         "scale": True,
         "min_forms": 8,
         "tasks": ["pseudo", "tense"],
@@ -586,8 +595,8 @@ def test_pseudowords_generated_offline(
         "min_per_class": (1, 0, 0),
         "wuggy_cache": tmp_path / "cache",
     }
-    paths = [data_dir / "unimorph" / "sigmorphon2018" / "english-dev"]
-    result = build_unimorph(paths, out=tmp_path / "en", **kwargs)
+    paths = [data_dir / "unimorph" / "sigmorphon2018" / unimorph_name]
+    result = build_unimorph(paths, out=tmp_path / lang, **kwargs)
     assert attempts == []
     block = read_card_yaml(result.out)["polyprobe"]
     source = next(s for s in block["sources"] if s["kind"] == "wuggy-generated")
@@ -606,6 +615,6 @@ def test_pseudowords_generated_offline(
                 assert not any(r["label"] == 0 and lexical_key(r["word"]) in real for r in rows)
     # a second build reads the cached table (no regeneration) and writes the same bytes
     assert not result.wuggy_cached
-    again = build_unimorph(paths, out=tmp_path / "en2", **kwargs)
+    again = build_unimorph(paths, out=tmp_path / f"{lang}2", **kwargs)
     assert again.wuggy_cached and attempts == []
     assert _tree(again.out) == _tree(result.out)
