@@ -229,6 +229,7 @@ def evaluate(
                         cache_stats,
                         chosen,
                         versions,
+                        folds,
                         {
                             "encode": t_encode,
                             "probe": t_probe,
@@ -269,6 +270,7 @@ def _assemble(
     cache_stats: dict[str, int],
     chosen: list[dict[str, Any]],
     versions: dict[str, str],
+    folds: int,
     runtime: dict[str, float],
 ) -> dict[str, Any]:
     pp = cfg.card.polyprobe
@@ -280,6 +282,8 @@ def _assemble(
     if spec.protocol:
         probe["params"]["protocol"] = spec.protocol
         probe["params"]["folds"] = spec.folds
+    elif protocol == "kfold":  # the caller's k (outer folds, or inner folds on train): recorded
+        probe["params"]["folds"] = folds
     return {
         "schema_version": 1,
         "dataset": {
