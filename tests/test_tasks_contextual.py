@@ -89,13 +89,13 @@ def test_german_case(ud_dir: Path) -> None:
     ein, einzigartiger, Parfümeur (only Nom: any draw is Nom); drawn: Parfümeur (index 4).
     dev-s2 "Ich hatte Gelegenheit eines seiner Seminare zu besuchen.": Ich Case=Nom, Gelegenheit
     and eines Acc, seiner/Seminare Gen; Gen is not a class (too few items in dev/test of this
-    dev+test-only treebank), drawn: Ich (index 0), Nom. dev-s51 "Absolut zu empfehlen": Absolut
+    dev+test-only treebank), drawn: eines (index 3), Acc. dev-s51 "Absolut zu empfehlen": Absolut
     Degree=Pos, zu _, empfehlen VerbForm=Inf — no Case anywhere, dropped."""
     t, c = run(ud_dir, "UD_German-GSD", "contextual_case")
-    assert t.label_names == ("Nom", "Dat", "Acc")
+    assert t.label_names == ("Nom", "Acc", "Dat")
     assert "Gen" in t.derived["values_removed"]  # type: ignore[index]
     assert only(c["dev-s1"]) == (4, "Parfümeur", "Nom")
-    assert only(c["dev-s2"]) == (0, "Ich", "Nom")
+    assert only(c["dev-s2"]) == (3, "eines", "Acc")  # token 4: Case=Acc|...|PronType=Art
     assert c["dev-s51"] == []
     assert t.drops["no token carries the feature"] > 0
     cand = c["dev-s1"][0]
@@ -106,7 +106,7 @@ def test_german_case(ud_dir: Path) -> None:
 def test_german_number_ignores_layered_keys(ud_dir: Path) -> None:
     """UD_German-GSD dev-s2: seiner (token 5, index 4) has Number=Plur|Number[psor]=Sing: the
     label is the plain key, Plur; the layered key is counted, not used."""
-    t, c = run(ud_dir, "UD_German-GSD", "contextual_number")
+    t, c = run(ud_dir, "UD_German-GSD", "contextual_number", seed=1)  # seed 1 draws seiner
     assert t.label_names == ("Sing", "Plur")
     assert only(c["dev-s2"]) == (4, "seiner", "Plur")
     assert t.derived["layered_keys_ignored"].get("Number[psor]", 0) > 0  # type: ignore[index]
@@ -118,8 +118,8 @@ def test_russian_case(ud_dir: Path) -> None:
     dev-s117 "Держатся парами или небольшими группами.": every Case is Ins, which is not a class
     in dev+test-only GSD → dropped as 'no token with a kept value'."""
     t, c = run(ud_dir, "UD_Russian-GSD", "contextual_case")
-    assert t.label_names == ("Nom", "Gen", "Acc")
-    assert {"Ins", "Dat", "Loc"} <= set(t.derived["values_removed"])  # type: ignore[index]
+    assert t.label_names == ("Nom", "Gen", "Loc")
+    assert {"Ins", "Dat", "Acc", "Par"} <= set(t.derived["values_removed"])  # type: ignore[index]
     assert only(c["dev-s5"]) == (5, "русского", "Gen")
     assert c["dev-s117"] == []
     assert t.drops["no token with a kept value"] > 0
@@ -136,7 +136,7 @@ def test_english_number_and_case(ud_dir: Path) -> None:
     moved/on have none → dropped. Case exists in EWT only on a few pronoun forms (he/him/his,
     ...), all targets in train, so under lexical control no dev/test item survives: infeasible.
     """
-    t, c = run(ud_dir, "UD_English-EWT", "contextual_number")
+    t, c = run(ud_dir, "UD_English-EWT", "contextual_number", seed=1)  # seed 1 draws the noun
     assert t.derived["split_mode"] == "ud"  # type: ignore[index]
     assert t.label_names == ("Sing", "Plur")
     assert only(c[EWT_RAMADI]) == (7, "demonstration", "Sing")
