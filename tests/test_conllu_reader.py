@@ -13,12 +13,12 @@ from pathlib import Path
 
 import conllu
 import pytest
+from conftest import all_treebanks
 from conllu.parser import parse_paired_list_value
 
 from polyprobe.loaders.conllu import LazyWord, file_stem, read_conllu, read_sources, split_of
 from polyprobe.loaders.records import Sentence, Word
 from polyprobe.loaders.sources import discover
-from tests.conftest import all_treebanks
 
 # --------------------------------------------------------------------------------------
 # how conllu represents what we keep verbatim

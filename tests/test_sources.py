@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import all_treebanks
 
 from polyprobe.errors import InputError, PolyprobeError, UsageError
 from polyprobe.loaders.conllu import read_sources
@@ -21,7 +22,6 @@ from polyprobe.loaders.sources import (
     sha256_file,
     treebank_metadata,
 )
-from tests.conftest import all_treebanks
 
 EXPECTED_LICENSES = {
     "UD_Czech-FicTree": "CC-BY-NC-SA-4.0",
