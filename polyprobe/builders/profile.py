@@ -28,7 +28,7 @@ _INFORMATIONAL_KEYS = {"lang", "split", "labels", "sources", "annotation", "over
 _LANGUAGE_KEYS = {"capitalises_nouns", "keep_case_forms"}
 _LANGUAGE_INFORMATIONAL = {"capitalised_noun_share", "nouns_inspected"}
 # How much of the corpus the capitalisation check looks at (a prefix keeps it cheap).
-PROFILE_NOUNS = 20_000
+PROFILE_NOUNS = 5_000
 # A non-PROPN form is "keep-case" when at least this share of at least this many non-initial
 # occurrences is capitalised.
 KEEP_CASE_MIN_COUNT = 20
