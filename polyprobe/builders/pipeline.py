@@ -14,8 +14,9 @@ import shutil
 import tempfile
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from polyprobe.builders.variants import (
     parse_sizes,
     parse_split,
 )
+from polyprobe.cards.folder import ROW_GROUP
 from polyprobe.cards.schema import arrow_schema
 from polyprobe.errors import InfeasibleError, UsageError
 from polyprobe.hashing import digest, normalise_text, stable_u64
@@ -125,21 +127,28 @@ class _Spool:
         self._writer.write_batch(batch)
         self._buf = {c: [] for c in self.columns}
 
-    def close(self) -> pa.Table | None:
+    def close(self) -> _SpoolReader | None:
         self.flush()
         if self._writer is None:
             return None
         self._writer.close()
-        return pa.ipc.open_file(pa.memory_map(str(self.path), "r")).read_all()
+        return _SpoolReader(self.path)
 
     def numpy_columns(self) -> CandidateColumns:
+        # Zero-copy views of the growing arrays (no second copy of ~27 bytes a candidate);
+        # the spool keeps the arrays alive and never appends after this point.
         return CandidateColumns(
-            label=np.frombuffer(self.label, dtype=np.int16).copy(),
-            group=np.frombuffer(self.group, dtype=np.uint64).copy(),
-            key=np.frombuffer(self.key, dtype=np.uint64).copy(),
-            source_split=np.frombuffer(self.split, dtype=np.int8).copy(),
-            order=np.frombuffer(self.order, dtype=np.uint64).copy(),
+            label=np.frombuffer(self.label, dtype=np.int16),
+            group=np.frombuffer(self.group, dtype=np.uint64),
+            key=np.frombuffer(self.key, dtype=np.uint64),
+            source_split=np.frombuffer(self.split, dtype=np.int8),
+            order=np.frombuffer(self.order, dtype=np.uint64),
         )
+
+    def release(self) -> None:
+        """Drop the columns once the task's configs are written (views die with them)."""
+        self.label = self.group = self.key = self.order = array("Q")
+        self.split = array("b")
 
     def __len__(self) -> int:
         return len(self.label)
@@ -404,7 +413,8 @@ def build_ud(
                         entries += _unpaired_entries(t, cols, settings, summary)
                     for cfg_name, variant, tv_used in entries:
                         splits = {
-                            sp: _materialise(
+                            sp: partial(
+                                _materialise,
                                 rows_table,
                                 variant.indices[sp],
                                 cols,
@@ -456,7 +466,7 @@ def build_ud(
                         )
                         summary.configs.append(cfg_name)
                         if cfg_name == t.name:
-                            summary.rows = {sp: len(tbl) for sp, tbl in splits.items()}
+                            summary.rows = {sp: len(variant.indices[sp]) for sp in SPLITS}
                         del splits
                 feasibility[t.name] = {
                     "candidates": summary.candidates,
@@ -469,7 +479,10 @@ def build_ud(
                     "infeasible": summary.infeasible,
                 }
                 summaries.append(summary)
+                if rows_table is not None:
+                    rows_table.close()
                 del rows_table, cols
+                spool.release()
             if not any(s.configs for s in summaries):
                 raise InfeasibleError(
                     "no task could be built: "
@@ -563,35 +576,72 @@ class _StringSpool:
         return pa.ipc.open_file(pa.memory_map(str(self.path), "r")).read_all()
 
 
+class _SpoolReader:
+    """Random access to spooled rows by candidate index, one record batch at a time.
+
+    Plain file reads rather than a memory map: a map's pages count as the process's resident
+    memory, and taking a shuffled split touches every page of the spool."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._file = pa.OSFile(str(path))
+        self._reader = pa.ipc.open_file(self._file)
+
+    def take(self, indices: np.ndarray) -> pa.Table:
+        """Rows ``indices`` (any order, as given), reading only the batches they fall in."""
+        perm = np.argsort(indices, kind="stable")
+        ordered = indices[perm]
+        batch_of = ordered // _BATCH
+        cuts = np.flatnonzero(np.diff(batch_of)) + 1
+        pieces = []
+        for start, end in zip(
+            np.concatenate([[0], cuts]), np.concatenate([cuts, [len(ordered)]]), strict=True
+        ):
+            b = int(batch_of[start])
+            batch = self._reader.get_batch(b)
+            pieces.append(batch.take(pa.array(ordered[start:end] - b * _BATCH)))
+        table = pa.Table.from_batches(pieces, schema=self._reader.schema)
+        back = np.empty_like(perm)
+        back[perm] = np.arange(len(perm))
+        return table.take(pa.array(back))
+
+    def close(self) -> None:
+        self._file.close()
+
+
 def _materialise(
-    rows: pa.Table,
+    rows: _SpoolReader,
     indices: np.ndarray,
     cols: CandidateColumns,
     tv: TaskVariants,
     task: Task,
     groups: pa.Table,
     canonical_sentence: np.ndarray,
-) -> pa.Table:
-    """One split of one config in the published schema, rows in the engine's order."""
+) -> Iterator[pa.Table]:
+    """One split of one config in the published schema, rows in the engine's order, in chunks
+    of one parquet row group, so a split never has to sit in memory whole."""
     schema = arrow_schema(task.level, tv.label_names)
-    idx = pa.array(np.asarray(indices, dtype=np.int64))
-    taken = rows.take(idx)
-    labels = tv.label_remap[cols.label[np.asarray(indices, dtype=np.int64)]].astype(np.int64)
-    if labels.size and labels.min() < 0:
-        raise AssertionError("variant engine returned a candidate of a dropped class")
-    sent_idx = taken.column("sentence_index").to_numpy().astype(np.int64)
-    group_col = pc.coalesce(
-        taken.column("group"), groups.column("group").take(pa.array(canonical_sentence[sent_idx]))
-    )
-    arrays: dict[str, Any] = {
-        "id": taken.column("id"),
-        "label": pa.array(labels, type=pa.int64()),
-        "group": group_col,
-        "lexical_key": taken.column("lexical_key"),
-    }
-    for c in task.input_columns:
-        arrays[c] = taken.column(c)
-    return pa.Table.from_arrays([pc.cast(arrays[f.name], f.type) for f in schema], schema=schema)
+    all_idx = np.asarray(indices, dtype=np.int64)
+    for start in range(0, len(all_idx), ROW_GROUP):
+        idx = all_idx[start : start + ROW_GROUP]
+        taken = rows.take(idx)
+        labels = tv.label_remap[cols.label[idx]].astype(np.int64)
+        if labels.size and labels.min() < 0:
+            raise AssertionError("variant engine returned a candidate of a dropped class")
+        sent_idx = taken.column("sentence_index").to_numpy().astype(np.int64)
+        group_col = pc.coalesce(
+            taken.column("group"),
+            groups.column("group").take(pa.array(canonical_sentence[sent_idx])),
+        )
+        arrays: dict[str, Any] = {
+            "id": taken.column("id"),
+            "label": pa.array(labels, type=pa.int64()),
+            "group": group_col,
+            "lexical_key": taken.column("lexical_key"),
+        }
+        for c in task.input_columns:
+            arrays[c] = taken.column(c)
+        yield pa.Table.from_arrays([pc.cast(arrays[f.name], f.type) for f in schema], schema=schema)
 
 
 UNPAIRED_NOTE = (

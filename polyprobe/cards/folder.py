@@ -26,7 +26,7 @@ import secrets
 import shutil
 import warnings
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -55,7 +55,7 @@ from polyprobe.cards.stats import (
     SplitStats,
     label_counts,
     ordered_splits,
-    read_split,
+    read_split_stats,
 )
 from polyprobe.errors import PolyprobeError
 
@@ -71,7 +71,9 @@ class ConfigPayload:
     label_names: list[str]
     polyprobe: dict[str, Any]  # the YAML ``polyprobe:`` block (task, level, inputs, labels, ...)
     recipe: dict[str, Any]  # recipe parameters printed in the card
-    splits: dict[str, pa.Table]  # final schema (cards.schema.arrow_schema), output order
+    # final schema (cards.schema.arrow_schema), output order: a table, or a callable yielding
+    # chunks of ROW_GROUP rows (the last shorter) so big splits are never whole in memory
+    splits: dict[str, pa.Table | Callable[[], Iterable[pa.Table]]]
     dropped: dict[str, int] = field(default_factory=dict)  # reason -> count, task + engine
     dropped_classes: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -138,6 +140,10 @@ PARQUET_OPTIONS: dict[str, Any] = {
     "store_schema": True,
     "row_group_size": 100_000,
 }
+
+# Rows per parquet row group; splits may also arrive as chunks of exactly this many rows
+# (the last one shorter), which writes the same bytes as one table would.
+ROW_GROUP: int = PARQUET_OPTIONS["row_group_size"]
 
 CONFIG_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 SPLIT_NAME = re.compile(r"^[A-Za-z0-9_]+$")
@@ -252,43 +258,24 @@ class DatasetFolderWriter:
         config_dir = self.tmp / "data" / name
         try:
             for split in ordered_splits(payload.splits):
-                table = payload.splits[split]
-                if table is None or table.num_rows == 0:
-                    continue  # empty splits are omitted, never written
+                source = payload.splits[split]
+                if source is None:
+                    continue
                 if not SPLIT_NAME.match(split):
                     raise FolderError(f"config {name!r}: bad split name {split!r}")
                 where = f"config {name!r} split {split!r}"
-                if not table.schema.equals(expected, check_metadata=False):
-                    raise FolderError(
-                        f"{where}: table schema {table.schema.to_string(show_schema_metadata=False)!r}"
-                        f" is not the published schema "
-                        f"{expected.to_string(show_schema_metadata=False)!r}"
-                    )
-                embedded = schema.features_from_schema(table.schema)
-                if embedded is not None and embedded != features:
-                    raise FolderError(f"{where}: embedded features {embedded} != {features}")
-                table = table.replace_schema_metadata(expected.metadata)
-                try:
-                    label_counts(table.column("label"), len(labels))  # refuse before writing
-                except ValueError as exc:
-                    raise FolderError(f"{where}: {exc}") from exc
                 rel = split_file(name, split)
-                config_dir.mkdir(parents=True, exist_ok=True)
-                pq.write_table(table, self.tmp / rel, **PARQUET_OPTIONS)
-                del table
-                # Statistics come from the file as written, exactly as validate will read it.
-                written = read_split(self.tmp / rel)
-                stats.splits[split] = SplitStats(
-                    split,
-                    rel,
-                    written.num_rows,
-                    label_counts(written.column("label"), len(labels)),
-                    written.nbytes,
+                if not self._write_split(where, rel, source, expected, features, len(labels)):
+                    continue  # empty splits are omitted, never written
+                # Statistics come from the file as written, exactly as validate will read it,
+                # one row group at a time.
+                rows, counts, nbytes, examples = read_split_stats(
+                    self.tmp / rel, len(labels), EXAMPLE_ROWS
                 )
+                stats.splits[split] = SplitStats(split, rel, rows, counts, nbytes)
                 if not stats.examples:
                     stats.examples_split = split
-                    stats.examples = written.slice(0, EXAMPLE_ROWS).to_pylist()
-                del written
+                    stats.examples = examples
             if not stats.splits:
                 raise FolderError(f"config {name!r} has no rows in any split")
         except BaseException:
@@ -305,6 +292,53 @@ class DatasetFolderWriter:
             notes=[str(n) for n in payload.notes],
         )
         self._configs.append(ConfigCard(kept, stats))
+
+    def _write_split(
+        self,
+        where: str,
+        rel: str,
+        source: pa.Table | Callable[[], Iterable[pa.Table]],
+        expected: pa.Schema,
+        features: dict[str, Any],
+        n_labels: int,
+    ) -> bool:
+        """Write one split, chunk by chunk (a table is cut into row groups); False if empty."""
+        if isinstance(source, pa.Table):
+            chunks: Iterable[pa.Table] = (
+                source.slice(i, ROW_GROUP) for i in range(0, source.num_rows, ROW_GROUP)
+            )
+        else:
+            chunks = source()
+        writer: pq.ParquetWriter | None = None
+        path = self.tmp / rel
+        options = {k: v for k, v in PARQUET_OPTIONS.items() if k != "row_group_size"}
+        try:
+            for chunk in chunks:
+                if chunk.num_rows == 0:
+                    continue
+                if not chunk.schema.equals(expected, check_metadata=False):
+                    raise FolderError(
+                        f"{where}: table schema "
+                        f"{chunk.schema.to_string(show_schema_metadata=False)!r} is not the "
+                        f"published schema {expected.to_string(show_schema_metadata=False)!r}"
+                    )
+                embedded = schema.features_from_schema(chunk.schema)
+                if embedded is not None and embedded != features:
+                    raise FolderError(f"{where}: embedded features {embedded} != {features}")
+                try:
+                    label_counts(chunk.column("label"), n_labels)  # refuse before writing
+                except ValueError as exc:
+                    raise FolderError(f"{where}: {exc}") from exc
+                if writer is None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    writer = pq.ParquetWriter(path, expected, **options)
+                writer.write_table(
+                    chunk.replace_schema_metadata(expected.metadata), row_group_size=ROW_GROUP
+                )
+        finally:
+            if writer is not None:
+                writer.close()
+        return writer is not None
 
     # -- finishing ------------------------------------------------------------------------
 

@@ -58,6 +58,28 @@ def read_split(path: str | Path) -> pa.Table:
     return pq.read_table(path, use_threads=False)
 
 
+def read_split_stats(
+    path: str | Path, num_classes: int, examples: int = 3
+) -> tuple[int, list[int], int, list[dict[str, Any]]]:
+    """Rows, label counts, Arrow size and the first rows of a split file, read one row group
+    at a time (a whole split of a large build need never be in memory)."""
+    pf = pq.ParquetFile(path)
+    rows = nbytes = 0
+    counts = [0] * num_classes
+    first: list[dict[str, Any]] = []
+    for i in range(pf.num_row_groups):
+        group = pf.read_row_group(i, use_threads=False)
+        rows += group.num_rows
+        nbytes += group.nbytes
+        counts = [
+            a + b
+            for a, b in zip(counts, label_counts(group.column("label"), num_classes), strict=True)
+        ]
+        if len(first) < examples:
+            first.extend(group.slice(0, examples - len(first)).to_pylist())
+    return rows, counts, nbytes, first
+
+
 def label_counts(labels: pa.ChunkedArray | pa.Array, num_classes: int) -> list[int]:
     """Rows per label id. Raises ``ValueError`` on nulls or ids outside ``[0, num_classes)``:
     such a label cannot be a ``ClassLabel`` value, so no count of it would mean anything."""
