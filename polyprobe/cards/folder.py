@@ -335,6 +335,10 @@ class DatasetFolderWriter:
                 writer.write_table(
                     chunk.replace_schema_metadata(expected.metadata), row_group_size=ROW_GROUP
                 )
+                del chunk
+                # Hand the chunk's memory back: Arrow's allocator would otherwise keep every
+                # chunk's pages, and resident memory would grow with the number of row groups.
+                pa.default_memory_pool().release_unused()
         finally:
             if writer is not None:
                 writer.close()
