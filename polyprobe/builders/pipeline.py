@@ -216,7 +216,7 @@ def prepare_tasks(
     for name in task_names:
         opts = {
             "min_per_class": [floors.train, floors.validation, floors.test],
-            "split": _split_label(split),
+            "split": split.label,
         }
         opts.update(overrides["tasks"].get(name, {}))
         opts.update((cli_options or {}).get(name, {}))  # command-line flags win over a profile
@@ -445,7 +445,7 @@ def build_ud(
                                     "variant": {
                                         "balance": variant.balance,
                                         "size": variant.size,
-                                        "split": _split_label(split_spec),
+                                        "split": split_spec.label,
                                     },
                                     "seed": seed,
                                     "lexical_control": bool(t.lexical_control),
@@ -453,7 +453,7 @@ def build_ud(
                                 },
                                 recipe=t.parameters(),
                                 splits=splits,
-                                dropped=_drop_counts(t, tv_used),
+                                dropped=drop_counts(t.drops, tv_used),
                                 dropped_classes=dict(tv_used.dropped_classes),
                                 notes=[
                                     *t.notes,
@@ -503,7 +503,7 @@ def build_ud(
                 "tasks": task_names,
                 "sizes": [s.label for s in size_specs],
                 "balances": list(balances),
-                "split": _split_label(split_spec),
+                "split": split_spec.label,
                 "split_reason": split_spec.reason,
                 "min_per_class": {
                     "train": floors.train,
@@ -705,12 +705,9 @@ def _seed_dependent(
     return False
 
 
-def _split_label(split: SplitSpec) -> str:
-    return "ud" if split.mode == "ud" else "ratio:" + "/".join(str(r) for r in split.ratios)
-
-
-def _drop_counts(task: Task, tv: TaskVariants) -> dict[str, int]:
-    out = {f"task: {k}": int(v) for k, v in sorted(task.drops.items())}
+def drop_counts(task_drops: dict[str, int], tv: TaskVariants) -> dict[str, int]:
+    """What the card lists as dropped: the task's reasons, then the variant engine's."""
+    out = {f"task: {k}": int(v) for k, v in sorted(task_drops.items()) if v}
     out.update({f"split: {k}": int(v) for k, v in sorted(tv.drops.items())})
     return out
 
@@ -768,7 +765,7 @@ def profile_ud(
         split=split_spec,
         observe_all=counter.observe,
     )
-    profile["split"] = {"mode": _split_label(split_spec), "reason": split_spec.reason}
+    profile["split"] = {"mode": split_spec.label, "reason": split_spec.reason}
     profile["labels"] = {t.name: list(t.label_names) for t in task_objs}
     profile["sources"] = {
         s.name: {"license": s.license, "version": s.version, "splits": sorted(s.splits)}

@@ -43,7 +43,7 @@ import numpy as np
 import pyarrow as pa
 
 import polyprobe
-from polyprobe.builders.pipeline import TaskSummary
+from polyprobe.builders.pipeline import TaskSummary, drop_counts
 from polyprobe.builders.variants import (
     SPLITS,
     CandidateColumns,
@@ -1031,7 +1031,7 @@ def build_unimorph(
                             },
                             recipe=_recipe(b, unit, facts, spec, opts, leak),
                             splits=splits,
-                            dropped=_drop_counts(b.report, tv),
+                            dropped=drop_counts(b.report.drops, tv),
                             dropped_classes=dict(tv.dropped_classes),
                             notes=_notes(b, unit, tv, leak, opts, unknown_total),
                             citation=LINSPECTOR_CITATION,
@@ -1316,12 +1316,6 @@ def _notes(
             "they are kept, and counted in the card's profile"
         )
     return notes
-
-
-def _drop_counts(report: TaskReport, tv: TaskVariants) -> dict[str, int]:
-    out = {f"task: {k}": int(v) for k, v in sorted(report.drops.items()) if v}
-    out.update({f"split: {k}": int(v) for k, v in sorted(tv.drops.items())})
-    return out
 
 
 def _fingerprint(
