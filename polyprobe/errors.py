@@ -30,6 +30,11 @@ class InputError(PolyprobeError):
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {problem}")
 
+    def __reduce__(self) -> tuple[type, tuple[str, int | None, str, str]]:
+        # Rebuilt from its fields when it crosses a process boundary (``--jobs``): the
+        # default pickling would call ``InputError(message)``.
+        return (type(self), (self.path, self.line, self.problem, self.reason))
+
 
 class LicenseMixError(PolyprobeError):
     """Sources whose licences may not be merged into one config without explicit consent."""

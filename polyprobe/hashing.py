@@ -5,19 +5,26 @@ from __future__ import annotations
 
 import hashlib
 import random
+import struct
 import unicodedata
 
 import numpy as np
 
+_LENGTH = struct.Struct("<Q").pack
+_blake2b = hashlib.blake2b
+
 
 def digest(*parts: object, size: int = 8) -> bytes:
     """blake2b of the parts, each prefixed by its byte length (8 bytes, little-endian) so that
-    no two different part lists share an encoding. One ``blake2b`` call over the joined bytes
-    (this runs twice per candidate)."""
-    payload = b"".join(
-        len(d).to_bytes(8, "little") + d for d in (str(p).encode("utf-8") for p in parts)
-    )
-    return hashlib.blake2b(payload, digest_size=size).digest()
+    no two different part lists share an encoding. Incremental ``update`` calls hash the same
+    bytes as one call over the joined payload, without building it (this runs twice per
+    candidate; tests/test_hashing.py pins the encoding)."""
+    h = _blake2b(digest_size=size)
+    for p in parts:
+        d = (p if type(p) is str else str(p)).encode("utf-8")
+        h.update(_LENGTH(len(d)))
+        h.update(d)
+    return h.digest()
 
 
 def stable_u64(*parts: object) -> int:
@@ -52,11 +59,27 @@ def normalise_text(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
-def lexical_key(word: str) -> str:
-    """Lexical keys are NFC-normalised and case-folded everywhere (one definition, one place)."""
+# Memo of lexical_key: tasks ask for the key of every token (millions of calls on a large
+# treebank) but a corpus has far fewer distinct forms. Cleared when it grows past the cap so
+# memory stays bounded on any corpus.
+_KEY_CACHE: dict[str, str] = {}
+_KEY_CACHE_MAX = 1 << 18
+
+
+def _lexical_key(word: str) -> str:
     if word.isascii():  # the common case: NFC is the identity on ASCII
         return word.lower()
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", word).casefold())
+
+
+def lexical_key(word: str) -> str:
+    """Lexical keys are NFC-normalised and case-folded everywhere (one definition, one place)."""
+    key = _KEY_CACHE.get(word)
+    if key is None:
+        if len(_KEY_CACHE) >= _KEY_CACHE_MAX:
+            _KEY_CACHE.clear()
+        key = _KEY_CACHE[word] = _lexical_key(word)
+    return key
 
 
 def u64_array(values: list[int]) -> np.ndarray:

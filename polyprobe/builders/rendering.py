@@ -18,6 +18,7 @@ Rules (see :func:`permute` for the precise statement):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from polyprobe.builders.task import TaskParams
 from polyprobe.loaders.records import Sentence, SurfaceToken
@@ -53,6 +54,17 @@ def render(tokens: Sequence[SurfaceToken]) -> str:
         if tok.space_after and i < last:
             parts.append(" ")
     return "".join(parts)
+
+
+def sentence_inputs(sentence: Sentence) -> dict[str, Any]:
+    """The input columns of the unperturbed sentence: ``sentence`` (its rendering) and
+    ``tokens`` (its surface forms). Computed once per sentence and shared by every task that
+    emits it; callers must not mutate the returned list."""
+    memo = sentence._rendered
+    if memo is None:
+        tokens = sentence.surface_tokens()
+        memo = sentence._rendered = (render(tokens), [t.form for t in tokens])
+    return {"sentence": memo[0], "tokens": memo[1]}
 
 
 # --- casing -------------------------------------------------------------------------------

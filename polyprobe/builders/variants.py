@@ -21,7 +21,8 @@ Why it looks the way it does:
   the rows cut are counted as a drop. A split given 0 rows is empty and has no class floor.
 * **Nesting for free.** Smaller train sets take the lowest-``order`` rows of the same pool, so
   they are subsets of larger ones; validation and test are built once per balance and shared
-  (the very same array object) by all sizes.
+  (the very same array object) by all sizes, and a balanced split that needs no undersampling
+  is the natural split's array itself (no second copy of the same indices).
 """
 
 from __future__ import annotations
@@ -776,7 +777,9 @@ def make_variants(
                 classes = _ClassSlices(label_remap[cols.label[pools[s]]], k)
                 smallest = int(classes.counts.min())
                 keep = classes.keep(np.full(k, smallest, dtype=np.int64))
-                fixed.append(_frozen(pools[s][keep]))
+                # Already balanced (e.g. paired copies): share the natural pool, which is
+                # read-only, rather than hold a second copy of the same indices.
+                fixed.append(pools[s] if keep.all() else _frozen(pools[s][keep]))
                 del keep
                 del classes
             train_classes = _ClassSlices(label_remap[cols.label[fixed[0]]], k)

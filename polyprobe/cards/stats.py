@@ -58,25 +58,50 @@ def read_split(path: str | Path) -> pa.Table:
     return pq.read_table(path, use_threads=False)
 
 
+# Row groups whose uncompressed size (parquet metadata) is at least this are read back one
+# column at a time: decoding a whole 100k-row group at once needs several times its ~35 MB
+# Arrow size, one column a fraction of that. Smaller groups are read whole (faster).
+COLUMNWISE_BYTES = 8 << 20
+
+
 def read_split_stats(
     path: str | Path, num_classes: int, examples: int = 3
 ) -> tuple[int, list[int], int, list[dict[str, Any]]]:
     """Rows, label counts, Arrow size and the first rows of a split file, read one row group
-    at a time (a whole split of a large build need never be in memory)."""
+    (a large one one column) at a time, so a split is never in memory whole. The Arrow size
+    of a row group is the sum of its columns' sizes however it is read."""
     pf = pq.ParquetFile(path)
+    names = pf.schema_arrow.names
     rows = nbytes = 0
     counts = [0] * num_classes
     first: list[dict[str, Any]] = []
     for i in range(pf.num_row_groups):
-        group = pf.read_row_group(i, use_threads=False)
-        rows += group.num_rows
-        nbytes += group.nbytes
-        counts = [
-            a + b
-            for a, b in zip(counts, label_counts(group.column("label"), num_classes), strict=True)
-        ]
-        if len(first) < examples:
-            first.extend(group.slice(0, examples - len(first)).to_pylist())
+        want = examples - len(first)
+        meta = pf.metadata.row_group(i)
+        rows += meta.num_rows
+        columnwise = meta.total_byte_size >= COLUMNWISE_BYTES
+        reads = [[name] for name in names] if columnwise else [names]
+        head: dict[str, list[Any]] = {}
+        for columns in reads:
+            part = pf.read_row_group(i, columns=columns, use_threads=False)
+            nbytes += part.nbytes
+            if "label" in columns:
+                counts = [
+                    a + b
+                    for a, b in zip(
+                        counts, label_counts(part.column("label"), num_classes), strict=True
+                    )
+                ]
+            if want > 0:
+                for name in columns:
+                    head[name] = part.column(name).slice(0, want).to_pylist()
+            del part
+            pa.default_memory_pool().release_unused()  # see folder.DatasetFolderWriter
+        if want > 0:
+            first.extend(
+                dict(zip(names, values, strict=True))
+                for values in zip(*(head[n] for n in names), strict=True)
+            )
     return rows, counts, nbytes, first
 
 

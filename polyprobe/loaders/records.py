@@ -91,6 +91,9 @@ class Sentence:
     comments: dict[str, str] = field(default_factory=dict)
     _children: list[list[int]] | None = None
     _surface: list[SurfaceToken] | None = None
+    # Builders' memo of the unperturbed rendering (text, forms): every task that emits the
+    # original sentence asks for the same values (see builders.rendering.sentence_inputs).
+    _rendered: tuple[str, list[str]] | None = None
 
     # --- tree helpers -------------------------------------------------------------------
     def word(self, word_id: int) -> Word:

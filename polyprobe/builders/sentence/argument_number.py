@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.task import Candidate, Task
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence, Word
@@ -48,10 +48,9 @@ class ArgumentNumber(Task):
         number = arg.feats.get("Number")
         if number not in ("Sing", "Plur"):
             return self.drop(f"{self.argument} Number not Sing/Plur")
-        tokens = sentence.surface_tokens()
         return [
             Candidate(
-                {"sentence": render(tokens), "tokens": [t.form for t in tokens]},
+                sentence_inputs(sentence),
                 number,
                 copy="0",
                 lexical_key=lexical_key(arg.form),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import keep_case_forms, render, swap_adjacent
+from polyprobe.builders.rendering import keep_case_forms, render, sentence_inputs, swap_adjacent
 from polyprobe.builders.task import Candidate, Level, Task
 from polyprobe.hashing import choice_index, lexical_key, stable_rng
 from polyprobe.loaders.records import Sentence, SurfaceToken
@@ -43,6 +43,7 @@ class BigramShift(Task):
     """
 
     name: ClassVar[str] = "bigram_shift"
+    relative_cost: ClassVar[float] = 2.2
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether two adjacent words of the sentence have been swapped (inverted) or "
@@ -89,13 +90,14 @@ class BigramShift(Task):
             return self.drop("no swappable pair")
         i = self.swap_position(sentence, pairs)
         shifted = swap_adjacent(tokens, i, self.params, sentence)
-        original_text = render(tokens)
+        original = sentence_inputs(sentence)
+        original_text = original["sentence"]
         shifted_text = render(shifted)
         if shifted_text == original_text:  # e.g. glued "ab"+"abab": same string either way
             return self.drop("swap does not change the text")
         return [
             Candidate(
-                {"sentence": original_text, "tokens": [t.form for t in tokens]},
+                original,
                 "original",
                 copy="original",
             ),

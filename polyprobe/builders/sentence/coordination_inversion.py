@@ -11,6 +11,7 @@ from polyprobe.builders.rendering import (
     casefold_first,
     lexical_case,
     render,
+    sentence_inputs,
     starts_upper,
 )
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
@@ -188,6 +189,7 @@ class CoordinationInversion(Task):
     """
 
     name: ClassVar[str] = "coordination_inversion"
+    relative_cost: ClassVar[float] = 0.6
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether the two coordinated main clauses of the sentence have been swapped "
@@ -284,16 +286,16 @@ class CoordinationInversion(Task):
             and self._hash(sentence) > keep_below[side]
         ):
             return self.drop("longer-clause balance (majority side undersampled)")
-        tokens = sentence.surface_tokens()
         inverted = invert(sentence, clauses, self.params)
-        original_text = render(tokens)
+        original = sentence_inputs(sentence)
+        original_text = original["sentence"]
         inverted_text = render(inverted)
         if inverted_text == original_text:
             return self.drop("inversion does not change the text")
         self.longer[side] += 1
         return [
             Candidate(
-                {"sentence": original_text, "tokens": [t.form for t in tokens]},
+                original,
                 "original",
                 copy="original",
             ),

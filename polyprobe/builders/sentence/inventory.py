@@ -58,11 +58,24 @@ def feats_string(key: FeatsKey) -> str:
     return "|".join(f"{k}={v}" for k, v in key) or "_"
 
 
+# form_key is asked for every token in both passes; memoised per language, bounded.
+_FORM_KEYS: dict[str, dict[str, str]] = {}
+_FORM_KEYS_MAX = 1 << 18
+
+
 def form_key(form: str, lang: str) -> str:
     """The identity of a form for counting and lookup: the first letter lowered the way the
     language lowers a sentence-initial capital (:func:`casefold_first`: Turkish ``I`` -> ``ı``,
     ``İ`` -> ``i``), the rest case-folded and NFC (:func:`lexical_key`)."""
-    return lexical_key(casefold_first(form, lang))
+    cache = _FORM_KEYS.get(lang)
+    if cache is None:
+        cache = _FORM_KEYS[lang] = {}
+    key = cache.get(form)
+    if key is None:
+        if len(cache) >= _FORM_KEYS_MAX:
+            cache.clear()
+        key = cache[form] = lexical_key(casefold_first(form, lang))
+    return key
 
 
 def _bump(table: dict[Any, dict[str, int]], key: Any, item: str) -> None:
@@ -121,6 +134,7 @@ class FormInventory:
         self.sentences = 0
         self.tokens = 0
         self._ranks: dict[str, int] | None = None
+        self._spellings: dict[str, str | None] | None = None
 
     # --- first pass ----------------------------------------------------------------------
     def observe(self, sentence: Sentence, tokens: list[SurfaceToken] | None = None) -> None:
@@ -185,6 +199,7 @@ class FormInventory:
                 prev = key
             bigrams.add((prev, EOS))
         self._ranks = None
+        self._spellings = None
 
     # --- frequency -----------------------------------------------------------------------
     def _rank_table(self) -> dict[str, int]:
@@ -240,12 +255,21 @@ class FormInventory:
     def spelling(self, key: str) -> str | None:
         """The usual spelling of a case-folded form where its case is its own: the most
         frequent spelling away from capital slots (ties: the smallest string), else the most
-        frequent slot spelling with the positional capital removed; ``None`` if never seen."""
+        frequent slot spelling with the positional capital removed; ``None`` if never seen.
+        Memoised until the next ``observe`` (the second pass asks for it per token)."""
+        memo = self._spellings
+        if memo is None:
+            memo = self._spellings = {}
+        elif key in memo:
+            return memo[key]
+        found = None
         for table in (self._spell, self._slot_spell):
             counts = table.get(key)
             if counts:
-                return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-        return None
+                found = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+                break
+        memo[key] = found
+        return found
 
     def seen_as(self, key: str, upos: str) -> bool:
         counts = self.upos_of.get(key)
@@ -264,7 +288,11 @@ class FormInventory:
 
 
 def regular_case(
-    inventory: FormInventory, tokens: Sequence[SurfaceToken], i: int, lang: str
+    inventory: FormInventory,
+    tokens: Sequence[SurfaceToken],
+    i: int,
+    lang: str,
+    slots: Sequence[int] | None = None,
 ) -> bool:
     """Is token ``i`` written the way the corpus usually writes it (allowing the positional
     capital at a sentence start)?
@@ -276,7 +304,9 @@ def regular_case(
     usual = inventory.spelling(form_key(form, lang))
     if usual is None or form == usual:
         return usual is not None
-    return i in capital_slots(tokens) and form == capitalise_first(usual, lang)
+    if slots is None:
+        slots = capital_slots(tokens)
+    return i in slots and form == capitalise_first(usual, lang)
 
 
 def substitute(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import capital_slots, render, sentence_inputs
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.inventory import (
     BOS,
@@ -67,6 +67,7 @@ class OddManOut(Task):
     """
 
     name: ClassVar[str] = "odd_man_out"
+    relative_cost: ClassVar[float] = 5.0
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether a noun or verb of the sentence has been replaced by another word of the "
@@ -254,7 +255,8 @@ class OddManOut(Task):
                 classed.append(i)
         if not classed:
             return self.drop("no NOUN/VERB with a replacement class")
-        regular = [i for i in classed if regular_case(inv, tokens, i, lang)]
+        slots = capital_slots(tokens)
+        regular = [i for i in classed if regular_case(inv, tokens, i, lang, slots)]
         if not regular:
             return self.drop("NOUN/VERB only in unusual case")
         if self.split_aware:
@@ -266,15 +268,19 @@ class OddManOut(Task):
                 return self.drop("every NOUN/VERB class seen in an earlier split")
         best = -1
         options: dict[int, list[str]] = {}
+        bigrams = inv.bigrams if inv.bigrams is not None else set()
+        lemma_of = self._lemma
         for i in regular:
             lemma = form_key(sentence.word(tokens[i].word_ids[0]).lemma, lang)
             left = keys[i - 1] if i > 0 else BOS
             right = keys[i + 1] if i + 1 < len(tokens) else EOS
+            own = keys[i]
             tiered: dict[int, list[str]] = {}
-            for r in self._members[self._class_of[keys[i]]]:
-                if r == keys[i] or self._lemma[r] == lemma:
+            # The hot loop of the task (class members × positions): set lookups inline.
+            for r in self._members[self._class_of[own]]:
+                if r == own or lemma_of[r] == lemma:
                     continue
-                tier = int(inv.bigram(left, r)) + int(inv.bigram(r, right))
+                tier = ((left, r) in bigrams) + ((r, right) in bigrams)
                 tiered.setdefault(tier, []).append(r)
             if not tiered:
                 continue
@@ -293,7 +299,8 @@ class OddManOut(Task):
         spelling = inv.spelling(r)
         assert spelling is not None
         changed = substitute(tokens, i, spelling, self.params)
-        original_text = render(tokens)
+        original = sentence_inputs(sentence)
+        original_text = original["sentence"]
         changed_text = render(changed)
         if changed_text == original_text:  # cannot happen (different case-folded forms)
             return self.drop("replacement does not change the text")
@@ -301,7 +308,7 @@ class OddManOut(Task):
         key = self._class_of[keys[i]]
         return [
             Candidate(
-                {"sentence": original_text, "tokens": [t.form for t in tokens]},
+                original,
                 "original",
                 copy="original",
                 lexical_key=key,

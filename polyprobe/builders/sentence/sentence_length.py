@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.task import Candidate, Level, Task
 from polyprobe.loaders.records import Sentence
 
@@ -78,5 +78,4 @@ class SentenceLength(Task):
         label = length_bin(len(tokens))
         if label is None:
             return self.drop("empty sentence")
-        forms = [t.form for t in tokens]
-        return [Candidate({"sentence": render(tokens), "tokens": forms}, label, copy="0")]
+        return [Candidate(sentence_inputs(sentence), label, copy="0")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.sentence_length import bin_name, length_bin
 from polyprobe.builders.task import Candidate, Level, Task
@@ -37,6 +37,7 @@ class SentenceLengthSentEval(Task):
     """
 
     name: ClassVar[str] = "sentence_length_senteval"
+    relative_cost: ClassVar[float] = 0.5
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the length of the sentence in surface tokens (punctuation included), in "
@@ -69,5 +70,4 @@ class SentenceLengthSentEval(Task):
         label = length_bin(n, SENTEVAL_BINS)
         if label is None:
             return self.drop(DROP_LONG)
-        forms = [t.form for t in tokens]
-        return [Candidate({"sentence": render(tokens), "tokens": forms}, label, copy="0")]
+        return [Candidate(sentence_inputs(sentence), label, copy="0")]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import render, sentence_inputs
 from polyprobe.builders.sentence.inventory import (
     FeatsKey,
     FormInventory,
@@ -110,6 +110,7 @@ class SubjectVerbAgreement(Task):
     """
 
     name: ClassVar[str] = "subject_verb_agreement"
+    relative_cost: ClassVar[float] = 1.3
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether the main verb agrees with its subject in person and number (agree) or "
@@ -403,14 +404,15 @@ class SubjectVerbAgreement(Task):
         rng = stable_rng(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
         form = forms[choice_index(rng, len(forms))]
         changed = substitute(tokens, index, self._spelling(form), self.params)
-        original_text = render(tokens)
+        original = sentence_inputs(sentence)
+        original_text = original["sentence"]
         changed_text = render(changed)
         if changed_text == original_text:
             return self.drop("replacement does not change the text")
         self.replacement_sources[options[form]] += 1
         return [
             Candidate(
-                {"sentence": original_text, "tokens": [t.form for t in tokens]},
+                original,
                 "agree",
                 copy="agree",
             ),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.predicates import base_relation
 from polyprobe.builders.sentence.sentence_length import SentenceLength
 from polyprobe.builders.task import Candidate, Level, Task
@@ -33,6 +33,7 @@ class SubjectVerbDistance(Task):
     """
 
     name: ClassVar[str] = "subject_verb_distance"
+    relative_cost: ClassVar[float] = 0.4
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the distance, in words, between the main verb and its subject (5 bins)."
@@ -74,10 +75,9 @@ class SubjectVerbDistance(Task):
             return self.drop("subject relation subtype other than pass")
         label = distance_bin(abs(root.id - subj.id))
         assert label is not None  # ids differ: a word is never its own dependent
-        tokens = sentence.surface_tokens()
         return [
             Candidate(
-                {"sentence": render(tokens), "tokens": [t.form for t in tokens]},
+                sentence_inputs(sentence),
                 label,
                 copy="0",
             )

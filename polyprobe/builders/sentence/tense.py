@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.predicates import (
     has_passive_voice,
@@ -71,6 +71,7 @@ class Tense(Task):
     """
 
     name: ClassVar[str] = "tense"
+    relative_cost: ClassVar[float] = 0.7
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the tense (past or present) of the main predicate of the sentence."
@@ -248,10 +249,9 @@ class Tense(Task):
         label = labels[0]
         if label not in LABELS:
             return self.drop(f"Tense={label} (not Past/Pres, not mapped)")
-        tokens = sentence.surface_tokens()
         return [
             Candidate(
-                {"sentence": render(tokens), "tokens": [t.form for t in tokens]},
+                sentence_inputs(sentence),
                 label,
                 copy="0",
                 lexical_key=lexical_key(root.form),

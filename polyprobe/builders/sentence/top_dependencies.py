@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.word_content import DEFAULT_FLOORS, SplitFloors
 from polyprobe.builders.task import Candidate, Level, Task
@@ -88,6 +88,7 @@ class TopDependencies(Task):
     """
 
     name: ClassVar[str] = "top_dependencies"
+    relative_cost: ClassVar[float] = 1.1
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the sequence of relations of the root's dependents (with the root's position "
@@ -228,6 +229,4 @@ class TopDependencies(Task):
         if seq is None:
             return self.drop(str(reason))
         label = seq if seq in self.classes else OTHER
-        tokens = sentence.surface_tokens()
-        forms = [t.form for t in tokens]
-        return [Candidate({"sentence": render(tokens), "tokens": forms}, label, copy="0")]
+        return [Candidate(sentence_inputs(sentence), label, copy="0")]

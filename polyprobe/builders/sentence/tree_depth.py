@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.word_content import DEFAULT_FLOORS, SplitFloors
 from polyprobe.builders.task import Candidate, Level, Task
@@ -105,6 +105,7 @@ class TreeDepth(Task):
     """
 
     name: ClassVar[str] = "tree_depth"
+    relative_cost: ClassVar[float] = 1.4
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the depth of the sentence's dependency tree (longest path from the root to a "
@@ -354,9 +355,4 @@ class TreeDepth(Task):
         threshold = self._thresholds.get((n, cls))
         if threshold is None or self._key(sentence) > threshold:
             return self.drop(DROP_SAMPLED)
-        forms = [t.form for t in tokens]
-        return [
-            Candidate(
-                {"sentence": render(tokens), "tokens": forms}, self.label_names[cls], copy="0"
-            )
-        ]
+        return [Candidate(sentence_inputs(sentence), self.label_names[cls], copy="0")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.predicates import (
     auxiliaries,
     base_relation,
@@ -61,6 +61,7 @@ class Voice(Task):
     """
 
     name: ClassVar[str] = "voice"
+    relative_cost: ClassVar[float] = 0.75
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict whether the main clause of the sentence is active or passive."
@@ -165,10 +166,9 @@ class Voice(Task):
         passive = any(found[s] for s in self._signals)
         if not passive and any(found.values()):
             return self.drop("passive only by a signal not shared by all treebanks")
-        tokens = sentence.surface_tokens()
         return [
             Candidate(
-                {"sentence": render(tokens), "tokens": [t.form for t in tokens]},
+                sentence_inputs(sentence),
                 "passive" if passive else "active",
                 copy="0",
             )

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from polyprobe.builders.rendering import render
+from polyprobe.builders.rendering import render, sentence_inputs
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.task import Candidate, Level, Task
 from polyprobe.hashing import lexical_key, normalise_text, stable_u64
@@ -230,6 +230,7 @@ class WordContent(Task):
     """
 
     name: ClassVar[str] = "word_content"
+    relative_cost: ClassVar[float] = 1.2
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict which of K mid-frequency target nouns occurs in the sentence (each sentence "
@@ -434,5 +435,4 @@ class WordContent(Task):
             return self.drop(DROP_NO_TARGET)
         if len(hits) > 1:
             return self.drop(DROP_SEVERAL)
-        forms = [t.form for t in tokens]
-        return [Candidate({"sentence": render(tokens), "tokens": forms}, hits[0], copy="0")]
+        return [Candidate(sentence_inputs(sentence), hits[0], copy="0")]
