@@ -131,6 +131,14 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="accept a --release that does not fit the changes (recorded in the card)",
     )
+    ud.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes sharing the tasks (default: one per core, at most 4, for "
+        "inputs of 2 MB or more); the output is identical for any N",
+    )
     ud.add_argument("--quiet", action="store_true", help="no progress bar")
     ud.set_defaults(func=_run_build_ud)
     _register_optional(build_sub, "polyprobe.builders.word.cli", "add_build_unimorph_parser")
@@ -256,6 +264,7 @@ def _run_build_ud(args: argparse.Namespace) -> int:
         release=args.release,
         previous=args.previous,
         allow_bump_mismatch=args.allow_bump_mismatch,
+        jobs=args.jobs,
     )
     _print_summary(result)
     from polyprobe.cards.info import read_card_yaml

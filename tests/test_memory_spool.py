@@ -16,13 +16,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from polyprobe.builders import pipeline
-from polyprobe.builders.pipeline import (
-    _BATCH,
+from polyprobe.builders import spool as spool_module
+from polyprobe.builders.spool import (
     _COLUMNWISE_ROWS,
-    _canonical_sentences,
-    _Spool,
-    _StringSpool,
+    BATCH,
+    CandidateSpool,
+    StringSpool,
+    canonical_sentences,
 )
 from polyprobe.cards import stats
 from polyprobe.cards.folder import PARQUET_OPTIONS
@@ -40,7 +40,7 @@ def test_canonical_sentences_match_np_unique(n: int, distinct: int) -> None:
     rng = np.random.default_rng(n)
     vocab = rng.integers(0, 2**64 - 1, distinct, dtype=np.uint64, endpoint=True)
     hashes = vocab[rng.integers(0, distinct, n)] if n else np.empty(0, dtype=np.uint64)
-    canonical, n_distinct, repeated = _canonical_sentences(hashes)
+    canonical, n_distinct, repeated = canonical_sentences(hashes)
     want, want_distinct, want_repeated = _reference_canonical(hashes)
     assert canonical.dtype == np.int32
     assert canonical.tolist() == want.tolist()
@@ -67,8 +67,8 @@ def _rows(n: int, seed: int = 0) -> list[dict]:
     return out
 
 
-def _spool(tmp_path: Path, rows: list[dict]) -> _Spool:
-    spool = _Spool(tmp_path / "task.arrow", ["sentence", "tokens"])
+def _spool(tmp_path: Path, rows: list[dict]) -> CandidateSpool:
+    spool = CandidateSpool(tmp_path / "task.arrow", ["sentence", "tokens"])
     for r in rows:
         spool.add(
             r["id"],
@@ -85,7 +85,7 @@ def _spool(tmp_path: Path, rows: list[dict]) -> _Spool:
 
 
 def test_spool_columns_round_trip_through_their_files(tmp_path: Path) -> None:
-    rows = _rows(2 * _BATCH + 5)
+    rows = _rows(2 * BATCH + 5)
     spool = _spool(tmp_path, rows)
     assert len(spool) == len(rows)
     cols = spool.numpy_columns()
@@ -109,7 +109,7 @@ def test_spool_columns_round_trip_through_their_files(tmp_path: Path) -> None:
 
 
 def test_empty_spool_has_empty_columns(tmp_path: Path) -> None:
-    spool = _Spool(tmp_path / "empty.arrow", ["sentence", "tokens"])
+    spool = CandidateSpool(tmp_path / "empty.arrow", ["sentence", "tokens"])
     cols = spool.numpy_columns()
     assert len(cols) == 0 and cols.order.dtype == np.uint64
     assert spool.close() is None
@@ -117,7 +117,7 @@ def test_empty_spool_has_empty_columns(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("size", [0, 1, 37, _COLUMNWISE_ROWS - 1, _COLUMNWISE_ROWS + 3])
 def test_take_equals_a_whole_table_take_in_one_chunk(tmp_path: Path, size: int) -> None:
-    rows = _rows(3 * _BATCH + 11, seed=size)
+    rows = _rows(3 * BATCH + 11, seed=size)
     spool = _spool(tmp_path, rows)
     spool.numpy_columns()
     reader = spool.close()
@@ -136,15 +136,15 @@ def test_take_equals_a_whole_table_take_in_one_chunk(tmp_path: Path, size: int) 
 
 
 def test_string_spool_reads_names_back_by_index(tmp_path: Path) -> None:
-    names = _StringSpool(tmp_path / "groups.arrow")
-    values = [f"TB/sent-{i}" for i in range(_BATCH + 100)]
+    names = StringSpool(tmp_path / "groups.arrow")
+    values = [f"TB/sent-{i}" for i in range(BATCH + 100)]
     for v in values:
         names.add(v)
     reader = names.close()
     assert reader is not None
-    pick = np.array([5, _BATCH + 99, 0, 5])
+    pick = np.array([5, BATCH + 99, 0, 5])
     assert reader.take(pick).column(0).to_pylist() == [values[i] for i in pick]
-    assert _StringSpool(tmp_path / "none.arrow").close() is None
+    assert StringSpool(tmp_path / "none.arrow").close() is None
 
 
 def _reference_stats(path: Path, k: int, examples: int) -> tuple:
@@ -198,14 +198,14 @@ def test_materialised_chunks_are_single_chunk_row_groups(
 ) -> None:
     """Chunks of ROW_GROUP rows, one Arrow chunk per column, groups filled from the canonical
     sentence's name where the task gave none."""
-    monkeypatch.setattr(pipeline, "ROW_GROUP", 1000)
-    rows = _rows(2 * _BATCH)
+    monkeypatch.setattr(spool_module, "ROW_GROUP", 1000)
+    rows = _rows(2 * BATCH)
     spool = _spool(tmp_path, rows)
     cols = spool.numpy_columns()
     reader = spool.close()
     assert reader is not None
     n_sentences = rows[-1]["sentence_index"] + 1
-    names = _StringSpool(tmp_path / "groups.arrow")
+    names = StringSpool(tmp_path / "groups.arrow")
     for s in range(n_sentences):
         names.add(f"TB/s{s}")
     groups = names.close()
@@ -222,7 +222,7 @@ def test_materialised_chunks_are_single_chunk_row_groups(
 
     indices = np.random.default_rng(1).permutation(len(rows))[:2500]
     chunks = list(
-        pipeline._materialise(reader, indices, cols, TV, Task, groups, canonical)  # type: ignore[arg-type]
+        spool_module.materialise(reader, indices, cols, TV, Task, groups, canonical)  # type: ignore[arg-type]
     )
     assert [c.num_rows for c in chunks] == [1000, 1000, 500]
     assert all(col.num_chunks == 1 for c in chunks for col in c.columns)
@@ -233,3 +233,46 @@ def test_materialised_chunks_are_single_chunk_row_groups(
         rows[i]["group_name"] or f"TB/s{canonical[rows[i]['sentence_index']]}" for i in indices
     ]
     assert got.column("group").to_pylist() == want_groups
+    # tokens are spooled joined by a line break and split again: same lists, empty included
+    assert got.column("tokens").to_pylist() == [rows[i]["inputs"]["tokens"] for i in indices]
+
+
+def test_tokens_round_trip_including_odd_forms(tmp_path: Path) -> None:
+    odd = [["a b", "c"], [], ["", "x"], ["İ", "\u00a0", "\t"], ["only"]]
+    rows = _rows(len(odd))
+    for r, tokens in zip(rows, odd, strict=True):
+        r["inputs"] = {"sentence": "s", "tokens": tokens}
+    spool = _spool(tmp_path, rows)
+    cols = spool.numpy_columns()
+    reader = spool.close()
+    assert reader is not None
+    groups = StringSpool(tmp_path / "groups.arrow")
+    for s in range(rows[-1]["sentence_index"] + 1):
+        groups.add(f"TB/s{s}")
+    greader = groups.close()
+
+    class TV:
+        label_names = ["a", "b", "c"]
+        label_remap = np.arange(3, dtype=np.int16)
+
+    class Task:
+        level = "sentence"
+        input_columns = ("sentence", "tokens")
+
+    canonical = np.arange(rows[-1]["sentence_index"] + 1, dtype=np.int32)
+    (chunk,) = spool_module.materialise(
+        reader,
+        np.arange(len(rows)),
+        cols,
+        TV,  # type: ignore[arg-type]
+        Task,  # type: ignore[arg-type]
+        greader,  # type: ignore[arg-type]
+        canonical,
+    )
+    assert chunk.column("tokens").to_pylist() == odd
+
+
+def test_a_form_with_a_line_break_is_refused(tmp_path: Path) -> None:
+    spool = CandidateSpool(tmp_path / "t.arrow", ["sentence", "tokens"])
+    with pytest.raises(ValueError, match=r"TB/s1/task/0: a tokens item contains a line break"):
+        spool.add("TB/s1/task/0", {"sentence": "a b", "tokens": ["a\nb"]}, "", 0, 0, 1, 0, 0, None)

@@ -1,32 +1,32 @@
-"""``build_ud``: UD treebanks → candidates → variants → dataset folder, in one streaming pass.
+"""``build_ud``: UD treebanks → candidates → variants → dataset folder.
 
-Candidate rows are spooled to temporary Arrow IPC files while the treebanks stream by; only
-compact numpy columns (label, group, key, split, order: ~27 bytes a candidate) stay in memory for
-the variant engine. Each config is then materialised by taking its indices from the memory-mapped
-spool, so memory does not grow with the corpus beyond those columns and one config's rows.
+The parent checks the request, discovers the sources and opens the dataset folder's staging
+directory; the tasks are then built in shards (:mod:`polyprobe.builders.shards`), each shard
+streaming the treebanks through its tasks (an observation pass first when a task needs one),
+spooling candidates to disk (:mod:`polyprobe.builders.spool`), making variants and writing its
+configs' parquet files. The parent adopts the configs in registry order and writes the card.
 """
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import json
-import mmap
 import os
 import shutil
 import tempfile
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 import polyprobe
+from polyprobe.builders.shards import plan_shards, resolve_jobs, run_shards
+from polyprobe.builders.spool import CandidateSpool, StringSpool, canonical_sentences, materialise
 from polyprobe.builders.task import Task, TaskParams
 from polyprobe.builders.variants import (
     SPLITS,
@@ -37,21 +37,17 @@ from polyprobe.builders.variants import (
     TaskVariants,
     Variant,
     VariantSettings,
-    _argsort_by_index_ties,
     make_variants,
     parse_sizes,
     parse_split,
 )
-from polyprobe.cards.folder import ROW_GROUP
-from polyprobe.cards.schema import arrow_schema
+from polyprobe.cards.card import ConfigCard
 from polyprobe.errors import InfeasibleError, UsageError
 from polyprobe.hashing import digest, normalise_text, stable_u64
 from polyprobe.languages import resolve_language
 from polyprobe.licenses import resolve_card_license
 
 _SPLIT_CODE = {"train": 0, "dev": 1, "validation": 1, "test": 2}
-_BATCH = 4096
-_SPOOL_TYPES = {"sentence_index": pa.uint32(), "group": pa.string(), "lexical_key": pa.string()}
 
 
 @dataclass
@@ -74,128 +70,6 @@ class BuildResult:
     tasks: list[TaskSummary]
     skipped_invalid: dict[str, int]
     split: SplitSpec
-
-
-class _Spool:
-    """Candidate rows of one task, written to an Arrow IPC file in batches as they arrive.
-
-    The engine's numpy columns (label, group, key, split, order: ~27 bytes a candidate) go to
-    disk too, one raw file per column, at every flush: while the treebanks stream by, memory
-    holds one batch of rows and columns per task whatever the corpus size. They come back
-    memory-mapped (:meth:`numpy_columns`) for the task being written only, and once its
-    variants are made their pages are dropped from resident memory
-    (:meth:`_SpoolReader.drop_engine_pages`): writing reads only the labels again."""
-
-    def __init__(self, path: Path, input_columns: Sequence[str]):
-        self.path = path
-        self.input_columns = list(input_columns)
-        self.columns = ["id", *self.input_columns, "lexical_key", "sentence_index", "group"]
-        self._buf: dict[str, list[Any]] = {c: [] for c in self.columns}
-        self._writer: pa.ipc.RecordBatchFileWriter | None = None
-        self._flushed = 0  # candidates whose rows and columns are on disk
-        self._maps: list[mmap.mmap] = []  # the mapped column files (numpy_columns)
-        self.label = array("h")
-        self.group = array("Q")
-        self.key = array("Q")
-        self.split = array("b")
-        self.order = array("Q")
-
-    def add(
-        self,
-        row_id: str,
-        inputs: dict[str, Any],
-        lexical_key: str,
-        sentence_index: int,
-        label: int,
-        group: int,
-        split: int,
-        seed: int,
-        group_name: str | None,
-    ) -> None:
-        buf = self._buf
-        buf["group"].append(group_name)
-        buf["id"].append(row_id)
-        for c in self.input_columns:
-            buf[c].append(inputs[c])
-        buf["lexical_key"].append(lexical_key)
-        buf["sentence_index"].append(sentence_index)
-        self.label.append(label)
-        self.group.append(group)
-        self.key.append(stable_u64("key", lexical_key) if lexical_key else 0)
-        self.split.append(split)
-        self.order.append(stable_u64(seed, row_id))
-        if len(buf["id"]) >= _BATCH:
-            self.flush()
-
-    def _column_path(self, name: str) -> Path:
-        return self.path.with_name(f"{self.path.stem}.{name}.bin")
-
-    def flush(self) -> None:
-        if not self._buf["id"]:
-            return
-        batch = pa.record_batch(
-            [pa.array(self._buf[c], type=_SPOOL_TYPES.get(c)) for c in self.columns],
-            names=self.columns,
-        )
-        if self._writer is None:
-            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
-        self._writer.write_batch(batch)
-        self._buf = {c: [] for c in self.columns}
-        for name, _ in _NUMPY_COLUMNS:
-            values = getattr(self, name)
-            with open(self._column_path(name), "ab") as fh:
-                values.tofile(fh)
-            del values[:]
-        self._flushed += batch.num_rows
-
-    def close(self) -> _SpoolReader | None:
-        self.flush()
-        if self._writer is None:
-            return None
-        self._writer.close()
-        return _SpoolReader(self.path, self._maps)
-
-    def numpy_columns(self) -> CandidateColumns:
-        """The engine's columns: read-only views of their memory-mapped files."""
-        self.flush()
-        arrays: dict[str, np.ndarray] = {}
-        for name, dtype in _NUMPY_COLUMNS:
-            if not self._flushed:  # an empty file cannot be mapped
-                arrays[name] = np.empty(0, dtype=dtype)
-                continue
-            with open(self._column_path(name), "rb") as fh:
-                mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-            self._maps.append(mapped)
-            arrays[name] = np.frombuffer(mapped, dtype=dtype)
-        return CandidateColumns(
-            label=arrays["label"],
-            group=arrays["group"],
-            key=arrays["key"],
-            source_split=arrays["split"],
-            order=arrays["order"],
-        )
-
-    def release(self) -> None:
-        """Forget the maps and delete the column files once the task's configs are written
-        (a map closes when the last array viewing it goes)."""
-        self._maps = []
-        for name, _ in _NUMPY_COLUMNS:
-            with contextlib.suppress(OSError):  # still mapped somewhere (Windows): rmtree later
-                self._column_path(name).unlink(missing_ok=True)
-
-    def __len__(self) -> int:
-        return self._flushed + len(self.label)
-
-
-# The engine's columns as _Spool keeps them: attribute (and file) name, numpy dtype; the
-# attributes are ``array.array`` objects of the matching typecode.
-_NUMPY_COLUMNS: tuple[tuple[str, type[np.generic]], ...] = (
-    ("label", np.int16),
-    ("group", np.uint64),
-    ("key", np.uint64),
-    ("split", np.int8),
-    ("order", np.uint64),
-)
 
 
 def _choose_split(split: str | None, sources: Sequence[Any]) -> SplitSpec:
@@ -325,17 +199,22 @@ def build_ud(
     release: str | None = None,
     previous: str | os.PathLike[str] | None = None,
     allow_bump_mismatch: bool = False,
+    jobs: int | None = None,
 ) -> BuildResult:
     """Build a dataset folder from UD treebanks. Mirrors ``polyprobe build ud``.
+
+    ``jobs`` worker processes share the tasks (default: one per core, up to four, for inputs
+    of 2 MB or more; see :mod:`polyprobe.builders.shards`); the output is the same for any
+    number.
 
     ``release`` is the dataset's semantic version (default 0.1.0, or the version the changes
     require when ``previous`` is given); with ``previous`` (the previous release's folder) the
     bump is checked against the diff and a wrong one refused unless ``allow_bump_mismatch``
     (see :mod:`polyprobe.cards.release`)."""
-    from polyprobe.builders.rendering import render
-    from polyprobe.cards.folder import ConfigPayload, DatasetFolderWriter, DatasetMeta, SourceInfo
+    from polyprobe.builders.registry import TASKS
+    from polyprobe.cards.folder import DatasetFolderWriter, DatasetMeta, SourceInfo
     from polyprobe.cards.release import ReleaseRequest
-    from polyprobe.loaders.conllu import discover, read_sources
+    from polyprobe.loaders.conllu import discover
 
     release_request = ReleaseRequest.make(release, previous, allow_bump_mismatch)
     if on_invalid not in ("raise", "skip"):
@@ -365,25 +244,170 @@ def build_ud(
         split=split_spec, sizes=size_specs, balances=tuple(balances), min_per_class=floors
     )
 
-    task_objs, profile = prepare_tasks(
-        sources,
-        language.code,
-        task_names,
-        seed=seed,
-        on_invalid=on_invalid,
-        profile_path=profile_path,
-        floors=floors,
+    source_infos = [
+        SourceInfo(
+            kind="ud-treebank",
+            name=s.name,
+            version=s.version,
+            license=s.license,
+            files=[{"name": n, "sha256": c} for n, c in sorted(s.checksums.items())],
+        )
+        for s in sources
+    ]
+    costs = [TASKS[n].relative_cost for n in task_names]
+    input_bytes = sum(os.path.getsize(f.path) for s in sources for f in s.files)
+    shard_tasks = plan_shards(task_names, costs, resolve_jobs(jobs, len(task_names), input_bytes))
+
+    writer = DatasetFolderWriter(Path(out), overwrite=overwrite)
+    with writer:
+        job = _ShardJob(
+            sources=tuple(sources),
+            lang=language.code,
+            tasks=(),
+            seed=seed,
+            on_invalid=on_invalid,
+            profile_path=None if profile_path is None else str(profile_path),
+            floors=floors,
+            settings=settings,
+            task_options=task_options,
+            staging=writer.tmp,
+        )
+        shards = [replace(job, tasks=tuple(names)) for names in shard_tasks]
+        results: list[_ShardResult] = run_shards(
+            _build_shard, shards, local=partial(_build_shard, progress=progress)
+        )
+        by_task = {name: r for r in results for name in r.tasks}
+        summaries = [by_task[n].summaries[n] for n in task_names]
+        if not any(s.configs for s in summaries):
+            raise InfeasibleError(
+                "no task could be built: "
+                + "; ".join(f"{s.task}: {s.infeasible}" for s in summaries)
+            )
+        first = results[0]  # every shard read the same sentences: their counts agree
+        skipped = first.skipped
+        profile = dict(first.profile)
+        profile["tasks"] = {
+            n: by_task[n].profile["tasks"][n]
+            for n in task_names
+            if n in by_task[n].profile["tasks"]
+        }
+        default_given = False
+        for n in task_names:
+            for card in by_task[n].cards[n]:
+                if not default_given:  # the first config in registry order
+                    card = dataclasses.replace(
+                        card, payload=dataclasses.replace(card.payload, default=True)
+                    )
+                    default_given = True
+                writer.adopt(card)
+        parameters = {
+            "lang": language.code,
+            "tasks": task_names,
+            "sizes": [s.label for s in size_specs],
+            "balances": list(balances),
+            "split": split_spec.label,
+            "split_reason": split_spec.reason,
+            "min_per_class": {
+                "train": floors.train,
+                "validation": floors.validation,
+                "test": floors.test,
+            },
+            "seed": seed,
+            "on_invalid": on_invalid,
+            "allow_license_mix": allow_license_mix,
+        }
+        fingerprint = _fingerprint(
+            source_infos, [by_task[n].recipes[n] for n in task_names], parameters, profile
+        )
+        meta = DatasetMeta(
+            pretty_name=f"polyprobe UD probing suite ({language.name})",
+            languages=[language.code],
+            license=card_license,
+            sources=source_infos,
+            polyprobe_version=polyprobe.__version__,
+            fingerprint=fingerprint,
+            parameters=parameters,
+            skipped_invalid=dict(sorted(skipped.items())),
+            duplicates=first.duplicates,
+            feasibility={n: by_task[n].feasibility[n] for n in task_names},
+            profile=profile,
+            license_mix_allowed=allow_license_mix and mixed,
+            source_datasets=[f"universal_dependencies/{s.name}" for s in sources],
+            summary=(
+                f"Sentence-level probing tasks for {language.name} built by polyprobe "
+                f"{polyprobe.__version__} from {', '.join(s.name for s in sources)}."
+            ),
+        )
+        final = writer.finish(meta, before_card=release_request.before_card(meta))
+    return BuildResult(
+        out=final,
+        fingerprint=fingerprint,
+        tasks=summaries,
+        skipped_invalid=dict(sorted(skipped.items())),
         split=split_spec,
-        task_options=task_options,
     )
 
-    out_path = Path(out)
+
+@dataclass(frozen=True)
+class _ShardJob:
+    """What one shard needs to build its tasks: plain, picklable values (a worker process
+    receives it)."""
+
+    sources: tuple[Any, ...]
+    lang: str
+    tasks: tuple[str, ...]
+    seed: int
+    on_invalid: str
+    profile_path: str | None
+    floors: MinPerClass
+    settings: VariantSettings
+    task_options: dict[str, dict[str, Any]] | None
+    staging: Path  # the writer's temporary folder; configs go to staging/data/<config>/
+
+
+@dataclass
+class _ShardResult:
+    """What the parent needs from a shard to write the card, per task name."""
+
+    tasks: list[str]
+    cards: dict[str, list[ConfigCard]]
+    summaries: dict[str, TaskSummary]
+    feasibility: dict[str, dict[str, Any]]
+    recipes: dict[str, dict[str, Any]]  # name, recipe version, parameters (fingerprint)
+    profile: dict[str, Any]
+    skipped: dict[str, int]
+    duplicates: dict[str, int]
+
+
+def _build_shard(
+    job: _ShardJob, progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None
+) -> _ShardResult:
+    """Read, observe, derive, spool candidates, make variants and write the configs of
+    ``job.tasks`` into the staging folder (no card: the parent writes it for all shards)."""
+    from polyprobe.builders.rendering import render
+    from polyprobe.cards.folder import ConfigPayload, write_config_files
+    from polyprobe.loaders.conllu import read_sources
+
+    sources, seed, settings = job.sources, job.seed, job.settings
+    split_spec = settings.split
+    task_objs, profile = prepare_tasks(
+        sources,
+        job.lang,
+        list(job.tasks),
+        seed=seed,
+        on_invalid=job.on_invalid,
+        profile_path=job.profile_path,
+        floors=job.floors,
+        split=split_spec,
+        task_options=job.task_options,
+    )
+    on_invalid = job.on_invalid
     work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-"))
     try:
-        spools = [_Spool(work / f"{t.name}.arrow", t.input_columns) for t in task_objs]
+        spools = [CandidateSpool(work / f"{t.name}.arrow", t.input_columns) for t in task_objs]
         label_index = [{name: i for i, name in enumerate(t.label_names)} for t in task_objs]
         skipped: Counter[str] = Counter()
-        group_writer = _StringSpool(work / "groups.arrow")
+        group_writer = StringSpool(work / "groups.arrow")
         text_hashes = array("Q")
         stream: Iterable[Any] = read_sources(sources, on_invalid=on_invalid, skipped=skipped)
         if progress is not None:
@@ -416,7 +440,7 @@ def build_ud(
         if n_sentences == 0 or groups_table is None:
             raise InfeasibleError("no sentences could be read from the inputs")
         hashes = np.frombuffer(text_hashes, dtype=np.uint64)
-        canonical_sentence, n_distinct, n_repeated = _canonical_sentences(hashes)
+        canonical_sentence, n_distinct, n_repeated = canonical_sentences(hashes)
         del hashes, text_hashes
         duplicates = {
             "sentences_read": int(n_sentences),
@@ -424,56 +448,62 @@ def build_ud(
             "groups_with_duplicates": int(n_repeated),
         }
 
-        writer = DatasetFolderWriter(out_path, overwrite=overwrite)
-        summaries: list[TaskSummary] = []
-        feasibility: dict[str, Any] = {}
-        default_given = False
-        with writer:
-            for t, spool in zip(task_objs, spools, strict=True):
-                cols = spool.numpy_columns()
-                rows_table = spool.close()
-                counts = (
-                    np.bincount(cols.label, minlength=len(t.label_names))
-                    if len(cols.label)
-                    else np.zeros(len(t.label_names), dtype=np.int64)
+        result = _ShardResult(
+            tasks=list(job.tasks),
+            cards={},
+            summaries={},
+            feasibility={},
+            recipes={},
+            profile=profile,
+            skipped=dict(sorted(skipped.items())),
+            duplicates=duplicates,
+        )
+        for t, spool in zip(task_objs, spools, strict=True):
+            cols = spool.numpy_columns()
+            rows_table = spool.close()
+            counts = (
+                np.bincount(cols.label, minlength=len(t.label_names))
+                if len(cols.label)
+                else np.zeros(len(t.label_names), dtype=np.int64)
+            )
+            summary = TaskSummary(
+                task=t.name,
+                candidates=len(cols.label),
+                class_counts={n: int(c) for n, c in zip(t.label_names, counts, strict=True)},
+            )
+            if len(cols.label) == 0:
+                summary.infeasible = "no candidates: " + (
+                    "; ".join(f"{r} ({c})" for r, c in sorted(t.drops.items()))
+                    or "no input sentence qualifies"
                 )
-                summary = TaskSummary(
-                    task=t.name,
-                    candidates=len(cols.label),
-                    class_counts={n: int(c) for n, c in zip(t.label_names, counts, strict=True)},
-                )
-                if len(cols.label) == 0:
-                    summary.infeasible = "no candidates: " + (
-                        "; ".join(f"{r} ({c})" for r, c in sorted(t.drops.items()))
-                        or "no input sentence qualifies"
-                    )
-                    tv = None
-                else:
-                    tv = make_variants(cols, list(t.label_names), settings)
-                    summary.not_built = list(tv.not_built)
-                    summary.infeasible = tv.infeasible
-                if tv is not None and tv.infeasible is None:
-                    entries = [(n, v, tv) for n, v in _config_entries(t, tv)]
-                    if t.paired_copies:
-                        entries += _unpaired_entries(t, cols, settings, summary)
-                    for cfg_name, variant, tv_used in entries:
-                        splits = {
-                            sp: partial(
-                                _materialise,
-                                rows_table,
-                                variant.indices[sp],
-                                cols,
-                                tv_used,
-                                t,
-                                groups_table,
-                                canonical_sentence,
-                            )
-                            for sp in SPLITS
-                        }
-                        seed_dependent = _seed_dependent(t, variant, split_spec, cols, tv_used)
-                        is_default = not default_given
-                        default_given = True
-                        writer.add_config(
+                tv = None
+            else:
+                tv = make_variants(cols, list(t.label_names), settings)
+                summary.not_built = list(tv.not_built)
+                summary.infeasible = tv.infeasible
+            cards: list[ConfigCard] = []
+            if tv is not None and tv.infeasible is None:
+                entries = [(n, v, tv) for n, v in _config_entries(t, tv)]
+                if t.paired_copies:
+                    entries += _unpaired_entries(t, cols, settings, summary)
+                for cfg_name, variant, tv_used in entries:
+                    splits = {
+                        sp: partial(
+                            materialise,
+                            rows_table,
+                            variant.indices[sp],
+                            cols,
+                            tv_used,
+                            t,
+                            groups_table,
+                            canonical_sentence,
+                        )
+                        for sp in SPLITS
+                    }
+                    seed_dependent = _seed_dependent(t, variant, split_spec, cols, tv_used)
+                    cards.append(
+                        write_config_files(
+                            job.staging,
                             ConfigPayload(
                                 name=cfg_name,
                                 task=t.name,
@@ -506,327 +536,38 @@ def build_ud(
                                     f"split: {split_spec.reason}",
                                 ],
                                 citation=t.citation,
-                                default=is_default,
-                            )
+                                default=False,  # the parent marks the first config
+                            ),
                         )
-                        summary.configs.append(cfg_name)
-                        if cfg_name == t.name:
-                            summary.rows = {sp: len(variant.indices[sp]) for sp in SPLITS}
-                        del splits
-                feasibility[t.name] = {
-                    "candidates": summary.candidates,
-                    "class_counts": summary.class_counts,
-                    "task_drops": dict(sorted(t.drops.items())),
-                    "engine_drops": dict(sorted(tv.drops.items())) if tv else {},
-                    "dropped_classes": dict(tv.dropped_classes) if tv else {},
-                    "built": summary.configs,
-                    "not_built": summary.not_built,
-                    "infeasible": summary.infeasible,
-                }
-                summaries.append(summary)
-                if rows_table is not None:
-                    rows_table.close()
-                del rows_table, cols
-                spool.release()
-            if not any(s.configs for s in summaries):
-                raise InfeasibleError(
-                    "no task could be built: "
-                    + "; ".join(f"{s.task}: {s.infeasible}" for s in summaries)
-                )
-            source_infos = [
-                SourceInfo(
-                    kind="ud-treebank",
-                    name=s.name,
-                    version=s.version,
-                    license=s.license,
-                    files=[{"name": n, "sha256": c} for n, c in sorted(s.checksums.items())],
-                )
-                for s in sources
-            ]
-            parameters = {
-                "lang": language.code,
-                "tasks": task_names,
-                "sizes": [s.label for s in size_specs],
-                "balances": list(balances),
-                "split": split_spec.label,
-                "split_reason": split_spec.reason,
-                "min_per_class": {
-                    "train": floors.train,
-                    "validation": floors.validation,
-                    "test": floors.test,
-                },
-                "seed": seed,
-                "on_invalid": on_invalid,
-                "allow_license_mix": allow_license_mix,
+                    )
+                    summary.configs.append(cfg_name)
+                    if cfg_name == t.name:
+                        summary.rows = {sp: len(variant.indices[sp]) for sp in SPLITS}
+                    del splits
+            result.cards[t.name] = cards
+            result.recipes[t.name] = {
+                "name": t.name,
+                "recipe_version": t.recipe_version,
+                "parameters": t.parameters(),
             }
-            fingerprint = _fingerprint(source_infos, task_objs, parameters, profile)
-            meta = DatasetMeta(
-                pretty_name=f"polyprobe UD probing suite ({language.name})",
-                languages=[language.code],
-                license=card_license,
-                sources=source_infos,
-                polyprobe_version=polyprobe.__version__,
-                fingerprint=fingerprint,
-                parameters=parameters,
-                skipped_invalid=dict(sorted(skipped.items())),
-                duplicates=duplicates,
-                feasibility=feasibility,
-                profile=profile,
-                license_mix_allowed=allow_license_mix and mixed,
-                source_datasets=[f"universal_dependencies/{s.name}" for s in sources],
-                summary=(
-                    f"Sentence-level probing tasks for {language.name} built by polyprobe "
-                    f"{polyprobe.__version__} from {', '.join(s.name for s in sources)}."
-                ),
-            )
-            final = writer.finish(meta, before_card=release_request.before_card(meta))
-        return BuildResult(
-            out=final,
-            fingerprint=fingerprint,
-            tasks=summaries,
-            skipped_invalid=dict(sorted(skipped.items())),
-            split=split_spec,
-        )
+            result.feasibility[t.name] = {
+                "candidates": summary.candidates,
+                "class_counts": summary.class_counts,
+                "task_drops": dict(sorted(t.drops.items())),
+                "engine_drops": dict(sorted(tv.drops.items())) if tv else {},
+                "dropped_classes": dict(tv.dropped_classes) if tv else {},
+                "built": summary.configs,
+                "not_built": summary.not_built,
+                "infeasible": summary.infeasible,
+            }
+            result.summaries[t.name] = summary
+            if rows_table is not None:
+                rows_table.close()
+            del rows_table, cols
+            spool.release()
+        return result
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def _canonical_sentences(hashes: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """Per sentence, the index of the first sentence with the same text hash (int32 while the
-    corpus has fewer than 2**31 sentences); also the number of distinct texts and of texts read
-    more than once. What ``np.unique(return_index=True, return_inverse=True)`` gives, with ~30
-    bytes of scratch per sentence instead of ~50 and a 4-byte result instead of 8."""
-    n = hashes.size
-    index_type = np.int32 if n < 2**31 else np.int64
-    if n == 0:
-        return np.empty(0, dtype=index_type), 0, 0
-    perm = _argsort_by_index_ties(hashes)  # equal hashes in sentence order: first = earliest
-    ordered = hashes[perm]
-    new = np.empty(n, dtype=bool)
-    new[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    del ordered
-    starts = np.flatnonzero(new)
-    run = np.cumsum(new, dtype=index_type)
-    del new
-    run -= 1
-    canonical = np.empty(n, dtype=index_type)
-    canonical[perm] = perm[starts].astype(index_type)[run]
-    repeated = int(np.count_nonzero(np.diff(starts, append=n) > 1))
-    return canonical, int(starts.size), repeated
-
-
-class _StringSpool:
-    """One string per sentence (its group name) on disk, read back by :class:`_SpoolReader`
-    a batch at a time: a whole table of names (or a memory map of one, whose touched pages
-    count as resident) would grow with the corpus."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self._buf: list[str] = []
-        self._writer: pa.ipc.RecordBatchFileWriter | None = None
-
-    def add(self, value: str) -> None:
-        self._buf.append(value)
-        if len(self._buf) >= _BATCH:
-            self._flush()
-
-    def _flush(self) -> None:
-        if not self._buf:
-            return
-        batch = pa.record_batch([pa.array(self._buf, type=pa.string())], names=["group"])
-        if self._writer is None:
-            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
-        self._writer.write_batch(batch)
-        self._buf = []
-
-    def close(self) -> _SpoolReader | None:
-        """A reader of the strings (None when nothing was added)."""
-        self._flush()
-        if self._writer is None:
-            return None
-        self._writer.close()
-        return _SpoolReader(self.path)
-
-
-# Takes of at least this many rows read the spool one column at a time (largest first), so the
-# scratch beyond the result is about one column rather than all of them; smaller takes read
-# each batch once (their scratch is small anyway, and per-column passes cost time).
-_COLUMNWISE_ROWS = 4 * _BATCH
-
-
-class _TakePlan:
-    """Where rows ``indices`` (any order) live in a spool of ``_BATCH``-row batches: per batch
-    touched, the local row numbers in batch order; and the permutation back to the order
-    asked for. Made once per take and shared by the passes over its columns."""
-
-    def __init__(self, indices: np.ndarray):
-        indices = np.asarray(indices, dtype=np.int64)
-        self.size = int(indices.size)
-        perm = np.argsort(indices, kind="stable")
-        ordered = indices[perm]
-        batch_of = ordered // _BATCH
-        cuts = np.flatnonzero(np.diff(batch_of)) + 1
-        bounds = zip(
-            np.concatenate([[0], cuts]).tolist(),
-            np.concatenate([cuts, [ordered.size]]).tolist(),
-            strict=True,
-        )
-        self.runs = [
-            (int(batch_of[a]), pa.array(ordered[a:b] - int(batch_of[a]) * _BATCH))
-            for a, b in bounds
-            if a < b
-        ]
-        back = np.empty_like(perm)
-        back[perm] = np.arange(perm.size)
-        self.back = pa.array(back)
-
-
-class _SpoolReader:
-    """Random access to spooled rows by index, reading only the record batches they fall in.
-
-    Plain file reads rather than a memory map: a map's pages count as the process's resident
-    memory, and taking a shuffled split touches every page of the spool."""
-
-    def __init__(self, path: Path, engine_maps: list[mmap.mmap] | None = None):
-        self.path = path
-        # The spool's own list (not a copy): columns mapped after close() are seen too.
-        self._engine_maps = engine_maps if engine_maps is not None else []
-        self._file = pa.OSFile(str(path))
-        self._readers: dict[tuple[int, ...] | None, pa.ipc.RecordBatchFileReader] = {}
-        self.schema = self._reader(None).schema
-
-    def _reader(self, fields: tuple[int, ...] | None) -> pa.ipc.RecordBatchFileReader:
-        """A reader of the file that decodes only ``fields`` (None: all), kept for reuse."""
-        reader = self._readers.get(fields)
-        if reader is None:
-            options = (
-                None if fields is None else pa.ipc.IpcReadOptions(included_fields=list(fields))
-            )
-            reader = self._readers[fields] = pa.ipc.open_file(self._file, options=options)
-        return reader
-
-    def take(self, indices: np.ndarray, columns: Sequence[str] | None = None) -> pa.Table:
-        """Rows ``indices`` (any order, as given) of ``columns`` (default: all).
-
-        Each column comes out as one chunk, as one ``Table.take`` would give (parquet pages,
-        hence output bytes, depend on chunking). A column's rows are gathered in batch order,
-        concatenated, then put in the requested order, and its batch-order copy is dropped at
-        once; large takes do this one column at a time, the largest first (see
-        ``_COLUMNWISE_ROWS``), so no second copy of every column ever exists."""
-        plan = _TakePlan(indices)
-        schema = self.schema
-        names = list(schema.names if columns is None else columns)
-        passes = [names]
-        if plan.size >= _COLUMNWISE_ROWS and len(names) > 1:
-            first = self._reader(None).get_batch(plan.runs[0][0])
-            passes = [[n] for n in sorted(names, key=lambda n: -first.column(n).nbytes)]
-            del first
-        out: dict[str, pa.Array] = {}
-        for wanted in passes:
-            reader = self._reader(tuple(sorted(schema.get_field_index(n) for n in wanted)))
-            pieces: dict[str, list[pa.Array]] = {n: [] for n in wanted}
-            for b, local in plan.runs:
-                batch = reader.get_batch(b).take(local)
-                for n in wanted:
-                    pieces[n].append(batch.column(n))
-                del batch
-            for n in wanted:
-                parts = pieces.pop(n)
-                in_batch_order = (
-                    pa.concat_arrays(parts) if parts else pa.array([], schema.field(n).type)
-                )
-                del parts
-                out[n] = in_batch_order.take(plan.back)
-                del in_batch_order
-            # Freed scratch back to the OS now: Arrow's allocator would otherwise keep it, and
-            # resident memory would hold every pass's scratch at once.
-            pa.default_memory_pool().release_unused()
-        return pa.Table.from_arrays(
-            [out.pop(n) for n in names], schema=pa.schema([schema.field(n) for n in names])
-        )
-
-    def drop_engine_pages(self) -> None:
-        """Drop the resident pages of the task's memory-mapped engine columns. Once the
-        variants are made only labels are read again (a fault brings back just the pages
-        touched, from the page cache), so the other ~25 bytes a candidate need not stay
-        resident while the task's configs are written."""
-        if not hasattr(mmap, "MADV_DONTNEED"):
-            return
-        for mapped in self._engine_maps:
-            mapped.madvise(mmap.MADV_DONTNEED)
-
-    def close(self) -> None:
-        self._engine_maps = []
-        self._readers.clear()
-        self._file.close()
-
-
-def _materialise(
-    rows: _SpoolReader,
-    indices: np.ndarray,
-    cols: CandidateColumns,
-    tv: TaskVariants,
-    task: Task,
-    groups: _SpoolReader,
-    canonical_sentence: np.ndarray,
-) -> Iterator[pa.Table]:
-    """One split of one config in the published schema, rows in the engine's order, in chunks
-    of one parquet row group, so a split never has to sit in memory whole.
-
-    Each chunk is yielded straight from the call that builds it: the generator keeps no
-    reference to it, so while the writer encodes a chunk and while the next one is taken,
-    only the writer's reference keeps a chunk alive (holding the previous chunk across the
-    next take once doubled the working set)."""
-    schema = arrow_schema(task.level, tv.label_names)
-    rows.drop_engine_pages()  # the variants are made: see _SpoolReader.drop_engine_pages
-    for start in range(0, len(indices), ROW_GROUP):
-        yield _materialise_chunk(
-            rows,
-            indices[start : start + ROW_GROUP],
-            cols,
-            tv,
-            task,
-            groups,
-            canonical_sentence,
-            schema,
-        )
-
-
-def _materialise_chunk(
-    rows: _SpoolReader,
-    indices: np.ndarray,
-    cols: CandidateColumns,
-    tv: TaskVariants,
-    task: Task,
-    groups: _SpoolReader,
-    canonical_sentence: np.ndarray,
-    schema: pa.Schema,
-) -> pa.Table:
-    """Rows ``indices`` in the published schema (see :func:`_materialise`)."""
-    idx = np.asarray(indices, dtype=np.int64)
-    labels = tv.label_remap[cols.label[idx]].astype(np.int64)
-    if labels.size and labels.min() < 0:
-        raise AssertionError("variant engine returned a candidate of a dropped class")
-    taken = rows.take(idx)
-    del idx
-    sentences = canonical_sentence[taken.column("sentence_index").to_numpy()]
-    names = groups.take(sentences).column(0)
-    del sentences
-    arrays: dict[str, Any] = {
-        "id": taken.column("id"),
-        "label": pa.array(labels, type=pa.int64()),
-        # A task's own group wins; otherwise the group of the first sentence with that text.
-        "group": pc.coalesce(taken.column("group"), names),
-        "lexical_key": taken.column("lexical_key"),
-    }
-    for c in task.input_columns:
-        arrays[c] = taken.column(c)
-    del taken, labels, names
-    table = pa.Table.from_arrays([pc.cast(arrays[f.name], f.type) for f in schema], schema=schema)
-    del arrays
-    pa.default_memory_pool().release_unused()  # the scratch of the takes, before encoding
-    return table
 
 
 UNPAIRED_NOTE = (
@@ -899,17 +640,16 @@ def drop_counts(task_drops: dict[str, int], tv: TaskVariants) -> dict[str, int]:
 
 def _fingerprint(
     sources: Sequence[Any],
-    tasks: Sequence[Task],
+    recipes: Sequence[dict[str, Any]],
     parameters: dict[str, Any],
     profile: dict[str, Any],
 ) -> str:
+    """Hash of inputs, recipes (name, version, parameters of every task), build parameters,
+    derived profile and polyprobe version."""
     payload = {
         "polyprobe": polyprobe.__version__,
         "inputs": [{"source": s.name, "files": s.files, "license": s.license} for s in sources],
-        "tasks": [
-            {"name": t.name, "recipe_version": t.recipe_version, "parameters": t.parameters()}
-            for t in tasks
-        ],
+        "tasks": list(recipes),
         "parameters": parameters,
         "profile": profile,
     }

@@ -231,118 +231,26 @@ class DatasetFolderWriter:
     def add_config(self, payload: ConfigPayload) -> None:
         """Write the config's non-empty splits now and keep only their statistics."""
         self._check_open()
+        self._check_new(payload)
+        self._configs.append(write_config_files(self.tmp, payload))
+
+    def adopt(self, card: ConfigCard) -> None:
+        """Take over a config whose files another process already wrote into :attr:`tmp`
+        (with :func:`write_config_files`; see ``polyprobe.builders.shards``)."""
+        self._check_open()
+        self._check_new(card.payload)
+        for st in card.stats.splits.values():
+            if not (self.tmp / st.path).is_file():
+                raise FolderError(f"config {card.name!r}: {st.path} was not written")
+        self._configs.append(card)
+
+    def _check_new(self, payload: ConfigPayload) -> None:
         name = payload.name
-        if not CONFIG_NAME.match(name):
-            raise FolderError(
-                f"config name {name!r} must start with a letter, digit or '_' and contain only "
-                "letters, digits, '_', '.' and '-'"
-            )
         if any(c.name == name for c in self._configs):
             raise FolderError(f"config {name!r} was added twice")
         if payload.default and any(c.payload.default for c in self._configs):
             first = next(c.name for c in self._configs if c.payload.default)
             raise FolderError(f"configs {first!r} and {name!r} are both marked default")
-        labels = [str(n) for n in payload.label_names]
-        if not labels or len(set(labels)) != len(labels):
-            raise FolderError(
-                f"config {name!r}: label names must be non-empty and unique: {labels}"
-            )
-        try:
-            block = polyprobe_config_block(payload)
-        except (ValueError, TypeError) as exc:
-            raise FolderError(str(exc)) from exc
-
-        expected = schema.arrow_schema(payload.level, labels)
-        features = schema.features_dict(payload.level, labels)
-        stats = ConfigStats(name=name, label_names=labels)
-        config_dir = self.tmp / "data" / name
-        try:
-            for split in ordered_splits(payload.splits):
-                source = payload.splits[split]
-                if source is None:
-                    continue
-                if not SPLIT_NAME.match(split):
-                    raise FolderError(f"config {name!r}: bad split name {split!r}")
-                where = f"config {name!r} split {split!r}"
-                rel = split_file(name, split)
-                if not self._write_split(where, rel, source, expected, features, len(labels)):
-                    continue  # empty splits are omitted, never written
-                # Statistics come from the file as written, exactly as validate will read it,
-                # one row group at a time.
-                rows, counts, nbytes, examples = read_split_stats(
-                    self.tmp / rel, len(labels), EXAMPLE_ROWS
-                )
-                stats.splits[split] = SplitStats(split, rel, rows, counts, nbytes)
-                if not stats.examples:
-                    stats.examples_split = split
-                    stats.examples = examples
-            if not stats.splits:
-                raise FolderError(f"config {name!r} has no rows in any split")
-        except BaseException:
-            _remove(str(config_dir))
-            raise
-        kept = dataclasses.replace(
-            payload,
-            label_names=labels,
-            polyprobe=block,
-            recipe=plain(dict(payload.recipe)),
-            splits={},
-            dropped=plain(dict(payload.dropped)),
-            dropped_classes=plain(dict(payload.dropped_classes)),
-            notes=[str(n) for n in payload.notes],
-        )
-        self._configs.append(ConfigCard(kept, stats))
-
-    def _write_split(
-        self,
-        where: str,
-        rel: str,
-        source: pa.Table | Callable[[], Iterable[pa.Table]],
-        expected: pa.Schema,
-        features: dict[str, Any],
-        n_labels: int,
-    ) -> bool:
-        """Write one split, chunk by chunk (a table is cut into row groups); False if empty."""
-        if isinstance(source, pa.Table):
-            chunks: Iterable[pa.Table] = (
-                source.slice(i, ROW_GROUP) for i in range(0, source.num_rows, ROW_GROUP)
-            )
-        else:
-            chunks = source()
-        writer: pq.ParquetWriter | None = None
-        path = self.tmp / rel
-        options = {k: v for k, v in PARQUET_OPTIONS.items() if k != "row_group_size"}
-        try:
-            for chunk in chunks:
-                if chunk.num_rows == 0:
-                    continue
-                if not chunk.schema.equals(expected, check_metadata=False):
-                    raise FolderError(
-                        f"{where}: table schema "
-                        f"{chunk.schema.to_string(show_schema_metadata=False)!r} is not the "
-                        f"published schema {expected.to_string(show_schema_metadata=False)!r}"
-                    )
-                embedded = schema.features_from_schema(chunk.schema)
-                if embedded is not None and embedded != features:
-                    raise FolderError(f"{where}: embedded features {embedded} != {features}")
-                try:
-                    label_counts(chunk.column("label"), n_labels)  # refuse before writing
-                except ValueError as exc:
-                    raise FolderError(f"{where}: {exc}") from exc
-                if writer is None:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    writer = pq.ParquetWriter(path, expected, **options)
-                writer.write_table(
-                    chunk.replace_schema_metadata(expected.metadata), row_group_size=ROW_GROUP
-                )
-                del chunk
-                # Hand the chunk's memory back: Arrow's allocator would otherwise keep every
-                # chunk's pages, and resident memory would grow with the number of row groups.
-                pa.default_memory_pool().release_unused()
-        finally:
-            if writer is not None:
-                writer.close()
-        return writer is not None
 
     # -- finishing ------------------------------------------------------------------------
 
@@ -437,3 +345,113 @@ class DatasetFolderWriter:
                 stacklevel=2,
             )
             self.abort()
+
+
+def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
+    """Write one config's non-empty splits under the staging folder ``tmp`` and return what
+    the card needs (the payload without its tables, and statistics of the written files).
+    No writer state: worker processes call it for their own configs."""
+    name = payload.name
+    if not CONFIG_NAME.match(name):
+        raise FolderError(
+            f"config name {name!r} must start with a letter, digit or '_' and contain only "
+            "letters, digits, '_', '.' and '-'"
+        )
+    labels = [str(n) for n in payload.label_names]
+    if not labels or len(set(labels)) != len(labels):
+        raise FolderError(f"config {name!r}: label names must be non-empty and unique: {labels}")
+    try:
+        block = polyprobe_config_block(payload)
+    except (ValueError, TypeError) as exc:
+        raise FolderError(str(exc)) from exc
+
+    expected = schema.arrow_schema(payload.level, labels)
+    features = schema.features_dict(payload.level, labels)
+    stats = ConfigStats(name=name, label_names=labels)
+    config_dir = tmp / "data" / name
+    try:
+        for split in ordered_splits(payload.splits):
+            source = payload.splits[split]
+            if source is None:
+                continue
+            if not SPLIT_NAME.match(split):
+                raise FolderError(f"config {name!r}: bad split name {split!r}")
+            where = f"config {name!r} split {split!r}"
+            rel = split_file(name, split)
+            if not _write_split(tmp, where, rel, source, expected, features, len(labels)):
+                continue  # empty splits are omitted, never written
+            # Statistics come from the file as written, exactly as validate will read it,
+            # one row group at a time.
+            rows, counts, nbytes, examples = read_split_stats(tmp / rel, len(labels), EXAMPLE_ROWS)
+            stats.splits[split] = SplitStats(split, rel, rows, counts, nbytes)
+            if not stats.examples:
+                stats.examples_split = split
+                stats.examples = examples
+        if not stats.splits:
+            raise FolderError(f"config {name!r} has no rows in any split")
+    except BaseException:
+        _remove(str(config_dir))
+        raise
+    kept = dataclasses.replace(
+        payload,
+        label_names=labels,
+        polyprobe=block,
+        recipe=plain(dict(payload.recipe)),
+        splits={},
+        dropped=plain(dict(payload.dropped)),
+        dropped_classes=plain(dict(payload.dropped_classes)),
+        notes=[str(n) for n in payload.notes],
+    )
+    return ConfigCard(kept, stats)
+
+
+def _write_split(
+    tmp: Path,
+    where: str,
+    rel: str,
+    source: pa.Table | Callable[[], Iterable[pa.Table]],
+    expected: pa.Schema,
+    features: dict[str, Any],
+    n_labels: int,
+) -> bool:
+    """Write one split, chunk by chunk (a table is cut into row groups); False if empty."""
+    if isinstance(source, pa.Table):
+        chunks: Iterable[pa.Table] = (
+            source.slice(i, ROW_GROUP) for i in range(0, source.num_rows, ROW_GROUP)
+        )
+    else:
+        chunks = source()
+    writer: pq.ParquetWriter | None = None
+    path = tmp / rel
+    options = {k: v for k, v in PARQUET_OPTIONS.items() if k != "row_group_size"}
+    try:
+        for chunk in chunks:
+            if chunk.num_rows == 0:
+                continue
+            if not chunk.schema.equals(expected, check_metadata=False):
+                raise FolderError(
+                    f"{where}: table schema "
+                    f"{chunk.schema.to_string(show_schema_metadata=False)!r} is not the "
+                    f"published schema {expected.to_string(show_schema_metadata=False)!r}"
+                )
+            embedded = schema.features_from_schema(chunk.schema)
+            if embedded is not None and embedded != features:
+                raise FolderError(f"{where}: embedded features {embedded} != {features}")
+            try:
+                label_counts(chunk.column("label"), n_labels)  # refuse before writing
+            except ValueError as exc:
+                raise FolderError(f"{where}: {exc}") from exc
+            if writer is None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                writer = pq.ParquetWriter(path, expected, **options)
+            writer.write_table(
+                chunk.replace_schema_metadata(expected.metadata), row_group_size=ROW_GROUP
+            )
+            del chunk
+            # Hand the chunk's memory back: Arrow's allocator would otherwise keep every
+            # chunk's pages, and resident memory would grow with the number of row groups.
+            pa.default_memory_pool().release_unused()
+    finally:
+        if writer is not None:
+            writer.close()
+    return writer is not None

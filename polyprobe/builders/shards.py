@@ -1,0 +1,136 @@
+"""Task shards: one build's tasks split across worker processes (``--jobs``).
+
+Why tasks and not sentences: most tasks fix corpus-wide choices in a first pass (target words,
+frequency bands, replacement classes) before they can emit a single candidate, so a task needs
+every sentence, but no task needs another task. A shard is therefore a complete little build —
+read, observe, derive, candidates, variants, parquet files — for some of the tasks, written
+into the one staging folder; the parent then writes the card for all of them in registry
+order. The output does not depend on how tasks were sharded (tested byte for byte), so
+``--jobs`` is not part of the fingerprint.
+
+Workers are fresh interpreters (see :func:`run_shards`): forking a process that already runs
+Arrow's thread pools is unsafe, and a fresh worker's import cost overlaps the parent's own
+shard.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from polyprobe.errors import PolyprobeError, UsageError
+
+T = TypeVar("T")
+
+# Below this much input a worker's start-up (~0.3 s of imports) costs more than it saves.
+AUTO_MIN_INPUT_BYTES = 2 * 1024 * 1024
+AUTO_MAX_JOBS = 4
+
+
+def resolve_jobs(jobs: int | None, n_tasks: int, input_bytes: int) -> int:
+    """Processes to use: ``jobs`` if given (capped at the number of tasks); otherwise one per
+    core, at most :data:`AUTO_MAX_JOBS`, and only for inputs of at least
+    :data:`AUTO_MIN_INPUT_BYTES`."""
+    if jobs is not None:
+        if jobs < 1:
+            raise UsageError(f"--jobs must be a positive integer, not {jobs}")
+        return max(1, min(jobs, n_tasks))
+    if input_bytes < AUTO_MIN_INPUT_BYTES or n_tasks < 2:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, AUTO_MAX_JOBS, n_tasks))
+
+
+def plan_shards(names: Sequence[str], costs: Sequence[float], jobs: int) -> list[list[str]]:
+    """Split tasks into ``jobs`` shards of similar total cost (longest task first onto the
+    least-loaded shard; ties by position, so the plan is deterministic). Each shard keeps the
+    tasks' original order; empty shards are dropped."""
+    if len(names) != len(costs):
+        raise ValueError("one cost per task")
+    loads = [0.0] * max(1, jobs)
+    members: list[list[int]] = [[] for _ in loads]
+    for i in sorted(range(len(names)), key=lambda i: (-costs[i], i)):
+        s = min(range(len(loads)), key=lambda s: (loads[s], s))
+        loads[s] += costs[i]
+        members[s].append(i)
+    return [[names[i] for i in sorted(m)] for m in members if m]
+
+
+def run_shards(
+    work: Callable[[T], Any], shards: Sequence[T], local: Callable[[T], Any] | None = None
+) -> list[Any]:
+    """``[work(s) for s in shards]``, the first shard in this process (through ``local`` if
+    given, e.g. ``work`` with a progress bar, which cannot cross processes), the others in
+    worker processes at the same time. The first error (in shard order) is raised as itself;
+    on any error or interrupt the workers are killed, so nothing keeps writing.
+
+    Workers are ``python -m polyprobe.builders.shards JOB RESULT`` with pickled files, not
+    ``multiprocessing``: its spawn start re-runs the caller's ``__main__`` in every worker, so
+    a script without an ``if __name__ == "__main__"`` guard (or code piped to ``python -``)
+    would build recursively or hang. ``work`` must be importable by reference."""
+    here = local or work
+    if len(shards) <= 1:
+        return [here(s) for s in shards]
+    tmp = Path(tempfile.mkdtemp(prefix="polyprobe-shards-"))
+    workers: list[tuple[subprocess.Popen[bytes], Path]] = []
+    try:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        for i, shard in enumerate(shards[1:], 1):
+            job, result = tmp / f"job{i}.pickle", tmp / f"result{i}.pickle"
+            with open(job, "wb") as fh:
+                pickle.dump((work, shard), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            cmd = [sys.executable, "-m", "polyprobe.builders.shards", str(job), str(result)]
+            workers.append((subprocess.Popen(cmd, stdin=subprocess.DEVNULL, env=env), result))
+        results = [here(shards[0])]
+        for proc, result in workers:
+            code = proc.wait()
+            results.append(_load_result(result, code))
+        return results
+    finally:
+        for proc, _ in workers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _load_result(path: Path, code: int) -> Any:
+    """A worker's return value, or its exception raised here."""
+    try:
+        with open(path, "rb") as fh:
+            ok, value = pickle.load(fh)
+    except (OSError, EOFError, pickle.UnpicklingError) as exc:
+        raise PolyprobeError(
+            f"a build worker process died (exit code {code}) without a result: {exc}"
+        ) from None
+    if not ok:
+        raise value
+    return value
+
+
+def _worker_main(job_path: str, result_path: str) -> int:
+    """Run one pickled ``(work, shard)`` and pickle ``(True, result)`` or ``(False, error)``."""
+    with open(job_path, "rb") as fh:
+        work, shard = pickle.load(fh)
+    try:
+        out: tuple[bool, Any] = (True, work(shard))
+    except Exception as exc:  # handed to the parent, which raises it
+        out = (False, exc)
+    try:
+        blob = pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # an unpicklable error: keep its message
+        blob = pickle.dumps((False, PolyprobeError(f"{type(out[1]).__name__}: {out[1]} ({exc})")))
+    with open(result_path, "wb") as fh:
+        fh.write(blob)
+    return 0 if out[0] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(_worker_main(sys.argv[1], sys.argv[2]))

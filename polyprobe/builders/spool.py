@@ -1,0 +1,408 @@
+"""Candidate storage for ``build_ud``: rows spooled to Arrow IPC files while the treebanks
+stream by, read back a row group at a time when configs are written.
+
+Only the variant engine's compact columns (label, group, key, split, order: ~27 bytes a
+candidate) are ever loaded whole, and only for the task being written; rows, group names and
+those columns otherwise live on disk, so memory does not grow with the corpus (see
+docs/ARCHITECTURE.md, "Pipeline → variant engine", and ``bench/build_ud.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+from array import array
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from polyprobe.builders.task import Task
+from polyprobe.builders.variants import CandidateColumns, TaskVariants, _argsort_by_index_ties
+from polyprobe.cards.folder import ROW_GROUP
+from polyprobe.cards.schema import arrow_schema
+from polyprobe.hashing import stable_u64
+
+BATCH = 4096
+# List columns (a sentence's surface forms) are spooled as one string joined by a newline, a
+# character no CoNLL-U form can contain (the format is line-based): converting a batch of
+# Python lists to Arrow lists cost more than the rest of the spooling, joined strings almost
+# nothing; the lists are rebuilt with one vectorised split when a config is written.
+_LIST_COLUMNS = frozenset({"tokens"})
+_JOIN = "\n"
+_SPOOL_TYPES = {"sentence_index": pa.uint32(), "group": pa.string(), "lexical_key": pa.string()}
+
+
+class CandidateSpool:
+    """Candidate rows of one task, written to an Arrow IPC file in batches as they arrive.
+
+    The engine's numpy columns (label, group, key, split, order: ~27 bytes a candidate) go to
+    disk too, one raw file per column, at every flush: while the treebanks stream by, memory
+    holds one batch of rows and columns per task whatever the corpus size. They come back
+    memory-mapped (:meth:`numpy_columns`) for the task being written only, and once its
+    variants are made their pages are dropped from resident memory
+    (:meth:`SpoolReader.drop_engine_pages`): writing reads only the labels again."""
+
+    def __init__(self, path: Path, input_columns: Sequence[str]):
+        self.path = path
+        self.input_columns = list(input_columns)
+        self.columns = ["id", *self.input_columns, "lexical_key", "sentence_index", "group"]
+        self._joined = [c for c in self.input_columns if c in _LIST_COLUMNS]
+        self._plain = [c for c in self.input_columns if c not in _LIST_COLUMNS]
+        self._buf: dict[str, list[Any]] = {c: [] for c in self.columns}
+        self._writer: pa.ipc.RecordBatchFileWriter | None = None
+        self._flushed = 0  # candidates whose rows and columns are on disk
+        self._maps: list[mmap.mmap] = []  # the mapped column files (numpy_columns)
+        self.label = array("h")
+        self.group = array("Q")
+        self.key = array("Q")
+        self.split = array("b")
+        self.order = array("Q")
+
+    def add(
+        self,
+        row_id: str,
+        inputs: dict[str, Any],
+        lexical_key: str,
+        sentence_index: int,
+        label: int,
+        group: int,
+        split: int,
+        seed: int,
+        group_name: str | None,
+    ) -> None:
+        buf = self._buf
+        buf["group"].append(group_name)
+        buf["id"].append(row_id)
+        for c in self._plain:
+            buf[c].append(inputs[c])
+        for c in self._joined:
+            forms = inputs[c]
+            joined = _JOIN.join(forms)
+            if joined.count(_JOIN) != len(forms) - 1 and forms:
+                raise ValueError(f"{row_id}: a {c} item contains a line break: {forms!r}")
+            buf[c].append(joined if forms else None)
+        buf["lexical_key"].append(lexical_key)
+        buf["sentence_index"].append(sentence_index)
+        self.label.append(label)
+        self.group.append(group)
+        self.key.append(stable_u64("key", lexical_key) if lexical_key else 0)
+        self.split.append(split)
+        self.order.append(stable_u64(seed, row_id))
+        if len(buf["id"]) >= BATCH:
+            self.flush()
+
+    def _column_path(self, name: str) -> Path:
+        return self.path.with_name(f"{self.path.stem}.{name}.bin")
+
+    def flush(self) -> None:
+        if not self._buf["id"]:
+            return
+        batch = pa.record_batch(
+            [pa.array(self._buf[c], type=_SPOOL_TYPES.get(c)) for c in self.columns],
+            names=self.columns,
+        )
+        if self._writer is None:
+            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
+        self._writer.write_batch(batch)
+        self._buf = {c: [] for c in self.columns}
+        for name, _ in _NUMPY_COLUMNS:
+            values = getattr(self, name)
+            with open(self._column_path(name), "ab") as fh:
+                values.tofile(fh)
+            del values[:]
+        self._flushed += batch.num_rows
+
+    def close(self) -> SpoolReader | None:
+        self.flush()
+        if self._writer is None:
+            return None
+        self._writer.close()
+        return SpoolReader(self.path, self._maps)
+
+    def numpy_columns(self) -> CandidateColumns:
+        """The engine's columns: read-only views of their memory-mapped files."""
+        self.flush()
+        arrays: dict[str, np.ndarray] = {}
+        for name, dtype in _NUMPY_COLUMNS:
+            if not self._flushed:  # an empty file cannot be mapped
+                arrays[name] = np.empty(0, dtype=dtype)
+                continue
+            with open(self._column_path(name), "rb") as fh:
+                mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            self._maps.append(mapped)
+            arrays[name] = np.frombuffer(mapped, dtype=dtype)
+        return CandidateColumns(
+            label=arrays["label"],
+            group=arrays["group"],
+            key=arrays["key"],
+            source_split=arrays["split"],
+            order=arrays["order"],
+        )
+
+    def release(self) -> None:
+        """Forget the maps and delete the column files once the task's configs are written
+        (a map closes when the last array viewing it goes)."""
+        self._maps = []
+        for name, _ in _NUMPY_COLUMNS:
+            with contextlib.suppress(OSError):  # still mapped somewhere (Windows): rmtree later
+                self._column_path(name).unlink(missing_ok=True)
+
+    def __len__(self) -> int:
+        return self._flushed + len(self.label)
+
+
+# The engine's columns as _Spool keeps them: attribute (and file) name, numpy dtype; the
+# attributes are ``array.array`` objects of the matching typecode.
+_NUMPY_COLUMNS: tuple[tuple[str, type[np.generic]], ...] = (
+    ("label", np.int16),
+    ("group", np.uint64),
+    ("key", np.uint64),
+    ("split", np.int8),
+    ("order", np.uint64),
+)
+
+
+def canonical_sentences(hashes: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """Per sentence, the index of the first sentence with the same text hash (int32 while the
+    corpus has fewer than 2**31 sentences); also the number of distinct texts and of texts read
+    more than once. What ``np.unique(return_index=True, return_inverse=True)`` gives, with ~30
+    bytes of scratch per sentence instead of ~50 and a 4-byte result instead of 8."""
+    n = hashes.size
+    index_type = np.int32 if n < 2**31 else np.int64
+    if n == 0:
+        return np.empty(0, dtype=index_type), 0, 0
+    perm = _argsort_by_index_ties(hashes)  # equal hashes in sentence order: first = earliest
+    ordered = hashes[perm]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    del ordered
+    starts = np.flatnonzero(new)
+    run = np.cumsum(new, dtype=index_type)
+    del new
+    run -= 1
+    canonical = np.empty(n, dtype=index_type)
+    canonical[perm] = perm[starts].astype(index_type)[run]
+    repeated = int(np.count_nonzero(np.diff(starts, append=n) > 1))
+    return canonical, int(starts.size), repeated
+
+
+class StringSpool:
+    """One string per sentence (its group name) on disk, read back by :class:`SpoolReader`
+    a batch at a time: a whole table of names (or a memory map of one, whose touched pages
+    count as resident) would grow with the corpus."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._buf: list[str] = []
+        self._writer: pa.ipc.RecordBatchFileWriter | None = None
+
+    def add(self, value: str) -> None:
+        self._buf.append(value)
+        if len(self._buf) >= BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._buf:
+            return
+        batch = pa.record_batch([pa.array(self._buf, type=pa.string())], names=["group"])
+        if self._writer is None:
+            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
+        self._writer.write_batch(batch)
+        self._buf = []
+
+    def close(self) -> SpoolReader | None:
+        """A reader of the strings (None when nothing was added)."""
+        self._flush()
+        if self._writer is None:
+            return None
+        self._writer.close()
+        return SpoolReader(self.path)
+
+
+# Takes of at least this many rows read the spool one column at a time (largest first), so the
+# scratch beyond the result is about one column rather than all of them; smaller takes read
+# each batch once (their scratch is small anyway, and per-column passes cost time).
+_COLUMNWISE_ROWS = 4 * BATCH
+
+
+class _TakePlan:
+    """Where rows ``indices`` (any order) live in a spool of ``BATCH``-row batches: per batch
+    touched, the local row numbers in batch order; and the permutation back to the order
+    asked for. Made once per take and shared by the passes over its columns."""
+
+    def __init__(self, indices: np.ndarray):
+        indices = np.asarray(indices, dtype=np.int64)
+        self.size = int(indices.size)
+        perm = np.argsort(indices, kind="stable")
+        ordered = indices[perm]
+        batch_of = ordered // BATCH
+        cuts = np.flatnonzero(np.diff(batch_of)) + 1
+        bounds = zip(
+            np.concatenate([[0], cuts]).tolist(),
+            np.concatenate([cuts, [ordered.size]]).tolist(),
+            strict=True,
+        )
+        self.runs = [
+            (int(batch_of[a]), pa.array(ordered[a:b] - int(batch_of[a]) * BATCH))
+            for a, b in bounds
+            if a < b
+        ]
+        back = np.empty_like(perm)
+        back[perm] = np.arange(perm.size)
+        self.back = pa.array(back)
+
+
+class SpoolReader:
+    """Random access to spooled rows by index, reading only the record batches they fall in.
+
+    Plain file reads rather than a memory map: a map's pages count as the process's resident
+    memory, and taking a shuffled split touches every page of the spool."""
+
+    def __init__(self, path: Path, engine_maps: list[mmap.mmap] | None = None):
+        self.path = path
+        # The spool's own list (not a copy): columns mapped after close() are seen too.
+        self._engine_maps = engine_maps if engine_maps is not None else []
+        self._file = pa.OSFile(str(path))
+        self._readers: dict[tuple[int, ...] | None, pa.ipc.RecordBatchFileReader] = {}
+        self.schema = self._reader(None).schema
+
+    def _reader(self, fields: tuple[int, ...] | None) -> pa.ipc.RecordBatchFileReader:
+        """A reader of the file that decodes only ``fields`` (None: all), kept for reuse."""
+        reader = self._readers.get(fields)
+        if reader is None:
+            options = (
+                None if fields is None else pa.ipc.IpcReadOptions(included_fields=list(fields))
+            )
+            reader = self._readers[fields] = pa.ipc.open_file(self._file, options=options)
+        return reader
+
+    def take(self, indices: np.ndarray, columns: Sequence[str] | None = None) -> pa.Table:
+        """Rows ``indices`` (any order, as given) of ``columns`` (default: all).
+
+        Each column comes out as one chunk, as one ``Table.take`` would give (parquet pages,
+        hence output bytes, depend on chunking). A column's rows are gathered in batch order,
+        concatenated, then put in the requested order, and its batch-order copy is dropped at
+        once; large takes do this one column at a time, the largest first (see
+        ``_COLUMNWISE_ROWS``), so no second copy of every column ever exists."""
+        plan = _TakePlan(indices)
+        schema = self.schema
+        names = list(schema.names if columns is None else columns)
+        passes = [names]
+        if plan.size >= _COLUMNWISE_ROWS and len(names) > 1:
+            first = self._reader(None).get_batch(plan.runs[0][0])
+            passes = [[n] for n in sorted(names, key=lambda n: -first.column(n).nbytes)]
+            del first
+        out: dict[str, pa.Array] = {}
+        for wanted in passes:
+            reader = self._reader(tuple(sorted(schema.get_field_index(n) for n in wanted)))
+            pieces: dict[str, list[pa.Array]] = {n: [] for n in wanted}
+            for b, local in plan.runs:
+                batch = reader.get_batch(b).take(local)
+                for n in wanted:
+                    pieces[n].append(batch.column(n))
+                del batch
+            for n in wanted:
+                parts = pieces.pop(n)
+                in_batch_order = (
+                    pa.concat_arrays(parts) if parts else pa.array([], schema.field(n).type)
+                )
+                del parts
+                out[n] = in_batch_order.take(plan.back)
+                del in_batch_order
+            # Freed scratch back to the OS now: Arrow's allocator would otherwise keep it, and
+            # resident memory would hold every pass's scratch at once.
+            pa.default_memory_pool().release_unused()
+        return pa.Table.from_arrays(
+            [out.pop(n) for n in names], schema=pa.schema([schema.field(n) for n in names])
+        )
+
+    def drop_engine_pages(self) -> None:
+        """Drop the resident pages of the task's memory-mapped engine columns. Once the
+        variants are made only labels are read again (a fault brings back just the pages
+        touched, from the page cache), so the other ~25 bytes a candidate need not stay
+        resident while the task's configs are written."""
+        if not hasattr(mmap, "MADV_DONTNEED"):
+            return
+        for mapped in self._engine_maps:
+            mapped.madvise(mmap.MADV_DONTNEED)
+
+    def close(self) -> None:
+        self._engine_maps = []
+        self._readers.clear()
+        self._file.close()
+
+
+def materialise(
+    rows: SpoolReader,
+    indices: np.ndarray,
+    cols: CandidateColumns,
+    tv: TaskVariants,
+    task: Task,
+    groups: SpoolReader,
+    canonical_sentence: np.ndarray,
+) -> Iterator[pa.Table]:
+    """One split of one config in the published schema, rows in the engine's order, in chunks
+    of one parquet row group, so a split never has to sit in memory whole.
+
+    Each chunk is yielded straight from the call that builds it: the generator keeps no
+    reference to it, so while the writer encodes a chunk and while the next one is taken,
+    only the writer's reference keeps a chunk alive (holding the previous chunk across the
+    next take once doubled the working set)."""
+    schema = arrow_schema(task.level, tv.label_names)
+    rows.drop_engine_pages()  # the variants are made: see SpoolReader.drop_engine_pages
+    for start in range(0, len(indices), ROW_GROUP):
+        yield _materialise_chunk(
+            rows,
+            indices[start : start + ROW_GROUP],
+            cols,
+            tv,
+            task,
+            groups,
+            canonical_sentence,
+            schema,
+        )
+
+
+def _materialise_chunk(
+    rows: SpoolReader,
+    indices: np.ndarray,
+    cols: CandidateColumns,
+    tv: TaskVariants,
+    task: Task,
+    groups: SpoolReader,
+    canonical_sentence: np.ndarray,
+    schema: pa.Schema,
+) -> pa.Table:
+    """Rows ``indices`` in the published schema (see :func:`_materialise`)."""
+    idx = np.asarray(indices, dtype=np.int64)
+    labels = tv.label_remap[cols.label[idx]].astype(np.int64)
+    if labels.size and labels.min() < 0:
+        raise AssertionError("variant engine returned a candidate of a dropped class")
+    taken = rows.take(idx)
+    del idx
+    sentences = canonical_sentence[taken.column("sentence_index").to_numpy()]
+    names = groups.take(sentences).column(0)
+    del sentences
+    arrays: dict[str, Any] = {
+        "id": taken.column("id"),
+        "label": pa.array(labels, type=pa.int64()),
+        # A task's own group wins; otherwise the group of the first sentence with that text.
+        "group": pc.coalesce(taken.column("group"), names),
+        "lexical_key": taken.column("lexical_key"),
+    }
+    for c in task.input_columns:
+        arrays[c] = taken.column(c)
+        if c in _LIST_COLUMNS:  # joined when spooled (see _LIST_COLUMNS)
+            arrays[c] = pc.fill_null(
+                pc.split_pattern(arrays[c], _JOIN), pa.scalar([], type=pa.list_(pa.string()))
+            )
+    del taken, labels, names
+    table = pa.Table.from_arrays([pc.cast(arrays[f.name], f.type) for f in schema], schema=schema)
+    del arrays
+    pa.default_memory_pool().release_unused()  # the scratch of the takes, before encoding
+    return table

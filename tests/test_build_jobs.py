@@ -1,0 +1,85 @@
+"""``--jobs``: tasks built in several processes give the very same folder as one process, and
+failures in a worker reach the caller as themselves with nothing left behind."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from polyprobe.builders.pipeline import build_ud
+from polyprobe.cards.validate import validate
+from polyprobe.errors import InputError
+
+
+def _tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_any_number_of_jobs_gives_identical_bytes(ud_dir: Path, tmp_path: Path) -> None:
+    tb = ud_dir / "UD_English-PUD"  # test-only: ratio split, every default task tried
+    one = build_ud([tb], lang="en", out=tmp_path / "one", sizes="0.5", jobs=1)
+    three = build_ud([tb], lang="en", out=tmp_path / "three", sizes="0.5", jobs=3)
+    a, b = _tree_bytes(one.out), _tree_bytes(three.out)
+    assert sorted(a) == sorted(b)
+    assert [k for k in a if a[k] != b[k]] == []
+    assert one.fingerprint == three.fingerprint
+    assert [s.task for s in one.tasks] == [s.task for s in three.tasks]
+    assert [s.configs for s in one.tasks] == [s.configs for s in three.tasks]
+    assert len([p for p in a if p.endswith(".parquet")]) > 10
+    assert validate(three.out).ok
+
+
+def test_error_in_a_worker_is_raised_and_leaves_nothing(ud_dir: Path, tmp_path: Path) -> None:
+    src = ud_dir / "UD_English-PUD"
+    tb = tmp_path / "UD_English-Broken"
+    tb.mkdir()
+    (tb / "README.md").write_text((src / "README.md").read_text(encoding="utf-8"))
+    text = next(src.glob("*-ud-test.conllu")).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    # Break the HEAD of the first word line of the 500th sentence.
+    starts = [i for i, line in enumerate(lines) if line.startswith("# sent_id")]
+    i = starts[499]
+    while not lines[i] or lines[i].startswith("#"):
+        i += 1
+    cols = lines[i].split("\t")
+    cols[6] = "999"
+    lines[i] = "\t".join(cols)
+    (tb / "en_broken-ud-test.conllu").write_text("\n".join(lines), encoding="utf-8")
+    out = tmp_path / "out"
+    with pytest.raises(InputError, match=rf"en_broken-ud-test.conllu:{i + 1}: HEAD 999"):
+        build_ud([tb], lang="en", out=out, jobs=2)
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    shutil.rmtree(tb)
+
+
+def test_jobs_from_a_script_without_main_guard(ud_dir: Path, tmp_path: Path) -> None:
+    """multiprocessing's spawn would re-run such a script in each worker (recursive builds or
+    a hang); polyprobe's workers never import the caller's ``__main__``."""
+    code = (
+        "import sys\n"
+        "from polyprobe.builders.pipeline import build_ud\n"
+        "r = build_ud([sys.argv[1]], lang='en', out=sys.argv[2], tasks=['sentence_length',"
+        " 'bigram_shift', 'subject_number'], jobs=2)\n"
+        "print('built', len(r.tasks))\n"
+    )
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-", str(ud_dir / "UD_English-PUD"), str(out)],
+        input=code,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("built 3") == 1  # the script ran once, not once per worker
+    assert validate(out).ok
