@@ -123,11 +123,11 @@ def whole_build(tb: Path, tmp: Path) -> None:
     ]
     print("whole build of EWT (natural+balanced, full+10k) as a process, start-up included;")
     print("default --jobs is one worker per core (this machine:", os.cpu_count(), "cores):")
-    print(f"  {'bare conllu.parse_incr pass':38} {t_bare:6.2f} s wall {c_bare:6.2f} s CPU")
+    print(f"  {'bare conllu.parse_incr pass':44} {t_bare:6.2f} s wall {c_bare:6.2f} s CPU")
     for i, (label, tasks, jobs, target) in enumerate(runs):
         wall, cpu = _timed([*base, *tasks, *jobs, "--out", str(tmp / f"ewt{i}")])
         print(
-            f"  {'polyprobe build ud, ' + label:38} {wall:6.2f} s wall {cpu:6.2f} s CPU"
+            f"  {'polyprobe build ud, ' + label:44} {wall:6.2f} s wall {cpu:6.2f} s CPU"
             f"  ratio {wall / t_bare:.2f}x wall, {cpu / c_bare:.2f}x CPU (target <= {target}x)"
         )
 
