@@ -137,7 +137,8 @@ def _build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="worker processes sharing the tasks (default: one per core, at most 4, for "
-        "inputs of 2 MB or more); the output is identical for any N",
+        "inputs of 2 MB or more and enough tasks to pay for a process); the output is "
+        "identical for any N",
     )
     ud.add_argument("--quiet", action="store_true", help="no progress bar")
     ud.set_defaults(func=_run_build_ud)

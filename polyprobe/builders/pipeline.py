@@ -204,8 +204,8 @@ def build_ud(
     """Build a dataset folder from UD treebanks. Mirrors ``polyprobe build ud``.
 
     ``jobs`` worker processes share the tasks (default: one per core, up to four, for inputs
-    of 2 MB or more; see :mod:`polyprobe.builders.shards`); the output is the same for any
-    number.
+    of 2 MB or more and enough task work to pay for a process; see
+    :mod:`polyprobe.builders.shards`); the output is the same for any number.
 
     ``release`` is the dataset's semantic version (default 0.1.0, or the version the changes
     require when ``previous`` is given); with ``previous`` (the previous release's folder) the
@@ -256,7 +256,8 @@ def build_ud(
     ]
     costs = [TASKS[n].relative_cost for n in task_names]
     input_bytes = sum(os.path.getsize(f.path) for s in sources for f in s.files)
-    shard_tasks = plan_shards(task_names, costs, resolve_jobs(jobs, len(task_names), input_bytes))
+    n_jobs = resolve_jobs(jobs, len(task_names), input_bytes, sum(costs))
+    shard_tasks = plan_shards(task_names, costs, n_jobs)
 
     writer = DatasetFolderWriter(Path(out), overwrite=overwrite)
     with writer:
