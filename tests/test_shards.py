@@ -44,8 +44,8 @@ def test_resolve_jobs() -> None:
     assert resolve_jobs(None, n_tasks=17, input_bytes=AUTO_MIN_INPUT_BYTES - 1) == 1
     assert resolve_jobs(None, n_tasks=1, input_bytes=10**9) == 1
     assert 1 <= resolve_jobs(None, n_tasks=17, input_bytes=10**9) <= 4
-    # too little work for a second process: 3 platform tasks cost 3.5 sentence_length units
-    assert resolve_jobs(None, n_tasks=3, input_bytes=10**9, total_cost=3.5) == 1
+    # too little work for a second process: 3 platform tasks cost 5.8 sentence_length units
+    assert resolve_jobs(None, n_tasks=3, input_bytes=10**9, total_cost=5.8) == 1
     assert resolve_jobs(None, n_tasks=3, input_bytes=10**9, total_cost=40.0) <= 3
     with pytest.raises(UsageError, match="--jobs must be a positive integer, not 0"):
         resolve_jobs(0, n_tasks=3, input_bytes=0)

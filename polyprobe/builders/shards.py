@@ -32,10 +32,11 @@ T = TypeVar("T")
 # Below this much input a worker's start-up (~0.3 s of imports) costs more than it saves.
 AUTO_MIN_INPUT_BYTES = 2 * 1024 * 1024
 AUTO_MAX_JOBS = 4
-# Every worker pays a fixed price (start-up, its own reading passes: about as much as four
-# sentence_length tasks on EWT); fewer tasks than that per worker and a second process only
-# burns CPU (3 platform tasks on EWT: same wall time, 1.6x the CPU with two processes).
-AUTO_MIN_COST_PER_JOB = 4.0
+# Every worker pays a fixed price: start-up and its own reading passes, about five
+# sentence_length tasks on EWT (bench/task_costs.py). A second process is only worth it with
+# about twice that much task work per process (3 platform tasks on EWT, 5.8 units: same wall
+# time, 1.6x the CPU with two processes).
+AUTO_MIN_COST_PER_JOB = 10.0
 
 
 def resolve_jobs(

@@ -83,9 +83,9 @@ class Task:
     paired_copies: ClassVar[bool] = False
     # Free-text lines that the card prints under the recipe (e.g. how multiword tokens count).
     notes: ClassVar[tuple[str, ...]] = ()
-    # Build time per sentence relative to ``sentence_length`` (both passes, spooling and
-    # writing; measured on EWT with ``python bench/build_ud.py --task-costs``). Only used to
-    # balance tasks across worker processes (``--jobs``); it never affects the output.
+    # What adding the task to a build costs, relative to ``sentence_length`` (observation,
+    # candidates, spooling and writing; measured on EWT with ``python bench/task_costs.py``).
+    # Only used to balance tasks across worker processes (``--jobs``); never affects output.
     relative_cost: ClassVar[float] = 1.0
 
     def __init__(self, params: TaskParams | None = None, seed: int = 0):

@@ -189,7 +189,7 @@ class CoordinationInversion(Task):
     """
 
     name: ClassVar[str] = "coordination_inversion"
-    relative_cost: ClassVar[float] = 0.6
+    relative_cost: ClassVar[float] = 1.0
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether the two coordinated main clauses of the sentence have been swapped "

@@ -102,7 +102,7 @@ class EndOfSentence(Task):
     """
 
     name: ClassVar[str] = "end_of_sentence"
-    relative_cost: ClassVar[float] = 0.8
+    relative_cost: ClassVar[float] = 2.0
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Two consecutive sentences of a document are joined without punctuation; predict the "

@@ -110,7 +110,7 @@ class SubjectVerbAgreement(Task):
     """
 
     name: ClassVar[str] = "subject_verb_agreement"
-    relative_cost: ClassVar[float] = 1.3
+    relative_cost: ClassVar[float] = 3.7
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether the main verb agrees with its subject in person and number (agree) or "

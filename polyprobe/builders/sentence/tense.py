@@ -71,7 +71,7 @@ class Tense(Task):
     """
 
     name: ClassVar[str] = "tense"
-    relative_cost: ClassVar[float] = 0.7
+    relative_cost: ClassVar[float] = 1.0
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the tense (past or present) of the main predicate of the sentence."

@@ -230,7 +230,7 @@ class WordContent(Task):
     """
 
     name: ClassVar[str] = "word_content"
-    relative_cost: ClassVar[float] = 1.2
+    relative_cost: ClassVar[float] = 1.8
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict which of K mid-frequency target nouns occurs in the sentence (each sentence "
