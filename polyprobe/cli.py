@@ -268,11 +268,8 @@ def _run_build_ud(args: argparse.Namespace) -> int:
         jobs=args.jobs,
     )
     _print_summary(result)
-    from polyprobe.cards.info import read_card_yaml
-
-    block = read_card_yaml(result.out).get("polyprobe") or {}
-    check = block.get("bump_check") or {}
-    line = f"release {block.get('release')}"
+    check = result.bump_check
+    line = f"release {result.release}"
     if check:
         line += f" ({check.get('required')} bump from {check.get('previous')}"
         line += ", mismatch allowed)" if check.get("mismatch_allowed") else ")"

@@ -1,9 +1,9 @@
 """The memory-lean write path must give exactly what the simple one gave.
 
 The pipeline keeps per-candidate and per-sentence data off the heap (spool files, memory-mapped
-engine columns, group names re-read per row group) and reads statistics back one column at a
-time. Output bytes depend on values *and* on Arrow chunking (parquet pages follow it), so these
-tests compare each lean piece with the obvious whole-table computation it replaces. Memory
+engine columns, group names re-read per row group) and takes statistics from the chunks as
+they are written. Output bytes depend on values *and* on Arrow chunking (parquet pages follow
+it), so these tests compare each lean piece with the obvious whole-table computation it replaces. Memory
 itself is measured by ``bench/build_ud.py``, never asserted here.
 """
 
@@ -25,7 +25,7 @@ from polyprobe.builders.spool import (
     canonical_sentences,
 )
 from polyprobe.cards import stats
-from polyprobe.cards.folder import PARQUET_OPTIONS
+from polyprobe.cards.folder import ConfigPayload, write_config_files
 from polyprobe.cards.schema import arrow_schema
 
 
@@ -163,14 +163,15 @@ def _reference_stats(path: Path, k: int, examples: int) -> tuple:
     return rows, counts, nbytes, first
 
 
-@pytest.mark.parametrize("columnwise_bytes", [0, stats.COLUMNWISE_BYTES])
-def test_split_stats_read_by_column_equal_whole_row_groups(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, columnwise_bytes: int
+@pytest.mark.parametrize("n_rows", [1, 2500])
+def test_split_stats_from_written_chunks_equal_the_file_read_back(
+    tmp_path: Path, n_rows: int
 ) -> None:
-    monkeypatch.setattr(stats, "COLUMNWISE_BYTES", columnwise_bytes)
+    """Rows, label counts and examples are taken from the chunks as they are written: they
+    must be what the file holds; num_bytes is the Arrow size of those chunks."""
     labels = ["a", "b", "c"]
     schema = arrow_schema("sentence", labels)
-    rows = _rows(2500)
+    rows = _rows(n_rows)
     table = pa.Table.from_pylist(
         [
             {
@@ -185,12 +186,28 @@ def test_split_stats_read_by_column_equal_whole_row_groups(
         ],
         schema=schema,
     )
-    path = tmp_path / "split.parquet"
-    options = {k: v for k, v in PARQUET_OPTIONS.items() if k != "row_group_size"}
-    with pq.ParquetWriter(path, schema, **options) as writer:
-        writer.write_table(table, row_group_size=1000)  # three row groups
-    for examples in (0, 3, 1500):
-        assert stats.read_split_stats(path, 3, examples) == _reference_stats(path, 3, examples)
+    chunks = [table.slice(i, 1000) for i in range(0, table.num_rows, 1000)]  # row groups
+    payload = ConfigPayload(
+        name="cfg",
+        task="t",
+        level="sentence",
+        description="d",
+        label_names=labels,
+        polyprobe={"variant": {"balance": "natural", "size": "full", "split": "ud"}},
+        recipe={},
+        splits={"train": lambda: iter(chunks), "test": table.slice(0, 0)},
+    )
+    card = write_config_files(tmp_path, payload)
+    assert list(card.stats.splits) == ["train"]  # the empty split is not written
+    st = card.stats.splits["train"]
+    rows_back, counts_back, _, examples_back = _reference_stats(tmp_path / st.path, 3, 3)
+    assert (st.num_examples, st.label_counts) == (rows_back, counts_back) == (
+        n_rows,
+        [sum(r["label"] == k for r in rows) for k in range(3)],
+    )
+    assert card.stats.examples == examples_back and len(examples_back) == min(3, n_rows)
+    assert st.num_bytes == sum(c.nbytes for c in chunks)
+    assert (tmp_path / "plots" / "cfg.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_materialised_chunks_are_single_chunk_row_groups(

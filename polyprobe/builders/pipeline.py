@@ -70,6 +70,10 @@ class BuildResult:
     tasks: list[TaskSummary]
     skipped_invalid: dict[str, int]
     split: SplitSpec
+    # The release written into the card and, with a previous release, what the bump check
+    # found (the card's ``polyprobe.release`` / ``polyprobe.bump_check``).
+    release: str = ""
+    bump_check: dict[str, Any] = field(default_factory=dict)
 
 
 def _choose_split(split: str | None, sources: Sequence[Any]) -> SplitSpec:
@@ -339,13 +343,22 @@ def build_ud(
                 f"{polyprobe.__version__} from {', '.join(s.name for s in sources)}."
             ),
         )
-        final = writer.finish(meta, before_card=release_request.before_card(meta))
+        release_hook = release_request.before_card(meta)
+        released: list[Any] = []
+
+        def before_card(tmp: Path, card: dict[str, Any]) -> Any:
+            released.append(release_hook(tmp, card))
+            return released[-1]
+
+        final = writer.finish(meta, before_card=before_card)
     return BuildResult(
         out=final,
         fingerprint=fingerprint,
         tasks=summaries,
         skipped_invalid=dict(sorted(skipped.items())),
         split=split_spec,
+        release=released[-1].release,
+        bump_check=dict(released[-1].bump_check),
     )
 
 

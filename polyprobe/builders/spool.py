@@ -33,6 +33,7 @@ BATCH = 4096
 # nothing; the lists are rebuilt with one vectorised split when a config is written.
 _LIST_COLUMNS = frozenset({"tokens"})
 _JOIN = "\n"
+_KEY_CACHE_MAX = 1 << 16
 _SPOOL_TYPES = {"sentence_index": pa.uint32(), "group": pa.string(), "lexical_key": pa.string()}
 
 
@@ -61,6 +62,9 @@ class CandidateSpool:
         self.key = array("Q")
         self.split = array("b")
         self.order = array("Q")
+        # Lexical keys repeat (a lemma, a replacement class): hashed once each, in a cache
+        # that is emptied when full, so memory does not follow the corpus.
+        self._key_hashes: dict[str, int] = {}
 
     def add(
         self,
@@ -89,7 +93,14 @@ class CandidateSpool:
         buf["sentence_index"].append(sentence_index)
         self.label.append(label)
         self.group.append(group)
-        self.key.append(stable_u64("key", lexical_key) if lexical_key else 0)
+        key = self._key_hashes.get(lexical_key)
+        if key is None:
+            if len(self._key_hashes) >= _KEY_CACHE_MAX:
+                self._key_hashes.clear()
+            key = self._key_hashes[lexical_key] = (
+                stable_u64("key", lexical_key) if lexical_key else 0
+            )
+        self.key.append(key)
         self.split.append(split)
         self.order.append(stable_u64(seed, row_id))
         if len(buf["id"]) >= BATCH:

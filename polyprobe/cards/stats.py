@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 # Canonical split order: files, YAML lists and body tables all follow it, whatever order the
 # pipeline's dict had, so the card does not depend on dict construction order.
@@ -52,59 +50,6 @@ def size_category(n: int) -> str:
     return "n>1T"
 
 
-def read_split(path: str | Path) -> pa.Table:
-    """Read a split file the one way both the writer and ``validate`` do, so that derived
-    numbers such as ``num_bytes`` (which depends on chunking) agree between them."""
-    return pq.read_table(path, use_threads=False)
-
-
-# Row groups whose uncompressed size (parquet metadata) is at least this are read back one
-# column at a time: decoding a whole 100k-row group at once needs several times its ~35 MB
-# Arrow size, one column a fraction of that. Smaller groups are read whole (faster).
-COLUMNWISE_BYTES = 8 << 20
-
-
-def read_split_stats(
-    path: str | Path, num_classes: int, examples: int = 3
-) -> tuple[int, list[int], int, list[dict[str, Any]]]:
-    """Rows, label counts, Arrow size and the first rows of a split file, read one row group
-    (a large one one column) at a time, so a split is never in memory whole. The Arrow size
-    of a row group is the sum of its columns' sizes however it is read."""
-    pf = pq.ParquetFile(path)
-    names = pf.schema_arrow.names
-    rows = nbytes = 0
-    counts = [0] * num_classes
-    first: list[dict[str, Any]] = []
-    for i in range(pf.num_row_groups):
-        want = examples - len(first)
-        meta = pf.metadata.row_group(i)
-        rows += meta.num_rows
-        columnwise = meta.total_byte_size >= COLUMNWISE_BYTES
-        reads = [[name] for name in names] if columnwise else [names]
-        head: dict[str, list[Any]] = {}
-        for columns in reads:
-            part = pf.read_row_group(i, columns=columns, use_threads=False)
-            nbytes += part.nbytes
-            if "label" in columns:
-                counts = [
-                    a + b
-                    for a, b in zip(
-                        counts, label_counts(part.column("label"), num_classes), strict=True
-                    )
-                ]
-            if want > 0:
-                for name in columns:
-                    head[name] = part.column(name).slice(0, want).to_pylist()
-            del part
-            pa.default_memory_pool().release_unused()  # see folder.DatasetFolderWriter
-        if want > 0:
-            first.extend(
-                dict(zip(names, values, strict=True))
-                for values in zip(*(head[n] for n in names), strict=True)
-            )
-    return rows, counts, nbytes, first
-
-
 def label_counts(labels: pa.ChunkedArray | pa.Array, num_classes: int) -> list[int]:
     """Rows per label id. Raises ``ValueError`` on nulls or ids outside ``[0, num_classes)``:
     such a label cannot be a ``ClassLabel`` value, so no count of it would mean anything."""
@@ -127,7 +72,7 @@ class SplitStats:
     path: str  # relative to the folder, POSIX separators
     num_examples: int
     label_counts: list[int]  # index = label id
-    # Arrow size of the table read back from the file (``dataset_info.splits[].num_bytes``:
+    # Arrow size of the rows as written (``dataset_info.splits[].num_bytes``:
     # ``datasets`` ignores a YAML ``splits`` list without it, and with it verifies the row
     # counts itself on every load).
     num_bytes: int = 0
