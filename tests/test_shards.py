@@ -34,6 +34,12 @@ def test_plan_edge_cases() -> None:
     assert plan_shards(["a", "b", "c"], [1.0, 1.0, 1.0], 1) == [["a", "b", "c"]]
     # equal costs: ties broken by position
     assert plan_shards(["a", "b", "c", "d"], [1.0] * 4, 2) == [["a", "c"], ["b", "d"]]
+    # workers start late: the parent's first shard takes the extra work
+    assert plan_shards(["a", "b", "c"], [2.0, 1.0, 1.0], 2, worker_start=1.5) == [
+        ["a", "c"],
+        ["b"],
+    ]
+    assert plan_shards(["a", "b", "c"], [2.0, 1.0, 1.0], 2) == [["a"], ["b", "c"]]
     with pytest.raises(ValueError, match="one cost per task"):
         plan_shards(["a"], [], 2)
 

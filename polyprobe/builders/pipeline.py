@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 import polyprobe
-from polyprobe.builders.shards import plan_shards, resolve_jobs, run_shards
+from polyprobe.builders.shards import WORKER_START_COST, plan_shards, resolve_jobs, run_shards
 from polyprobe.builders.spool import CandidateSpool, StringSpool, canonical_sentences, materialise
 from polyprobe.builders.task import Task, TaskParams
 from polyprobe.builders.variants import (
@@ -261,7 +261,7 @@ def build_ud(
     costs = [TASKS[n].relative_cost for n in task_names]
     input_bytes = sum(os.path.getsize(f.path) for s in sources for f in s.files)
     n_jobs = resolve_jobs(jobs, len(task_names), input_bytes, sum(costs))
-    shard_tasks = plan_shards(task_names, costs, n_jobs)
+    shard_tasks = plan_shards(task_names, costs, n_jobs, worker_start=WORKER_START_COST)
 
     writer = DatasetFolderWriter(Path(out), overwrite=overwrite)
     with writer:

@@ -47,13 +47,13 @@ def render(tokens: Sequence[SurfaceToken]) -> str:
     be a cue. ``# text`` is reproduced exactly wherever the treebank uses single spaces (see
     tests/test_rendering.py for the measured rates).
     """
-    parts: list[str] = []
-    last = len(tokens) - 1
-    for i, tok in enumerate(tokens):
-        parts.append(tok.form)
-        if tok.space_after and i < last:
-            parts.append(" ")
-    return "".join(parts)
+    n = len(tokens)
+    if not n:
+        return ""
+    # One list comprehension and one join; the last token never gets a space.
+    body = [t.form + " " if t.space_after else t.form for t in tokens[: n - 1]]
+    body.append(tokens[n - 1].form)
+    return "".join(body)
 
 
 def sentence_inputs(sentence: Sentence) -> dict[str, Any]:
@@ -117,6 +117,12 @@ def starts_upper(form: str) -> bool:
 
 
 def _all_caps(form: str) -> bool:
+    # Shortcut for most forms, exact: if ``form`` is ASCII or all letters, ``not
+    # form.isupper()`` means it has no letter or a letter that is not upper, so the answer
+    # is False. (Not exact in general: a lowercase non-letter such as U+2170 also makes
+    # ``isupper`` False.)
+    if not form.isupper() and (form.isascii() or form.isalpha()):
+        return False
     letters = [c for c in form if c.isalpha()]
     return len(letters) >= 2 and all(c.isupper() for c in letters)
 
@@ -148,16 +154,24 @@ def lexical_case(
     (English ``I``). For a multiword token the first word decides (Turkish ``Ankara'dayım`` is
     PROPN + AUX), which needs ``sentence``; without it a multiword token counts as positional.
     """
-    return [_is_lexical(tok, params, sentence) for tok in tokens]
+    keep = keep_case_forms(params)  # once per sentence, not once per token
+    nouns = params.capitalises_nouns
+    return [_lexical(tok, keep, nouns, sentence) for tok in tokens]
 
 
 def _is_lexical(tok: SurfaceToken, params: TaskParams, sentence: Sentence | None) -> bool:
+    return _lexical(tok, keep_case_forms(params), params.capitalises_nouns, sentence)
+
+
+def _lexical(
+    tok: SurfaceToken, keep: frozenset[str], nouns: bool, sentence: Sentence | None
+) -> bool:
     upos = tok.upos
     if upos == "MWT" and sentence is not None:
-        upos = sentence.word(tok.word_ids[0]).upos
-    if upos == "PROPN" or (upos == "NOUN" and params.capitalises_nouns):
+        upos = sentence.words[tok.word_ids[0] - 1].upos
+    if upos == "PROPN" or (nouns and upos == "NOUN"):
         return True
-    return tok.form in keep_case_forms(params) or _all_caps(tok.form)
+    return tok.form in keep or _all_caps(tok.form)
 
 
 def capital_slots(tokens: Sequence[SurfaceToken]) -> list[int]:
@@ -165,12 +179,12 @@ def capital_slots(tokens: Sequence[SurfaceToken]) -> list[int]:
     first non-PUNCT token after a sentence-final mark inside it (``... ended. Then ...``)."""
     slots: list[int] = []
     expect = True
+    terminal = _TERMINAL_CHARS.issuperset  # C-level "every character is terminal"
     for i, tok in enumerate(tokens):
         if tok.upos == "PUNCT":
-            if tok.form and all(c in _TERMINAL_CHARS for c in tok.form):
+            if not expect and tok.form and terminal(tok.form):
                 expect = True
-            continue
-        if expect:
+        elif expect:
             slots.append(i)
             expect = False
     return slots
@@ -222,11 +236,13 @@ def permute(
 
     slots = set(capital_slots(tokens))
     lang = params.lang
+    keep = keep_case_forms(params)
+    nouns = params.capitalises_nouns
     out: list[SurfaceToken] = []
     for i, j in enumerate(new_order):
         src = tokens[j]
         form = src.form
-        if i != j and (j in slots or i in slots) and not _is_lexical(src, params, sentence):
+        if i != j and (j in slots or i in slots) and not _lexical(src, keep, nouns, sentence):
             if j in slots and starts_upper(form):
                 form = casefold_first(form, lang)
             if i in slots and starts_upper(tokens[i].form):
@@ -242,9 +258,36 @@ def swap_adjacent(
     sentence: Sentence | None = None,
 ) -> list[SurfaceToken]:
     """Swap tokens ``i`` and ``i + 1`` under the rules of :func:`permute`."""
-    order = list(range(len(tokens)))
-    order[i], order[i + 1] = order[i + 1], order[i]
-    return permute(tokens, order, params, sentence)
+    n = len(tokens)
+    if not 0 <= i < n - 1:  # odd positions: let permute report them as it always has
+        order = list(range(n))
+        order[i], order[i + 1] = order[i + 1], order[i]
+        return permute(tokens, order, params, sentence)
+    # What permute does with this order, without its O(n log n) permutation check and
+    # without looking at the tokens that stay where they are (they come out as copies).
+    a = tokens[i]
+    b = tokens[i + 1]
+    if a.upos == "PUNCT" or b.upos == "PUNCT":
+        raise ValueError(f"PUNCT tokens may not move (position {i} <- {i + 1})")
+    out = [SurfaceToken(t.form, t.word_ids, t.space_after, t.upos) for t in tokens]
+    slots = capital_slots(tokens)
+    if i in slots or i + 1 in slots:
+        lang = params.lang
+        keep = keep_case_forms(params)
+        nouns = params.capitalises_nouns
+        for pos, j in ((i, i + 1), (i + 1, i)):  # output position <- input position
+            src = tokens[j]
+            form = src.form
+            if not _lexical(src, keep, nouns, sentence):
+                if j in slots and starts_upper(form):
+                    form = casefold_first(form, lang)
+                if pos in slots and starts_upper(tokens[pos].form):
+                    form = capitalise_first(form, lang)
+            out[pos] = SurfaceToken(form, src.word_ids, tokens[pos].space_after, src.upos)
+    else:
+        out[i] = SurfaceToken(b.form, b.word_ids, a.space_after, b.upos)
+        out[i + 1] = SurfaceToken(a.form, a.word_ids, b.space_after, a.upos)
+    return out
 
 
 def movable(tokens: Sequence[SurfaceToken]) -> list[int]:

@@ -212,18 +212,22 @@ def _parse_pairs(value: str) -> dict[str, str]:
 
 _FEATS_SLOT = Word.feats  # the slot descriptors of the dataclass; LazyWord stores the raw
 _MISC_SLOT = Word.misc  # column string there until the property below first parses it
-_LAZY_CACHE: dict[str, dict[str, str]] = {}
 
 
-def _parse_cached(value: str) -> dict[str, str]:
-    if value == "_":
-        return {}
-    cached = _LAZY_CACHE.get(value)
-    if cached is None:
-        cached = _parse_pairs(value)
-        if len(_LAZY_CACHE) < _CACHE_MAX:
-            _LAZY_CACHE[value] = cached
-    return cached.copy()
+class _PairCache(dict[str, dict[str, str]]):
+    """FEATS/MISC column string -> parsed dict, filled on a miss and bounded so memory stays
+    constant. Shared by every file read in the process: the cached dicts are never handed
+    out, callers always get a copy (``dict.copy`` of a small dict is far cheaper than
+    splitting the string again), so sharing them cannot leak a mutation."""
+
+    def __missing__(self, key: str) -> dict[str, str]:
+        value = _parse_pairs(key)
+        if len(self) < _CACHE_MAX:
+            self[key] = value
+        return value
+
+
+_PAIRS = _PairCache({"_": {}})
 
 
 class LazyWord(Word):
@@ -265,7 +269,7 @@ class LazyWord(Word):
     def feats(self) -> dict[str, str]:
         value = _FEATS_SLOT.__get__(self, LazyWord)
         if value.__class__ is str:
-            value = _parse_cached(value)
+            value = _PAIRS[value].copy()
             _FEATS_SLOT.__set__(self, value)
         return value
 
@@ -277,7 +281,7 @@ class LazyWord(Word):
     def misc(self) -> dict[str, str]:
         value = _MISC_SLOT.__get__(self, LazyWord)
         if value.__class__ is str:
-            value = _parse_cached(value)
+            value = _PAIRS[value].copy()
             _MISC_SLOT.__set__(self, value)
         return value
 
@@ -356,6 +360,19 @@ def read_conllu(
     return _read(p, stem, source, on_invalid == "skip", skipped, lazy)
 
 
+class _FileState:
+    """Counters of one file that the sentence fast path and the line machine share: either
+    may read the next sentence, so both continue from where the other stopped."""
+
+    __slots__ = ("doc_id", "doc_no", "lineno", "sent_no")
+
+    def __init__(self) -> None:
+        self.lineno = 0  # lines consumed so far
+        self.sent_no = 0  # sentence blocks seen (including skipped ones)
+        self.doc_no = 0  # `# newdoc` lines seen (for generated doc ids)
+        self.doc_id: str | None = None
+
+
 def _read(
     p: Path,
     stem: str,
@@ -363,21 +380,177 @@ def _read(
     skip: bool,
     skipped: collections.Counter[str] | None,
     lazy: bool,
+    fast: bool = True,
 ) -> Iterator[Sentence]:
+    """Cut each block of lines at its blank lines into sentence chunks and build each chunk
+    with :func:`_fast_sentence`; a chunk it declines (anything unusual or wrong) goes to the
+    line-by-line machine :func:`_lines`, which alone produces errors, so their wording and
+    line numbers are exactly those of the line machine. ``fast=False`` (tests) reads the
+    whole file with the line machine only."""
     if skipped is None:
         skipped = collections.Counter()
+    state = _FileState()
+    if not fast:
+        yield from _lines(p, stem, source, skip, skipped, lazy, state, _blocks(p))
+        return
+    pending: list[str] = []  # an unfinished chunk carried over from the previous block
+    for block in _blocks(p):
+        if isinstance(block, _StreamEnd):
+            # The line machine reports lines of the open chunk, then the broken stream.
+            yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending, block])
+            return
+        pos = 0
+        while True:
+            try:
+                end = block.index("", pos)  # a C-level scan for the next blank line
+            except ValueError:
+                pending += block[pos:]
+                break
+            if pending:
+                chunk = pending + block[pos:end]
+                pending = []
+            else:
+                chunk = block[pos:end]
+            if chunk:
+                sent = _fast_sentence(chunk, state, stem, source, lazy)
+                if sent is None:
+                    yield from _lines(p, stem, source, skip, skipped, lazy, state, [chunk])
+                else:
+                    yield sent
+            state.lineno += 1  # the blank line
+            pos = end + 1
+    if pending:  # end of file without a final blank line
+        sent = _fast_sentence(pending, state, stem, source, lazy)
+        if sent is None:
+            yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending])
+        else:
+            yield sent
+
+
+def _fast_sentence(
+    lines: list[str], state: _FileState, stem: str, source: SourceFile, lazy: bool
+) -> Sentence | None:
+    """Build the sentence of one chunk (the non-blank lines between two blank lines), or
+    return ``None``, changing nothing, when the chunk is not plain: comments after the
+    first token line, empty nodes, ids or heads past the lookup tables, or any problem.
+
+    Why a second reader: the line machine pays, on every line, for the states a line could
+    be in (comment, range, empty node, sentence break, rejected sentence, line numbers for
+    messages). Here a line is one unpacking ``split`` (which also checks the column count)
+    and table lookups, and the tree is checked once per sentence. Every check the line
+    machine makes on an accepted sentence is made here too, so a chunk accepted here is
+    one the line machine accepts with the same result; anything else goes to the line
+    machine, which owns every error message and line number."""
+    k = len(lines)
+    ncom = 0
+    while lines[ncom][0] == "#":  # chunk lines are never empty
+        ncom += 1
+        if ncom == k:
+            return None  # comments but no words
+    if k - ncom >= _TABLE:
+        return None
     id_str = _ID_STR
     head_int = _HEAD_INT
-    feats_cache: dict[str, dict[str, str]] = {}
-    misc_cache: dict[str, dict[str, str]] = {}
+    pairs = _PAIRS
+    word_cls = LazyWord if lazy else Word
+    words: list[Word] = []
+    append = words.append
+    heads = [0]  # heads[i] = head of word i; index 0 is a placeholder 0 (as _find_cycle wants)
+    multiword: list[MultiwordToken] = []
+    mwt_end = 0
+    nxt = 1
+    try:
+        for i in range(ncom, k):
+            line = lines[i]
+            wid, form, lemma, upos, xpos, f, h, deprel, deps, m = line.split("\t")
+            if "\t\t" in line or line[-1] == "\t":
+                return None  # an empty column (an empty ID column fails the id check)
+            if wid != id_str[nxt]:
+                # A multiword range a-b: a is the next word, b > a, no overlap.
+                a, sep, b = wid.partition("-")
+                last = head_int.get(b)
+                if not sep or a != id_str[nxt] or last is None or last <= nxt or nxt <= mwt_end:
+                    return None
+                mwt_end = last
+                multiword.append(MultiwordToken(nxt, last, form, pairs[m].copy()))
+                continue
+            hd = head_int[h]
+            if lazy:  # LazyWord parses the raw columns on first access
+                append(word_cls(nxt, form, lemma, upos, xpos, f, hd, deprel, deps, m))  # type: ignore[arg-type]
+            else:  # parsed once per distinct string (shared cache), copied per word
+                append(
+                    word_cls(
+                        nxt,
+                        form,
+                        lemma,
+                        upos,
+                        xpos,
+                        pairs[f].copy(),
+                        hd,
+                        deprel,
+                        deps,
+                        pairs[m].copy(),
+                    )
+                )
+            heads.append(hd)
+            nxt += 1
+    except (ValueError, KeyError):  # not 10 columns; a head not in the table
+        return None
+    n = nxt - 1
+    if not n or mwt_end > n or max(heads) > n or heads.count(0) != 2 or _find_cycle(heads, n):
+        return None  # one root means two zeros with the placeholder
+    # Accepted: commit the file counters exactly as the line machine would have.
+    comments: dict[str, str] = {}
+    doc_no = state.doc_no
+    doc_id = state.doc_id
+    for i in range(ncom):
+        key, eq, value = lines[i][1:].partition("=")
+        if eq:
+            key = key.strip()
+            value = value.strip()
+            comments[key] = value
+            if key == "newdoc id":
+                doc_no += 1
+                doc_id = value or f"{stem}-doc{doc_no}"
+        elif key.strip() == "newdoc":
+            doc_no += 1
+            doc_id = f"{stem}-doc{doc_no}"
+    state.doc_no = doc_no
+    state.doc_id = doc_id
+    start = state.lineno + 1
+    state.lineno += k
+    state.sent_no += 1
+    sid = comments.get("sent_id") or f"{stem}-{state.sent_no}"
+    return Sentence(
+        sid, comments.get("text"), doc_id, source, start, words, multiword, [], comments
+    )
+
+
+def _lines(
+    p: Path,
+    stem: str,
+    source: SourceFile,
+    skip: bool,
+    skipped: collections.Counter[str],
+    lazy: bool,
+    state: _FileState,
+    blocks: Iterable[list[str] | _StreamEnd],
+) -> Iterator[Sentence]:
+    """The line-by-line machine: reads every kind of line, validates as it goes and reports
+    each problem with its line. Used for the chunks the fast path declines and, with
+    ``fast=False``, for whole files. A sentence still open when ``blocks`` ends is finished
+    as at the end of a file; a :class:`_StreamEnd` drops it and ends the file."""
+    id_str = _ID_STR
+    head_int = _HEAD_INT
+    pairs = _PAIRS
     parse_pairs = _parse_pairs
     word_cls = LazyWord if lazy else Word
     table = _TABLE
 
-    lineno = 0
-    sent_no = 0  # sentence blocks seen in this file (including skipped ones)
-    doc_no = 0  # `# newdoc` lines seen (for generated doc ids)
-    doc_id: str | None = None
+    lineno = state.lineno
+    sent_no = state.sent_no
+    doc_no = state.doc_no
+    doc_id = state.doc_id
     start = 0  # first line of the current block; 0 = between sentences
     bad: InputError | None = None  # first problem of the current block (skip mode)
 
@@ -437,7 +610,7 @@ def _read(
             sid, comments.get("text"), doc_id, source, start, words, multiword, empty, comments
         )
 
-    for block in _blocks(p):
+    for block in blocks:
         if isinstance(block, _StreamEnd):
             # Everything after the break is unreadable: the open sentence is lost with it.
             err = InputError(
@@ -487,24 +660,8 @@ def _read(
                             feats = f  # type: ignore[assignment]
                             misc = m  # type: ignore[assignment]
                         else:  # parsed once per distinct string, copied per word
-                            if f == "_":
-                                feats = {}
-                            else:
-                                cached = feats_cache.get(f)
-                                if cached is None:
-                                    cached = parse_pairs(f)
-                                    if len(feats_cache) < _CACHE_MAX:
-                                        feats_cache[f] = cached
-                                feats = cached.copy()
-                            if m == "_":
-                                misc = {}
-                            else:
-                                cached = misc_cache.get(m)
-                                if cached is None:
-                                    cached = parse_pairs(m)
-                                    if len(misc_cache) < _CACHE_MAX:
-                                        misc_cache[m] = cached
-                                misc = cached.copy()
+                            feats = pairs[f].copy()
+                            misc = pairs[m].copy()
                         words.append(
                             word_cls(
                                 nxt,
@@ -652,6 +809,10 @@ def _read(
                 yield sent
         if bad is not None:
             skipped[bad.reason] += 1
+    state.lineno = lineno
+    state.sent_no = sent_no
+    state.doc_no = doc_no
+    state.doc_id = doc_id
 
 
 class _Blank(Exception):

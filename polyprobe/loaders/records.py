@@ -94,6 +94,10 @@ class Sentence:
     # Builders' memo of the unperturbed rendering (text, forms): every task that emits the
     # original sentence asks for the same values (see builders.rendering.sentence_inputs).
     _rendered: tuple[str, list[str]] | None = None
+    # children() as Word lists, built from _children on first use: tasks ask for the
+    # dependents of a few words several times per sentence, and copying a ready list is
+    # cheaper than looking every child up again. Derived, so not compared or shown.
+    _kids: list[list[Word]] | None = field(default=None, compare=False, repr=False)
 
     # --- tree helpers -------------------------------------------------------------------
     def word(self, word_id: int) -> Word:
@@ -101,58 +105,85 @@ class Sentence:
 
     @property
     def root(self) -> Word:
+        kids = self._children  # once the child index exists, its row 0 lists the roots
+        if kids is not None and kids[0]:
+            return self.words[kids[0][0] - 1]
         for w in self.words:
             if w.head == 0:
                 return w
         raise ValueError(f"sentence {self.sent_id} has no root")
 
     def _child_index(self) -> list[list[int]]:
-        if self._children is None:
-            kids: list[list[int]] = [[] for _ in range(len(self.words) + 1)]
+        kids = self._children
+        if kids is None:
+            kids = [[] for _ in range(len(self.words) + 1)]
             for w in self.words:
                 kids[w.head].append(w.id)
             self._children = kids
-        return self._children
+        return kids
 
     def children(self, word_id: int) -> list[Word]:
         """Dependents of ``word_id`` (0 = the virtual root) in word order."""
-        return [self.words[i - 1] for i in self._child_index()[word_id]]
+        kids = self._kids
+        if kids is None:
+            words = self.words
+            kids = self._kids = [
+                [words[i - 1] for i in ids] if ids else [] for ids in self._child_index()
+            ]
+        return kids[word_id].copy()  # callers own the list they get
 
     def depth(self) -> int:
-        """Longest root-to-leaf path counted in nodes (a one-word sentence has depth 1)."""
-        kids = self._child_index()
-        best = 0
-        stack = [(i, 1) for i in kids[0]]
-        while stack:
-            node, d = stack.pop()
-            if d > best:
-                best = d
-            stack.extend((c, d + 1) for c in kids[node])
-        return best
+        """Longest root-to-leaf path counted in nodes (a one-word sentence has depth 1).
+
+        Breadth-first by levels: one list comprehension per level instead of a push and a
+        pop per word, and no (node, depth) tuples."""
+        kids = self._children
+        if kids is None:
+            kids = self._child_index()
+        level = kids[0]
+        depth = 0
+        while level:
+            depth += 1
+            level = [c for i in level for c in kids[i]]
+        return depth
 
     # --- surface ------------------------------------------------------------------------
     def surface_tokens(self) -> list[SurfaceToken]:
         """Orthographic tokens in order: a multiword token is one unit, its words are hidden.
 
         Computed once per sentence (every task asks); callers get their own list."""
-        if self._surface is None:
-            self._surface = self._make_surface_tokens()
-        return list(self._surface)
+        tokens = self._surface
+        if tokens is None:
+            tokens = self._surface = self._make_surface_tokens()
+        return tokens.copy()
 
     def _make_surface_tokens(self) -> list[SurfaceToken]:
+        # ``SpaceAfter`` is read here directly rather than through ``Word.space_after``:
+        # the same test, without a property call per word.
+        if not self.multiword:  # most sentences: one token per word
+            return [
+                SurfaceToken(w.form, (w.id,), w.misc.get("SpaceAfter") != "No", w.upos)
+                for w in self.words
+            ]
         out: list[SurfaceToken] = []
         mwts = {m.first: m for m in self.multiword}
+        words = self.words
         i = 1
-        n = len(self.words)
+        n = len(words)
         while i <= n:
             m = mwts.get(i)
             if m is not None:
                 out.append(
-                    SurfaceToken(m.form, tuple(range(m.first, m.last + 1)), m.space_after, "MWT")
+                    SurfaceToken(
+                        m.form,
+                        tuple(range(m.first, m.last + 1)),
+                        m.misc.get("SpaceAfter") != "No",
+                        "MWT",
+                    )
                 )
                 i = m.last + 1
             else:
-                w = self.words[i - 1]
-                out.append(SurfaceToken(w.form, (w.id,), w.space_after, w.upos))
+                w = words[i - 1]
+                out.append(SurfaceToken(w.form, (w.id,), w.misc.get("SpaceAfter") != "No", w.upos))
                 i += 1
         return out
