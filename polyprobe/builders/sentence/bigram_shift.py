@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polyprobe.builders.rendering import keep_case_forms, render, sentence_inputs, swap_adjacent
-from polyprobe.builders.task import Candidate, Level, Task
+from polyprobe.builders.rendering import (
+    capital_slots,
+    capitalise_first,
+    casefold_first,
+    keep_case_forms,
+    lexical_case,
+    render,
+    sentence_inputs,
+    starts_upper,
+)
+from polyprobe.builders.task import Candidate, Level, Task, TaskParams
 from polyprobe.hashing import choice_index, lexical_key, stable_rng
 from polyprobe.loaders.records import Sentence, SurfaceToken
 
@@ -25,13 +34,54 @@ def swappable_pairs(tokens: list[SurfaceToken]) -> list[int]:
     capital moves with the sentence start, reproduce the original string exactly, and an
     "inverted" item identical to its original is a wrong label.
     """
+    return _pairs(_movable_keys(tokens))
+
+
+def _movable_keys(tokens: list[SurfaceToken]) -> list[str | None]:
+    """Per token its lexical key, ``None`` for PUNCT (computed once per token, not per pair)."""
+    return [None if t.upos == "PUNCT" else lexical_key(t.form) for t in tokens]
+
+
+def _pairs(keys: list[str | None]) -> list[int]:
+    """:func:`swappable_pairs` from the keys of :func:`_movable_keys`."""
     return [
         i
-        for i in range(len(tokens) - 1)
-        if tokens[i].upos != "PUNCT"
-        and tokens[i + 1].upos != "PUNCT"
-        and lexical_key(tokens[i].form) != lexical_key(tokens[i + 1].form)
+        for i, (a, b) in enumerate(zip(keys, keys[1:], strict=False))
+        if a is not None and b is not None and a != b
     ]
+
+
+def swap_pair(
+    tokens: list[SurfaceToken], i: int, params: TaskParams, sentence: Sentence
+) -> list[SurfaceToken]:
+    """:func:`~polyprobe.builders.rendering.swap_adjacent` for two non-PUNCT tokens, touching
+    only the two positions that change.
+
+    ``permute`` validates the order, finds every capital slot and rebuilds every token; for
+    a swap of ``i`` and ``i + 1`` only those two positions can differ (an unmoved token keeps
+    its form, word ids, spacing and UPOS), and whether they are capital slots depends only on
+    the tokens up to ``i + 1``. The moved tokens get exactly ``permute``'s treatment
+    (tests/test_perf_tasks.py compares the two on every sentence of real treebanks)."""
+    j = i + 1
+    slots = capital_slots(tokens[: j + 1])
+    out = list(tokens)
+    if i in slots or j in slots:
+        lexical = lexical_case((tokens[i], tokens[j]), params, sentence)
+        lang = params.lang
+        for dst, src, src_lexical in ((i, j, lexical[1]), (j, i, lexical[0])):
+            tok = tokens[src]
+            form = tok.form
+            if not src_lexical:
+                if src in slots and starts_upper(form):
+                    form = casefold_first(form, lang)
+                if dst in slots and starts_upper(tokens[dst].form):
+                    form = capitalise_first(form, lang)
+            out[dst] = SurfaceToken(form, tok.word_ids, tokens[dst].space_after, tok.upos)
+    else:
+        a, b = tokens[i], tokens[j]
+        out[i] = SurfaceToken(b.form, b.word_ids, a.space_after, b.upos)
+        out[j] = SurfaceToken(a.form, a.word_ids, b.space_after, a.upos)
+    return out
 
 
 class BigramShift(Task):
@@ -83,13 +133,14 @@ class BigramShift(Task):
 
     def candidates(self, sentence: Sentence) -> list[Candidate]:
         tokens = sentence.surface_tokens()
-        if sum(1 for t in tokens if t.upos != "PUNCT") < 2:
+        keys = _movable_keys(tokens)
+        if len(keys) - keys.count(None) < 2:
             return self.drop("fewer than 2 movable tokens")
-        pairs = swappable_pairs(tokens)
+        pairs = _pairs(keys)
         if not pairs:
             return self.drop("no swappable pair")
         i = self.swap_position(sentence, pairs)
-        shifted = swap_adjacent(tokens, i, self.params, sentence)
+        shifted = swap_pair(tokens, i, self.params, sentence)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
         shifted_text = render(shifted)

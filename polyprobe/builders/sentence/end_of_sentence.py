@@ -36,6 +36,8 @@ CASE_MODES: tuple[str, ...] = ("lower", "positional", "keep")
 _SKIP_GAP_LINES = 3
 
 _CAPITAL_I = re.compile("[Iİ]")
+# Bound of the memo of lowercased forms (cleared when full: memory stays bounded).
+_LOWER_MEMO_MAX = 1 << 18
 
 
 def lower_for_language(text: str, lang: str) -> str:
@@ -148,6 +150,7 @@ class EndOfSentence(Task):
         self.assume_file_documents = False
         self.case_mode = "positional" if self.params.capitalises_nouns else "lower"
         self._pending: _Pending | None = None
+        self._lowered: dict[str, str] = {}  # form -> lower_for_language(form, lang), bounded
         self._last_call: tuple[tuple[str, str, int], list[Candidate]] | None = None
 
     def parameters(self) -> dict[str, Any]:
@@ -244,7 +247,17 @@ class EndOfSentence(Task):
         tokens = sentence.surface_tokens()
         lang = self.params.lang
         if self.case_mode == "lower":
-            forms = [lower_for_language(t.form, lang) for t in tokens]
+            # Lowercased per distinct form (a regex pass and str.lower per token otherwise).
+            memo = self._lowered
+            if len(memo) >= _LOWER_MEMO_MAX:
+                memo.clear()
+            return [
+                memo[f]
+                if (f := t.form) in memo
+                else memo.setdefault(f, lower_for_language(f, lang))
+                for t in tokens
+                if t.upos != "PUNCT"
+            ]
         elif self.case_mode == "positional":
             lexical = lexical_case(tokens, self.params, sentence)
             forms = [t.form for t in tokens]

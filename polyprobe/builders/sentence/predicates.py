@@ -19,8 +19,11 @@ _VERBAL_UPOS: frozenset[str] = frozenset({"VERB", "AUX"})
 
 
 def base_relation(deprel: str) -> str:
-    """The universal relation without its subtype: ``aux:pass`` -> ``aux``."""
-    return deprel.split(":", 1)[0]
+    """The universal relation without its subtype: ``aux:pass`` -> ``aux``.
+
+    Asked for every dependent of a root by several tasks: a relation without ``:`` (most of
+    them) is its own base, and the ``in`` test is much cheaper than building a split list."""
+    return deprel.split(":", 1)[0] if ":" in deprel else deprel
 
 
 def relation_subtypes(deprel: str) -> tuple[str, ...]:
@@ -29,8 +32,11 @@ def relation_subtypes(deprel: str) -> tuple[str, ...]:
 
 
 def is_pass_relation(deprel: str) -> bool:
-    """``aux:pass``, ``nsubj:pass``, ``csubj:pass``, ``expl:pass`` (any ``:pass`` subtype)."""
-    return "pass" in relation_subtypes(deprel)
+    """``aux:pass``, ``nsubj:pass``, ``csubj:pass``, ``expl:pass`` (any ``:pass`` subtype).
+
+    Asked for every word of every sentence (``voice``): a relation that does not contain the
+    text ``:pass`` cannot have the subtype, which a substring test settles without a split."""
+    return ":pass" in deprel and "pass" in relation_subtypes(deprel)
 
 
 def is_finite(word: Word) -> bool:
@@ -71,9 +77,15 @@ def has_passive_voice(word: Word) -> bool:
 
 def predicate_dependents(sentence: Sentence, word: Word) -> list[Word]:
     """The ``aux``/``cop`` dependents (any subtype) of ``word``, in word order."""
-    return [c for c in sentence.children(word.id) if base_relation(c.deprel) in PREDICATE_RELATIONS]
+    # Inlined base_relation: this runs for every root in two passes of ``tense``.
+    return [
+        c
+        for c in sentence.children(word.id)
+        if (d := c.deprel) in PREDICATE_RELATIONS
+        or (":" in d and d.split(":", 1)[0] in PREDICATE_RELATIONS)
+    ]
 
 
 def auxiliaries(sentence: Sentence, word: Word) -> list[Word]:
     """The ``aux`` dependents (``aux``, ``aux:pass``, ...) of ``word``, copulas excluded."""
-    return [c for c in sentence.children(word.id) if base_relation(c.deprel) == "aux"]
+    return [c for c in sentence.children(word.id) if (d := c.deprel) == "aux" or d[:4] == "aux:"]

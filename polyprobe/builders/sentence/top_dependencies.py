@@ -44,25 +44,36 @@ def root_sequence(sentence: Sentence) -> tuple[str | None, str | None]:
       the root in some annotation styles and not in others, and they multiply the sequences;
       final punctuation (``.``, ``?!``, a closing quote after the period) is kept as ``punct``.
     """
-    root = sentence.root
-    deps = sentence.children(root.id)
-    if not any(d.deprel.split(":", 1)[0] != "punct" for d in deps):
-        return None, DROP_FRAGMENT
-    tokens = sentence.surface_tokens()
-    final_start = len(tokens)
-    while final_start > 0 and tokens[final_start - 1].upos == "PUNCT":
-        final_start -= 1
-    first_final_word = tokens[final_start].word_ids[0] if final_start < len(tokens) else None
+    # Runs twice per sentence (observation and candidates), so in one pass over the root's
+    # dependents: relations without a subtype (most) are their own base, and since the
+    # dependents come in word order the first punct one is the leftmost.
+    root_id = sentence.root.id
     parts: list[str] = []
     root_done = False
-    for d in deps:
-        rel = d.deprel.split(":", 1)[0]
-        if rel == "punct" and (first_final_word is None or d.id < first_final_word):
-            return None, DROP_INTERNAL_PUNCT
-        if not root_done and d.id > root.id:
+    content = False
+    first_punct = 0
+    for d in sentence.children(root_id):
+        dep_id = d.id
+        rel = d.deprel
+        if ":" in rel:
+            rel = rel.split(":", 1)[0]
+        if rel != "punct":
+            content = True
+        elif not first_punct:
+            first_punct = dep_id
+        if not root_done and dep_id > root_id:
             parts.append(ROOT)
             root_done = True
         parts.append(rel)
+    if not content:
+        return None, DROP_FRAGMENT
+    if first_punct:
+        tokens = sentence.surface_tokens()
+        final_start = len(tokens)
+        while final_start > 0 and tokens[final_start - 1].upos == "PUNCT":
+            final_start -= 1
+        if final_start == len(tokens) or first_punct < tokens[final_start].word_ids[0]:
+            return None, DROP_INTERNAL_PUNCT
     if not root_done:
         parts.append(ROOT)
     return " ".join(parts), None

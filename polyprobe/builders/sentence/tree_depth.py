@@ -85,6 +85,24 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
     return spearman_from_table(table)
 
 
+def spearman_of_subset(
+    xid: np.ndarray, yid: np.ndarray, nx: int, ny: int, keep: np.ndarray
+) -> float:
+    """``spearman(x[keep], y[keep])`` given the inverse indices of ``np.unique(x)`` and
+    ``np.unique(y)`` (``xid``, ``yid``; ``nx``, ``ny`` distinct values).
+
+    ``derive`` asks this for hundreds of subsets of one window: counting the pairs with one
+    ``bincount`` over precomputed indices replaces two ``np.unique`` sorts and a slow
+    ``np.add.at`` per subset. Values absent from the subset are dropped from the table, so it
+    is exactly the table :func:`spearman` builds and the result is bit-identical."""
+    xs = xid[keep]
+    if xs.size < 2:
+        return 0.0
+    counts = np.bincount(xs * ny + yid[keep], minlength=nx * ny).reshape(nx, ny)
+    table = counts[counts.sum(axis=1) > 0][:, counts.sum(axis=0) > 0].astype(np.float64)
+    return spearman_from_table(table)
+
+
 def class_labels(lo: int, hi: int, smallest: int, largest: int) -> tuple[str, ...]:
     """Names of the depth classes lo..hi: ``"≤lo"`` when the first class also holds smaller
     depths (``smallest`` < lo), ``"≥hi"`` likewise at the top, plain numbers otherwise."""
@@ -94,6 +112,15 @@ def class_labels(lo: int, hi: int, smallest: int, largest: int) -> tuple[str, ..
     if largest > hi:
         names[-1] = f"≥{hi}"
     return tuple(names)
+
+
+def _window_uniques(
+    length: np.ndarray, depth: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Distinct lengths with their inverse, and the inverse and count of distinct depths."""
+    lengths, lid = np.unique(length, return_inverse=True)
+    depths, did = np.unique(depth, return_inverse=True)
+    return lengths, lid, did, int(depths.size)
 
 
 class TreeDepth(Task):
@@ -200,11 +227,18 @@ class TreeDepth(Task):
         index: np.ndarray,
         lo: int,
         hi: int,
+        uniques: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None = None,
     ) -> dict[str, Any] | None:
-        """Best α for depth classes lo..hi ("≤lo" ... "≥hi"); None when none qualifies."""
+        """Best α for depth classes lo..hi ("≤lo" ... "≥hi"); None when none qualifies.
+
+        ``uniques`` = (distinct lengths, their inverse, the inverse of the distinct depths,
+        the number of distinct depths) of the window: the same for every range, so ``derive``
+        computes them once."""
         cls = np.clip(depth, lo, hi) - lo
         n_cls = hi - lo + 1
-        lengths, lid = np.unique(length, return_inverse=True)
+        if uniques is None:
+            uniques = _window_uniques(length, depth)
+        lengths, lid, did, n_depths = uniques
         cells = np.zeros((lengths.size, n_cls), dtype=np.int64)
         np.add.at(cells, (lid, cls), 1)
         # Rank of each item inside its cell by hash (0 = kept first).
@@ -225,7 +259,7 @@ class TreeDepth(Task):
             if abs(rho) > self.max_rho:
                 continue
             keep = rank < cap[lid]
-            rho_depth = spearman(length[keep], depth[keep])
+            rho_depth = spearman_of_subset(lid, did, lengths.size, n_depths, keep)
             if self.rho_on == "both" and abs(rho_depth) > self.max_rho:
                 continue
             classes = np.full(n_sent, -1, dtype=np.int64)
@@ -278,10 +312,11 @@ class TreeDepth(Task):
             ranges = [(a, b) for i, a in enumerate(values) for b in values[i + 1 :]]
             out["depth_range_source"] = "derived"
         best: tuple[tuple[int, int, float], tuple[int, int], dict[str, Any]] | None = None
+        uniques = _window_uniques(wl, wd)
         for lo, hi in ranges:
             if hi <= lo:
                 continue
-            res = self._evaluate(wl, wd, wh, index, lo, hi)
+            res = self._evaluate(wl, wd, wh, index, lo, hi, uniques)
             if res is None:
                 continue
             score = (hi - lo + 1, res["rows"], res["alpha"])

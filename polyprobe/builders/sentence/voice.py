@@ -120,10 +120,17 @@ class Voice(Task):
     def observe(self, sentence: Sentence) -> None:
         seen = self._seen.setdefault(sentence.source.treebank, Counter())
         seen["sentences"] += 1
+        # Runs on every word of the corpus: cheap substring tests first (no ":pass" in the
+        # relation, no "Pass" in Voice: neither signal), the exact predicates only on a hit.
         for w in sentence.words:
-            if is_pass_relation(w.deprel):
+            deprel = w.deprel
+            if ":pass" in deprel and is_pass_relation(deprel):
                 seen["pass_relations"] += 1
-            if has_passive_voice(w) and (w.head == 0 or base_relation(w.deprel) == "aux"):
+            if (
+                "Pass" in w.feats.get("Voice", "")
+                and has_passive_voice(w)
+                and (w.head == 0 or base_relation(deprel) == "aux")
+            ):
                 seen["passive_voice_on_root_or_aux"] += 1
 
     def derive(self) -> dict[str, Any]:

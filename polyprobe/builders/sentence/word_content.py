@@ -58,6 +58,24 @@ def _parse_split(value: Any) -> tuple[str, tuple[int, int, int]] | None:
     raise ValueError(f"bad split {value!r}: use ud or ratio:TRAIN/VALIDATION/TEST")
 
 
+# The last sentence whose text hash was asked for, and that hash. ``word_content``,
+# ``tree_depth`` and ``top_dependencies`` each keep a SplitFloors and observe the same sentence
+# one after the other: the normalisation and blake2b are done once. One entry, keyed on object
+# identity (the entry holds a reference, so the id cannot be reused while it is cached).
+_TEXT_HASH_MEMO: list[Any] = [None, 0]
+
+
+def text_hash(sentence: Sentence) -> int:
+    """``stable_u64("text", normalise_text(text))``: the duplicate-text identity of a sentence
+    (its ``# text``, or its rendering when it has none)."""
+    memo = _TEXT_HASH_MEMO
+    if memo[0] is not sentence:
+        text = sentence.text if sentence.text is not None else render(sentence.surface_tokens())
+        memo[1] = stable_u64("text", normalise_text(text))
+        memo[0] = sentence
+    return int(memo[1])
+
+
 class SplitFloors:
     """Estimates, during ``derive``, how many items each class will have in each split.
 
@@ -95,8 +113,7 @@ class SplitFloors:
         """Record one observed sentence (call for every sentence, in stream order)."""
         split = sentence.source.split
         self._split.append(_SPLIT_CODE.get(split or "", -1))
-        text = sentence.text if sentence.text is not None else render(sentence.surface_tokens())
-        self._text.append(stable_u64("text", normalise_text(text)))
+        self._text.append(text_hash(sentence))
         self._treebank_splits.setdefault(sentence.source.treebank, set()).add(split)
 
     def finish(self) -> None:
@@ -195,6 +212,7 @@ DEFAULT_NOUN_SHARE = 0.9
 DEFAULT_REPEAT_SHARE = 0.1
 
 DROP_NO_TARGET = "no target word"
+_HIT_MEMO_MAX = 1 << 18  # forms whose target key is memoised in candidates (memory bound)
 DROP_SEVERAL = "more than one target occurrence"
 
 
@@ -268,13 +286,17 @@ class WordContent(Task):
         self.floors = SplitFloors(
             self.option("min_per_class", DEFAULT_FLOORS), self.option("split")
         )
-        # Observation state.
+        # Observation state. Per token only ids are recorded; the per-form counts (frequency,
+        # NOUN tags, repeats within a sentence) are computed from these arrays in derive().
         self._freq: Counter[str] = Counter()
         self._noun: Counter[str] = Counter()
         self._repeated: Counter[str] = Counter()
-        self._ids: dict[str, int] = {}
+        self._ids: dict[str, int] = {}  # lexical key -> id
+        self._form_ids: dict[str, int] = {}  # surface form -> id of its lexical key
         self._tok = array("i")  # form id of every non-PUNCT surface token, all sentences
         self._sent = array("i")  # sentence index of each entry of _tok
+        self._noun_tok = array("i")  # form id of every NOUN surface token
+        self._hit_memo: dict[str, str | None] = {}  # form -> its target key (candidates)
         # Derived state.
         self.derived: dict[str, Any] | None = None
         self.targets: dict[str, int] = {}
@@ -296,20 +318,58 @@ class WordContent(Task):
     def observe(self, sentence: Sentence) -> None:
         index = len(self.floors)
         self.floors.add(sentence)
-        here: Counter[str] = Counter()
+        # Per token: one dict lookup from the surface form to its id (lexical_key runs once
+        # per distinct form); the counts are derived from the id arrays in derive().
+        form_ids = self._form_ids
+        ids: list[int] = []
+        nouns: list[int] = []
         for tok in sentence.surface_tokens():
-            if tok.upos == "PUNCT":
+            upos = tok.upos
+            if upos == "PUNCT":
                 continue
-            key = lexical_key(tok.form)
-            here[key] += 1
-            if tok.upos == "NOUN":
-                self._noun[key] += 1
-            self._tok.append(self._ids.setdefault(key, len(self._ids)))
-            self._sent.append(index)
-        self._freq.update(here)
-        for key, c in here.items():
-            if c > 1:
-                self._repeated[key] += c
+            ident = form_ids.get(tok.form)
+            if ident is None:
+                ident = self._form_id(tok.form)
+            ids.append(ident)
+            if upos == "NOUN":
+                nouns.append(ident)
+        if ids:
+            self._tok.extend(ids)
+            self._sent.extend([index] * len(ids))
+            if nouns:
+                self._noun_tok.extend(nouns)
+
+    def _form_id(self, form: str) -> int:
+        """Id of a form's lexical key (new keys get the next id), memoised per form."""
+        ident = self._ids.setdefault(lexical_key(form), len(self._ids))
+        self._form_ids[form] = ident
+        return ident
+
+    def _count_forms(self) -> None:
+        """The per-key counts of the observation pass, from the id arrays: frequency, NOUN
+        tags, and occurrences in sentences where the key occurs more than once."""
+        n_ids = len(self._ids)
+        keys = list(self._ids)  # ids are given in insertion order: keys[id] is the key
+        tok = np.frombuffer(self._tok, dtype=np.int32) if self._tok else np.zeros(0, np.int32)
+        sent = np.frombuffer(self._sent, dtype=np.int32) if self._sent else np.zeros(0, np.int32)
+        freq = np.bincount(tok, minlength=n_ids).tolist()
+        noun_tok = (
+            np.frombuffer(self._noun_tok, dtype=np.int32)
+            if self._noun_tok
+            else np.zeros(0, np.int32)
+        )
+        noun = np.bincount(noun_tok, minlength=n_ids).tolist()
+        # (sentence, key) pairs occurring more than once: their occurrences count as repeated.
+        pair = sent.astype(np.int64) * max(n_ids, 1) + tok
+        uniq, counts = np.unique(pair, return_counts=True)
+        several = counts > 1
+        repeated = np.bincount(
+            uniq[several] % max(n_ids, 1), weights=counts[several], minlength=n_ids
+        )
+        repeated_list = [int(v) for v in repeated.tolist()]
+        self._freq = Counter({k: c for k, c in zip(keys, freq, strict=True) if c})
+        self._noun = Counter({k: c for k, c in zip(keys, noun, strict=True) if c})
+        self._repeated = Counter({k: c for k, c in zip(keys, repeated_list, strict=True) if c})
 
     def _eligible(self, key: str) -> bool:
         f = self._freq[key]
@@ -339,6 +399,8 @@ class WordContent(Task):
 
     def derive(self) -> dict[str, Any]:
         self.floors.finish()
+        self._count_forms()
+        self._hit_memo.clear()  # memoised target keys are only valid for one target set
         total = sum(self._freq.values())
         ranked = sorted(self._freq.items(), key=lambda kv: (-kv[1], kv[0]))
         # Band start: 1 + the number of top forms needed to cover `coverage` of the tokens.
@@ -425,12 +487,22 @@ class WordContent(Task):
             raise RuntimeError("word_content: call observe() on every sentence, then derive()")
         if self.infeasible is not None:
             return self.drop(f"task infeasible: {self.infeasible}")
-        tokens = sentence.surface_tokens()
-        hits = [
-            key
-            for t in tokens
-            if t.upos != "PUNCT" and (key := lexical_key(t.form)) in self.targets
-        ]
+        # The target key of each form is memoised (bounded): one dict lookup per token.
+        memo = self._hit_memo
+        hits: list[str] = []
+        for t in sentence.surface_tokens():
+            if t.upos == "PUNCT":
+                continue
+            form = t.form
+            if form in memo:
+                key = memo[form]
+            else:
+                if len(memo) >= _HIT_MEMO_MAX:
+                    memo.clear()
+                k = lexical_key(form)
+                key = memo[form] = k if k in self.targets else None
+            if key is not None:
+                hits.append(key)
         if not hits:
             return self.drop(DROP_NO_TARGET)
         if len(hits) > 1:

@@ -30,6 +30,12 @@ WINDOW_SHARE = 0.4
 _NO_LEMMA = frozenset({"", "_"})
 # How often the permuted variant redraws a shuffle that left the other words' order unchanged.
 _MAX_SHUFFLES = 20
+# Bound of the per-task lemma memo (cleared when full, so memory stays bounded on any corpus).
+_LEMMA_MEMO_MAX = 1 << 18
+# [sentence, surface length, NOUN lemma keys] of the last observed sentence, shared likewise.
+_OBSERVED_MEMO: list[Any] = [None, 0, []]
+# [sentence, target, L, answer] of the last _target_position call, shared by both tasks.
+_POSITION_MEMO: list[Any] = [None, None, None, None]
 
 
 def median_low(histogram: Counter[int]) -> int | None:
@@ -130,6 +136,9 @@ class WordOrder(Task):
         self.median_length: int | None = None
         self.min_length = LENGTH_CLIP[1]
         self.window = window_width(self.min_length)
+        # lemma -> whether its lexical key is the target (for _target_lemmas_for).
+        self._target_lemmas: dict[str, bool] = {}
+        self._target_lemmas_for: str | None = None
 
     def option(self, key: str, default: Any = None) -> Any:
         """Profile override for this task, falling back to ``[tasks.word_order]`` so that one
@@ -158,10 +167,20 @@ class WordOrder(Task):
 
     # --- first pass ---------------------------------------------------------------------
     def observe(self, sentence: Sentence) -> None:
-        self._lengths[len(sentence.surface_tokens())] += 1
-        for w in sentence.words:
-            if w.upos == "NOUN" and w.lemma not in _NO_LEMMA:
-                self._noun_lemmas[lexical_key(w.lemma)] += 1
+        # word_order and word_order_permuted observe the same sentence one after the other and
+        # count the same things: the per-sentence reading is shared through a one-entry memo.
+        memo = _OBSERVED_MEMO
+        if memo[0] is not sentence:
+            memo[1] = len(sentence.surface_tokens())
+            memo[2] = [
+                lexical_key(w.lemma)
+                for w in sentence.words
+                if w.upos == "NOUN" and w.lemma not in _NO_LEMMA
+            ]
+            memo[0] = sentence
+        self._lengths[memo[1]] += 1
+        if memo[2]:
+            self._noun_lemmas.update(memo[2])
 
     def derive(self) -> dict[str, Any]:
         """Fix the target noun, L and W (profile options ``target``, ``min_length``,
@@ -197,9 +216,40 @@ class WordOrder(Task):
 
     # --- candidates ---------------------------------------------------------------------
     def _target_position(self, sentence: Sentence, tokens: list[SurfaceToken]) -> int | str:
-        """Surface index of the target noun, or a drop reason."""
-        target = self.target
-        hits = [w for w in sentence.words if lexical_key(w.lemma) == target]
+        """Surface index of the target noun, or a drop reason.
+
+        ``word_order`` and ``word_order_permuted`` ask this of the same sentence one after the
+        other with the same target and L: the answer is shared through a one-entry memo keyed
+        on the sentence object (and the settings it depends on)."""
+        memo = _POSITION_MEMO
+        if memo[0] is sentence and memo[1] == self.target and memo[2] == self.min_length:
+            return memo[3]  # type: ignore[no-any-return]
+        found = self._find_target(sentence, tokens)
+        memo[0], memo[1], memo[2], memo[3] = sentence, self.target, self.min_length, found
+        return found
+
+    def _lemma_is_target(self, lemma: str) -> bool:
+        """``lexical_key(lemma) == target``, memoised per lemma (bounded): asked for every word
+        of every sentence, while a corpus has far fewer distinct lemmas."""
+        memo = self._target_lemmas
+        hit = memo.get(lemma)
+        if hit is None:
+            if len(memo) >= _LEMMA_MEMO_MAX:
+                memo.clear()
+            hit = memo[lemma] = lexical_key(lemma) == self.target
+        return hit
+
+    def _find_target(self, sentence: Sentence, tokens: list[SurfaceToken]) -> int | str:
+        """The work of :meth:`_target_position` (the lemma test memoised per lemma)."""
+        if self._target_lemmas_for != self.target:  # the memo is for one target
+            self._target_lemmas.clear()
+            self._target_lemmas_for = self.target
+        memo = self._target_lemmas
+        hits = [
+            w
+            for w in sentence.words
+            if (hit := memo.get(w.lemma)) or (hit is None and self._lemma_is_target(w.lemma))
+        ]
         if not hits:
             return "target lemma absent"
         if len(hits) > 1:
