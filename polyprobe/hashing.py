@@ -29,6 +29,22 @@ def stable_u64(*parts: object) -> int:
     return int.from_bytes(digest(*parts, size=8), "little")
 
 
+def stable_u64_each(prefix: tuple[object, ...], items: list[str]) -> list[int]:
+    """``[stable_u64(*prefix, item) for item in items]`` with the prefix encoded once: the
+    candidate spool hashes every candidate id under the build's seed this way, a batch at a
+    time (tests/test_hashing.py checks the equality)."""
+    head = b"".join(
+        [_LENGTH(len(d)) + d for d in ((p if type(p) is str else str(p)).encode() for p in prefix)]
+    )
+    out = []
+    for item in items:
+        d = item.encode("utf-8")
+        out.append(
+            int.from_bytes(_blake2b(head + _LENGTH(len(d)) + d, digest_size=8).digest(), "little")
+        )
+    return out
+
+
 def stable_rng(*parts: object) -> random.Random:
     """A private RNG seeded from stable parts (e.g. seed, task, sentence id).
 

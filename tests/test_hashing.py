@@ -75,3 +75,10 @@ def test_lexical_key_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         assert lexical_key(w) == w.lower()
         assert len(hashing._KEY_CACHE) <= 4
     assert [lexical_key(w) for w in words] == [w.lower() for w in words]
+
+
+@pytest.mark.parametrize("prefix", [(), (0,), (7, "bigram_shift"), ("İ", 2.5)])
+def test_stable_u64_each_equals_one_call_per_item(prefix: tuple[object, ...]) -> None:
+    items = ["", "UD_English-EWT/weblog-0001/bigram_shift/1", "İçeride", "a\nb", "ж" * 300]
+    assert hashing.stable_u64_each(prefix, items) == [stable_u64(*prefix, i) for i in items]
+    assert hashing.stable_u64_each(prefix, []) == []

@@ -27,6 +27,7 @@ from polyprobe.builders.spool import (
 from polyprobe.cards import stats
 from polyprobe.cards.folder import ConfigPayload, write_config_files
 from polyprobe.cards.schema import arrow_schema
+from polyprobe.hashing import stable_u64
 
 
 def _reference_canonical(hashes: np.ndarray) -> tuple[np.ndarray, int, int]:
@@ -68,7 +69,7 @@ def _rows(n: int, seed: int = 0) -> list[dict]:
 
 
 def _spool(tmp_path: Path, rows: list[dict]) -> CandidateSpool:
-    spool = CandidateSpool(tmp_path / "task.arrow", ["sentence", "tokens"])
+    spool = CandidateSpool(tmp_path / "task.arrow", ["sentence", "tokens"], seed=7)
     for r in rows:
         spool.add(
             r["id"],
@@ -78,7 +79,6 @@ def _spool(tmp_path: Path, rows: list[dict]) -> CandidateSpool:
             r["label"],
             r["group"],
             r["split"],
-            7,
             r["group_name"],
         )
     return spool
@@ -100,6 +100,7 @@ def test_spool_columns_round_trip_through_their_files(tmp_path: Path) -> None:
         np.uint64,
         np.int8,
     )
+    assert cols.order.tolist() == [stable_u64(7, r["id"]) for r in rows]
     before = cols.order.copy()
     reader.drop_engine_pages()  # resident pages go, values stay (re-read from the file)
     assert cols.order.tolist() == before.tolist()
@@ -292,4 +293,4 @@ def test_tokens_round_trip_including_odd_forms(tmp_path: Path) -> None:
 def test_a_form_with_a_line_break_is_refused(tmp_path: Path) -> None:
     spool = CandidateSpool(tmp_path / "t.arrow", ["sentence", "tokens"])
     with pytest.raises(ValueError, match=r"TB/s1/task/0: a tokens item contains a line break"):
-        spool.add("TB/s1/task/0", {"sentence": "a b", "tokens": ["a\nb"]}, "", 0, 0, 1, 0, 0, None)
+        spool.add("TB/s1/task/0", {"sentence": "a b", "tokens": ["a\nb"]}, "", 0, 0, 1, 0, None)

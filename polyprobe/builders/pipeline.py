@@ -418,7 +418,9 @@ def _build_shard(
     on_invalid = job.on_invalid
     work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-"))
     try:
-        spools = [CandidateSpool(work / f"{t.name}.arrow", t.input_columns) for t in task_objs]
+        spools = [
+            CandidateSpool(work / f"{t.name}.arrow", t.input_columns, seed) for t in task_objs
+        ]
         label_index = [{name: i for i, name in enumerate(t.label_names)} for t in task_objs]
         skipped: Counter[str] = Counter()
         group_writer = StringSpool(work / "groups.arrow")
@@ -444,7 +446,6 @@ def _build_shard(
                         labels[cand.label],
                         text_hash if cand.group is None else stable_u64("group", tb, cand.group),
                         split_code,
-                        seed,
                         None if cand.group is None else f"{tb}/{cand.group}",
                     )
         # From here on nothing per sentence stays in memory but one int32 (canonical_sentence):

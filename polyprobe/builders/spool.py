@@ -24,7 +24,7 @@ from polyprobe.builders.task import Task
 from polyprobe.builders.variants import CandidateColumns, TaskVariants, _argsort_by_index_ties
 from polyprobe.cards.folder import ROW_GROUP
 from polyprobe.cards.schema import arrow_schema
-from polyprobe.hashing import stable_u64
+from polyprobe.hashing import stable_u64, stable_u64_each
 
 BATCH = 4096
 # List columns (a sentence's surface forms) are spooled as one string joined by a newline, a
@@ -47,8 +47,9 @@ class CandidateSpool:
     variants are made their pages are dropped from resident memory
     (:meth:`SpoolReader.drop_engine_pages`): writing reads only the labels again."""
 
-    def __init__(self, path: Path, input_columns: Sequence[str]):
+    def __init__(self, path: Path, input_columns: Sequence[str], seed: int = 0):
         self.path = path
+        self.seed = seed  # rows' engine order: stable_u64(seed, row id)
         self.input_columns = list(input_columns)
         self.columns = ["id", *self.input_columns, "lexical_key", "sentence_index", "group"]
         self._joined = [c for c in self.input_columns if c in _LIST_COLUMNS]
@@ -75,7 +76,6 @@ class CandidateSpool:
         label: int,
         group: int,
         split: int,
-        seed: int,
         group_name: str | None,
     ) -> None:
         buf = self._buf
@@ -102,7 +102,6 @@ class CandidateSpool:
             )
         self.key.append(key)
         self.split.append(split)
-        self.order.append(stable_u64(seed, row_id))
         if len(buf["id"]) >= BATCH:
             self.flush()
 
@@ -119,6 +118,8 @@ class CandidateSpool:
         if self._writer is None:
             self._writer = pa.ipc.new_file(str(self.path), batch.schema)
         self._writer.write_batch(batch)
+        # Order hashes for the whole batch at once (one prefix encoding, no call per row).
+        self.order.extend(stable_u64_each((self.seed,), self._buf["id"]))
         self._buf = {c: [] for c in self.columns}
         for name, _ in _NUMPY_COLUMNS:
             values = getattr(self, name)
