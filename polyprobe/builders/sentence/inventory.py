@@ -25,7 +25,7 @@ vocabulary, not with the corpus.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from polyprobe.builders.rendering import (
@@ -37,7 +37,7 @@ from polyprobe.builders.rendering import (
 )
 from polyprobe.builders.task import TaskParams
 from polyprobe.hashing import lexical_key
-from polyprobe.loaders.records import Sentence, SurfaceToken
+from polyprobe.loaders.records import Sentence, SurfaceToken, Word
 
 FeatsKey = tuple[tuple[str, str], ...]
 Cell = tuple[str, str, FeatsKey]  # (case-folded lemma, UPOS, sorted feature items)
@@ -78,12 +78,30 @@ def form_key(form: str, lang: str) -> str:
     return key
 
 
-def _bump(table: dict[Any, dict[str, int]], key: Any, item: str) -> None:
+def form_keys(forms: Iterable[str], lang: str) -> list[str]:
+    """:func:`form_key` of each form (one dict lookup per memoised form: the passes ask for
+    every token of a sentence)."""
+    get = _FORM_KEYS.setdefault(lang, {}).get
+    return [get(form) or form_key(form, lang) for form in forms]
+
+
+def form_key_getter(lang: str) -> Callable[[str], str]:
+    """:func:`form_key` for one language as a function of the form: the memo's lookup, with
+    :func:`form_key` only for forms not memoised (or whose key is empty)."""
+    get = _FORM_KEYS.setdefault(lang, {}).get
+
+    def key_of(form: str) -> str:
+        return get(form) or form_key(form, lang)
+
+    return key_of
+
+
+def _add(table: dict[Any, dict[str, int]], key: Any, item: str, n: int) -> None:
     inner = table.get(key)
     if inner is None:
-        table[key] = {item: 1}
+        table[key] = {item: n}
     else:
-        inner[item] = inner.get(item, 0) + 1
+        inner[item] = inner.get(item, 0) + n
 
 
 def has_letter(form: str) -> bool:
@@ -99,6 +117,112 @@ def case_shape(spelling: str) -> str:
     return "title" if starts_upper(spelling) else "lower"
 
 
+# A single-word token of a substituted word class as the inventory counts it: (form, lemma,
+# UPOS, feature items in the word's own order). Raw strings, not keys: counting them is one
+# C-level ``Counter.update`` per sentence, and :func:`form_key`/:func:`feats_key` are then
+# applied once per distinct value.
+Single = tuple[str, str, str, tuple[tuple[str, str], ...]]
+
+
+class SentenceDigest:
+    """What a :class:`FormInventory` needs of one sentence, computed once per sentence and
+    shared by the inventories that observe it (see :func:`sentence_digest`).
+
+    ``forms`` and ``upos``: per surface token its form and UPOS (``MWT`` for a multiword
+    token); ``positional``: (form, UPOS) of the tokens whose capital is positional (capital
+    slots that are not lexically capitalised); ``mwt_words``: (form, UPOS) of the words inside
+    multiword tokens. :meth:`keys` and :meth:`singles` are computed on first request."""
+
+    __slots__ = (
+        "forms",
+        "upos",
+        "positional",
+        "mwt_words",
+        "_lang",
+        "_keys",
+        "_singles",
+        "_words",
+    )
+
+    def __init__(self, sentence: Sentence, params: TaskParams, tokens: list[SurfaceToken]):
+        words = sentence.words
+        slots = capital_slots(tokens)
+        self.positional = [
+            (tokens[i].form, tokens[i].upos)
+            for i, lexical in zip(
+                slots,
+                lexical_case([tokens[i] for i in slots], params, sentence),
+                strict=True,
+            )
+            if not lexical
+        ]
+        self._lang = params.lang
+        self._keys: list[str] | None = None
+        # cell UPOS set -> singles; the words they come from (one per single-word token).
+        self._singles: dict[frozenset[str], list[Single]] = {}
+        self.mwt_words: list[tuple[str, str]] = []
+        if len(tokens) == len(words):
+            # No multiword token: token i is word i (its form and UPOS are the word's).
+            self.forms = [w.form for w in words]
+            self.upos = [w.upos for w in words]
+            self._words: list[Word] = words
+            return
+        self.forms = [t.form for t in tokens]
+        self.upos = [t.upos for t in tokens]
+        single_words: list[Word] = []
+        for tok in tokens:
+            ids = tok.word_ids
+            if len(ids) == 1:
+                single_words.append(words[ids[0] - 1])
+            else:
+                for wid in ids:
+                    w = words[wid - 1]
+                    self.mwt_words.append((w.form, w.upos))
+        self._words = single_words
+
+    def keys(self) -> list[str]:
+        """:func:`form_key` of every surface form."""
+        if self._keys is None:
+            self._keys = form_keys(self.forms, self._lang)
+        return self._keys
+
+    def singles(self, upos: frozenset[str]) -> list[Single]:
+        """The single-word tokens whose UPOS is in ``upos``, as :data:`Single` values (a
+        single-word token's form is its word's form)."""
+        found = self._singles.get(upos)
+        if found is None:
+            found = self._singles[upos] = [
+                (w.form, w.lemma, w.upos, tuple(w.feats.items()))
+                for w in self._words
+                if w.upos in upos
+            ]
+        return found
+
+
+# One-entry cache: the pipeline shows each sentence to every observing task before reading the
+# next, so the tasks that keep an inventory (odd_man_out, subject_verb_agreement) digest it
+# once. Holds one sentence at most (identity is safe: the entry keeps the object alive).
+_LAST_DIGEST: list[Any] = [None, None, None]  # sentence, params, digest
+
+
+def sentence_digest(
+    sentence: Sentence, params: TaskParams, tokens: list[SurfaceToken] | None = None
+) -> SentenceDigest:
+    """The :class:`SentenceDigest` of ``sentence`` (``tokens``: its surface tokens, if the
+    caller has them), shared with the previous caller if it asked for the same sentence object
+    with the same parameters (records are not changed once read; a caller that edits a
+    sentence in place between two observations must pass a new object)."""
+    last = _LAST_DIGEST
+    if last[0] is sentence and last[1] is params:
+        digest: SentenceDigest = last[2]
+        return digest
+    digest = SentenceDigest(
+        sentence, params, sentence.surface_tokens() if tokens is None else tokens
+    )
+    last[0], last[1], last[2] = sentence, params, digest
+    return digest
+
+
 class FormInventory:
     """Form statistics of a corpus, collected sentence by sentence.
 
@@ -109,6 +233,13 @@ class FormInventory:
     UPOS (multiword tokens are then skipped): a task that only needs verbs and the noun test
     saves most of the first pass, but frequencies, ranks and bigrams are then partial, so
     they are only meaningful without it.
+
+    Why two layers: ``observe`` only counts raw values of the sentence (C-level
+    ``Counter.update`` of a shared :class:`SentenceDigest`); the keyed tables (``form_counts``,
+    ``cells``, ``upos_of``, ``bigrams``, spellings) are brought up to date from those counts
+    the first time one of them is read after an ``observe``, applying :func:`form_key` and the
+    filters once per distinct value instead of once per token. The pending counts are emptied
+    then, so memory stays bounded by the vocabulary.
     """
 
     def __init__(
@@ -122,84 +253,132 @@ class FormInventory:
         self.params = params
         self.cell_upos = frozenset(cell_upos)
         self.only_upos = None if only_upos is None else frozenset(only_upos)
-        self.form_counts: Counter[str] = Counter()
+        self._form_counts: Counter[str] = Counter()
         # case-folded form -> spelling counts where the case is the word's own (not at a
         # capital slot) and, as a fallback, spellings at slots with the positional capital
         # removed.
         self._spell: dict[str, dict[str, int]] = {}
         self._slot_spell: dict[str, dict[str, int]] = {}
-        self.cells: dict[Cell, dict[str, int]] = {}
-        self.upos_of: dict[str, dict[str, int]] = {}
-        self.bigrams: set[tuple[str, str]] | None = set() if bigrams else None
+        self._cells: dict[Cell, dict[str, int]] = {}
+        self._upos_of: dict[str, dict[str, int]] = {}
+        self._bigrams: set[tuple[str, str]] | None = set() if bigrams else None
+        # Raw counts since the keyed tables were last brought up to date (see the docstring):
+        # (form, token UPOS) of every surface token, cell words, positional capitals, words
+        # inside multiword tokens.
+        self._new_tokens: Counter[tuple[str, str]] = Counter()
+        self._new_singles: Counter[Single] = Counter()
+        self._new_positional: Counter[tuple[str, str]] = Counter()
+        self._new_mwt_words: Counter[tuple[str, str]] = Counter()
+        self._pending = False
         self.sentences = 0
         self.tokens = 0
         self._ranks: dict[str, int] | None = None
         self._spellings: dict[str, str | None] | None = None
 
     # --- first pass ----------------------------------------------------------------------
-    def observe(self, sentence: Sentence, tokens: list[SurfaceToken] | None = None) -> None:
+    def observe(
+        self, sentence: Sentence, tokens: list[SurfaceToken] | None = None
+    ) -> SentenceDigest:
         """Count one sentence (``tokens``: its surface tokens, if the caller has them). The
-        hot path of the first pass: plain dicts, no per-token object creation."""
-        if tokens is None:
-            tokens = sentence.surface_tokens()
-        slots = capital_slots(tokens)
-        # Only slot occupants need the (costly) lexical-case test.
-        slot_lexical = dict(
-            zip(slots, lexical_case([tokens[i] for i in slots], self.params, sentence), strict=True)
-        )
-        lang = self.params.lang
-        counts = self.form_counts
-        spell, slot_spell, upos_of = self._spell, self._slot_spell, self.upos_of
-        cell_upos, cells = self.cell_upos, self.cells
-        words = sentence.words
+        hot path of the first pass: a few C-level updates per sentence. Returns the
+        sentence's digest (the caller may count more of it)."""
+        digest = sentence_digest(sentence, self.params, tokens)
+        forms = digest.forms
         self.sentences += 1
-        self.tokens += len(tokens)
-        keys: list[str] = []
-        only = self.only_upos
-        for i, tok in enumerate(tokens):
-            if only is not None and tok.upos not in only:
-                if len(tok.word_ids) > 1:  # still note the UPOS of the words inside
-                    for wid in tok.word_ids:
-                        word = words[wid - 1]
-                        if word.upos in only:
-                            _bump(upos_of, form_key(word.form, lang), word.upos)
-                continue
-            form = tok.form
-            key = form_key(form, lang)
-            keys.append(key)
-            counts[key] += 1
-            if slot_lexical.get(i) is False:
-                spelled = casefold_first(form, lang) if starts_upper(form) else form
-                table = slot_spell
-            else:
-                spelled = form
-                table = spell
-            seen = table.get(key)
-            if seen is None:
-                table[key] = {spelled: 1}
-            else:
-                seen[spelled] = seen.get(spelled, 0) + 1
-            ids = tok.word_ids
-            if len(ids) == 1:
-                word = words[ids[0] - 1]
-                _bump(upos_of, key, word.upos)
-                if word.upos in cell_upos:
-                    _bump(
-                        cells, (form_key(word.lemma, lang), word.upos, feats_key(word.feats)), key
-                    )
-            else:
-                for wid in ids:
-                    word = words[wid - 1]
-                    _bump(upos_of, form_key(word.form, lang), word.upos)
-        if self.bigrams is not None and keys and only is None:
-            bigrams = self.bigrams
-            prev = BOS
-            for key in keys:
-                bigrams.add((prev, key))
-                prev = key
-            bigrams.add((prev, EOS))
+        self.tokens += len(forms)
+        self._new_tokens.update(zip(forms, digest.upos, strict=True))
+        self._new_singles.update(digest.singles(self.cell_upos))
+        if digest.positional:
+            self._new_positional.update(digest.positional)
+        if digest.mwt_words:
+            self._new_mwt_words.update(digest.mwt_words)
+        if self._bigrams is not None and forms and self.only_upos is None:
+            keys = digest.keys()
+            self._bigrams.update(zip([BOS, *keys], [*keys, EOS], strict=True))
+        self._pending = True
         self._ranks = None
         self._spellings = None
+        return digest
+
+    def _update(self) -> None:
+        """Fold the raw counts of the sentences observed since the last read into the keyed
+        tables: exactly what per-token counting would have produced."""
+        if not self._pending:
+            return
+        self._pending = False
+        lang = self.params.lang
+        only = self.only_upos
+        mwt_counted = only is None or "MWT" in only
+        memo = _FORM_KEYS.setdefault(lang, {}).get  # form_key, inlined: once per type
+        counts, cells, upos_of = self._form_counts, self._cells, self._upos_of
+        spell, slot_spell = self._spell, self._slot_spell
+        positional = self._new_positional
+        for pair, n in self._new_tokens.items():
+            form, upos = pair
+            if only is not None and upos not in only:
+                continue
+            key = memo(form) or form_key(form, lang)
+            counts[key] = counts.get(key, 0) + n
+            at_slot = positional.get(pair, 0) if positional else 0
+            if n > at_slot:
+                inner = spell.get(key)
+                if inner is None:
+                    spell[key] = {form: n - at_slot}
+                else:
+                    inner[form] = inner.get(form, 0) + n - at_slot
+            if at_slot:
+                spelled = casefold_first(form, lang) if starts_upper(form) else form
+                _add(slot_spell, key, spelled, at_slot)
+            if upos != "MWT":
+                inner = upos_of.get(key)
+                if inner is None:
+                    upos_of[key] = {upos: n}
+                else:
+                    inner[upos] = inner.get(upos, 0) + n
+        for (form, upos), n in self._new_mwt_words.items():
+            if mwt_counted or upos in only:  # type: ignore[operator]
+                _add(upos_of, memo(form) or form_key(form, lang), upos, n)
+        sorted_feats: dict[tuple[tuple[str, str], ...], FeatsKey] = {}  # few distinct bundles
+        for (form, lemma, upos, items), n in self._new_singles.items():
+            if only is None or upos in only:
+                feats = sorted_feats.get(items)
+                if feats is None:
+                    feats = sorted_feats[items] = tuple(sorted(items))
+                cell = (memo(lemma) or form_key(lemma, lang), upos, feats)
+                key = memo(form) or form_key(form, lang)
+                inner = cells.get(cell)
+                if inner is None:
+                    cells[cell] = {key: n}
+                else:
+                    inner[key] = inner.get(key, 0) + n
+        self._new_tokens = Counter()
+        self._new_singles = Counter()
+        self._new_positional = Counter()
+        self._new_mwt_words = Counter()
+
+    @property
+    def form_counts(self) -> Counter[str]:
+        """Case-folded form -> tokens."""
+        self._update()
+        return self._form_counts
+
+    @property
+    def cells(self) -> dict[Cell, dict[str, int]]:
+        """``(lemma, UPOS, feats)`` -> case-folded form -> tokens (``cell_upos`` only)."""
+        self._update()
+        return self._cells
+
+    @property
+    def upos_of(self) -> dict[str, dict[str, int]]:
+        """Case-folded form -> UPOS -> words (inside multiword tokens too)."""
+        self._update()
+        return self._upos_of
+
+    @property
+    def bigrams(self) -> set[tuple[str, str]] | None:
+        """Adjacent case-folded forms (with the :data:`BOS`/:data:`EOS` markers), if on."""
+        self._update()
+        return self._bigrams
 
     # --- frequency -----------------------------------------------------------------------
     def _rank_table(self) -> dict[str, int]:
@@ -234,9 +413,10 @@ class FormInventory:
     def band_table(self) -> list[dict[str, Any]]:
         """Per band: rank range, count range and number of forms (for the card)."""
         rows: dict[int, dict[str, Any]] = {}
+        form_counts = self.form_counts
         for key, rank in self._rank_table().items():
             b = rank.bit_length() - 1
-            count = self.form_counts[key]
+            count = form_counts[key]
             row = rows.get(b)
             if row is None:
                 rows[b] = {
@@ -263,6 +443,7 @@ class FormInventory:
         elif key in memo:
             return memo[key]
         found = None
+        self._update()
         for table in (self._spell, self._slot_spell):
             counts = table.get(key)
             if counts:
@@ -276,7 +457,8 @@ class FormInventory:
         return bool(counts) and counts.get(upos, 0) > 0
 
     def bigram(self, left: str, right: str) -> bool:
-        return self.bigrams is not None and (left, right) in self.bigrams
+        bigrams = self.bigrams
+        return bigrams is not None and (left, right) in bigrams
 
     # --- cells ---------------------------------------------------------------------------
     def cells_of(self, upos: str) -> Iterable[tuple[Cell, dict[str, int]]]:
@@ -293,15 +475,17 @@ def regular_case(
     i: int,
     lang: str,
     slots: Sequence[int] | None = None,
+    key: str | None = None,
 ) -> bool:
     """Is token ``i`` written the way the corpus usually writes it (allowing the positional
     capital at a sentence start)?
 
     A substitution writes the replacement in its usual spelling. If the original were in an
     unusual case (a title-cased headline word, an all-caps shout), the changed copy would differ
-    from the original in case as well as in the word: a cue. Such tokens are not replaced."""
+    from the original in case as well as in the word: a cue. Such tokens are not replaced.
+    (``slots``, ``key``: the capital slots and the form's key, if the caller has them.)"""
     form = tokens[i].form
-    usual = inventory.spelling(form_key(form, lang))
+    usual = inventory.spelling(form_key(form, lang) if key is None else key)
     if usual is None or form == usual:
         return usual is not None
     if slots is None:
@@ -314,6 +498,7 @@ def substitute(
     i: int,
     spelling: str,
     params: TaskParams,
+    slots: Sequence[int] | None = None,
 ) -> list[SurfaceToken]:
     """Replace the form of surface token ``i`` by ``spelling`` (its usual, non-positional
     spelling), keeping the whitespace skeleton and the capital slot.
@@ -322,10 +507,13 @@ def substitute(
     occupant changes: if the original occupant of a capital slot starts with a capital, the new
     occupant is capitalised (a replacement whose usual spelling is already capitalised, such as
     a German noun, is left as written); everywhere else the replacement keeps its usual
-    spelling. Spacing is positional, UPOS and word ids stay those of the slot."""
+    spelling. Spacing is positional, UPOS and word ids stay those of the slot (``slots``: the
+    capital slots of ``tokens``, if the caller has them)."""
     tok = tokens[i]
     form = spelling
-    if i in capital_slots(tokens) and starts_upper(tok.form):
+    if slots is None:
+        slots = capital_slots(tokens)
+    if i in slots and starts_upper(tok.form):
         form = capitalise_first(spelling, params.lang)
     out = list(tokens)
     out[i] = SurfaceToken(form, tok.word_ids, tok.space_after, tok.upos)

@@ -12,10 +12,11 @@ from polyprobe.builders.sentence.inventory import (
     EOS,
     FeatsKey,
     FormInventory,
+    Single,
     case_shape,
-    feats_key,
     feats_string,
     form_key,
+    form_key_getter,
     has_letter,
     regular_case,
     substitute,
@@ -103,13 +104,21 @@ class OddManOut(Task):
     def __init__(self, params: TaskParams | None = None, seed: int = 0) -> None:
         super().__init__(params, seed)
         self.inventory = FormInventory(self.params, self.upos, bigrams=True)
-        # (form key, UPOS, feats) -> earliest UD split index it occurs in as a single token.
+        # (form key, UPOS, feats) -> earliest UD split index it occurs in as a single token
+        # (set by derive from ``_seen_in_split``: split index -> raw single-token values).
         self._first_split: dict[tuple[str, str, FeatsKey], int] = {}
+        self._seen_in_split: dict[int, set[Single]] = {}
         self._home: dict[str, Home] = {}
         self._lemma: dict[str, str] = {}
         self._class_of: dict[str, str] = {}
         self._members: dict[str, tuple[str, ...]] = {}
         self._class_split: dict[str, int] = {}  # class -> UD split of first occurrence
+        # For candidates, set by derive: per class id its members as a set and, per lemma, its
+        # members with that lemma; per classed form its home analysis with the features as a
+        # dict (compared to ``word.feats`` without sorting).
+        self._member_set: dict[str, frozenset[str]] = {}
+        self._same_lemma: dict[tuple[str, str], frozenset[str]] = {}
+        self._classed_home: dict[str, tuple[str, dict[str, str]]] = {}
         self._derived: dict[str, Any] = {}
         self.attestation: Counter[str] = Counter()
 
@@ -128,36 +137,60 @@ class OddManOut(Task):
 
     # --- first pass ---------------------------------------------------------------------
     def observe(self, sentence: Sentence) -> None:
-        tokens = sentence.surface_tokens()
-        self.inventory.observe(sentence, tokens)
+        digest = self.inventory.observe(sentence)
         split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
-        upos = self.inventory.cell_upos
-        first = self._first_split
-        lang = self.params.lang
-        for tok in tokens:
-            if len(tok.word_ids) != 1 or tok.upos not in upos:
-                continue
-            word = sentence.word(tok.word_ids[0])
-            k = (form_key(word.form, lang), word.upos, feats_key(word.feats))
-            if split < first.get(k, 4):
-                first[k] = split
+        # Raw (form, lemma, UPOS, feature items) of the NOUN/VERB tokens per split, keyed once
+        # per distinct value in derive (a C-level set update here instead of two key
+        # computations per token; the inventory has just counted the same list).
+        seen = self._seen_in_split.get(split)
+        if seen is None:
+            seen = self._seen_in_split[split] = set()
+        seen.update(digest.singles(self.inventory.cell_upos))
+
+    def _first_splits(self) -> dict[tuple[str, str, FeatsKey], int]:
+        """(form key, UPOS, feats) -> earliest UD split index it occurs in as a single token."""
+        key_of = form_key_getter(self.params.lang)
+        sorted_feats: dict[tuple[tuple[str, str], ...], FeatsKey] = {}  # few distinct bundles
+        first: dict[tuple[str, str, FeatsKey], int] = {}
+        for split in sorted(self._seen_in_split):
+            for form, _, upos, items in self._seen_in_split[split]:
+                feats = sorted_feats.get(items)
+                if feats is None:
+                    feats = sorted_feats[items] = tuple(sorted(items))
+                k = (key_of(form), upos, feats)
+                if k not in first:
+                    first[k] = split
+        return first
 
     def derive(self) -> dict[str, Any]:
         """Home analyses, frequency bands and replacement classes (see the class docstring)."""
         inv = self.inventory
         size = max(2, self.class_size)
         self._home, self._lemma, self._class_of, self._members = {}, {}, {}, {}
+        self._member_set, self._same_lemma, self._classed_home = {}, {}, {}
         self._class_split = {}
-        # form -> Counter of (UPOS, feats) analyses, and per analysis the lemma counts.
-        analyses: dict[str, Counter[Home]] = {}
-        lemmas: dict[tuple[str, Home], Counter[str]] = {}
-        for upos in sorted(inv.cell_upos):
-            for (lemma, _, feats), forms in inv.cells_of(upos):
-                for key, n in forms.items():
-                    analyses.setdefault(key, Counter())[(upos, feats)] += n
-                    lemmas.setdefault((key, (upos, feats)), Counter())[lemma] += n
+        self._first_split = self._first_splits()
+        split_aware = self.split_aware
+        # form -> (UPOS, feats) analyses -> count, and per analysis the lemma counts. Plain
+        # dicts in any order: every choice below is a min/sort over a total order.
+        analyses: dict[str, dict[Home, int]] = {}
+        lemmas: dict[tuple[str, Home], dict[str, int]] = {}
+        for (lemma, upos, feats), forms in inv.cells.items():
+            home = (upos, feats)
+            for key, n in forms.items():
+                counts = analyses.get(key)
+                if counts is None:
+                    analyses[key] = {home: n}
+                else:
+                    counts[home] = counts.get(home, 0) + n
+                by_lemma = lemmas.get((key, home))
+                if by_lemma is None:
+                    lemmas[(key, home)] = {lemma: n}
+                else:
+                    by_lemma[lemma] = by_lemma.get(lemma, 0) + n
         pools: dict[tuple[str, FeatsKey, int, str, int], list[str]] = {}
         skipped_no_letter = skipped_other_upos = 0
+        upos_of = inv.upos_of
         for key in sorted(analyses):
             if not has_letter(key):
                 skipped_no_letter += 1
@@ -165,7 +198,7 @@ class OddManOut(Task):
             home = min(analyses[key].items(), key=lambda kv: (-kv[1], kv[0]))[0]
             # The home UPOS must be the form's most frequent UPOS over *all* its occurrences
             # (strictly): "out" is a NOUN a few times in EWT but an ADP/ADV nearly always.
-            by_upos = inv.upos_of[key]
+            by_upos = upos_of[key]
             if any(n >= by_upos.get(home[0], 0) for u, n in by_upos.items() if u != home[0]):
                 skipped_other_upos += 1
                 continue
@@ -174,7 +207,7 @@ class OddManOut(Task):
             band = inv.band(key)
             spelling = inv.spelling(key)
             assert band is not None and spelling is not None
-            split = self._first_split.get((key, *home), 3) if self.split_aware else 3
+            split = self._first_split.get((key, *home), 3) if split_aware else 3
             pools.setdefault((home[0], home[1], band, case_shape(spelling), split), []).append(key)
         classes_per_upos: Counter[str] = Counter()
         forms_in_classes: Counter[str] = Counter()
@@ -187,12 +220,19 @@ class OddManOut(Task):
             n_classes = max(1, len(keys) // size)
             for c in range(n_classes):
                 members = tuple(sorted(keys[c::n_classes]))
-                where = f"|{_SPLIT_NAMES[split]}" if self.split_aware else ""
+                where = f"|{_SPLIT_NAMES[split]}" if split_aware else ""
                 class_id = lexical_key(f"{upos}|{feats_string(feats)}|b{band}|{shape}{where}|{c}")
                 self._members[class_id] = members
+                self._member_set[class_id] = frozenset(members)
+                by_lemma: dict[str, list[str]] = {}
+                for k in members:
+                    by_lemma.setdefault(self._lemma[k], []).append(k)
+                for lemma, group in by_lemma.items():
+                    self._same_lemma[(class_id, lemma)] = frozenset(group)
                 self._class_split[class_id] = split
                 for k in members:
                     self._class_of[k] = class_id
+                    self._classed_home[k] = (upos, dict(feats))
                 classes_per_upos[upos] += 1
                 forms_in_classes[upos] += len(members)
         sizes = [len(m) for m in self._members.values()]
@@ -242,53 +282,74 @@ class OddManOut(Task):
         inv = self.inventory
         lang = self.params.lang
         tokens = sentence.surface_tokens()
-        keys = [form_key(t.form, lang) for t in tokens]
-        upos = set(self.upos)
-        singles = [i for i, t in enumerate(tokens) if len(t.word_ids) == 1 and t.upos in upos]
+        upos = inv.cell_upos  # frozenset(self.upos)
+        singles = [i for i, t in enumerate(tokens) if t.upos in upos and len(t.word_ids) == 1]
         if not singles:
             return self.drop("no NOUN/VERB outside multiword tokens")
+        key_of = form_key_getter(lang)
+        words = sentence.words
+        classed_home = self._classed_home
         classed: list[int] = []
+        keys: dict[int, str] = {}  # position -> form key, for the positions looked at
         for i in singles:
-            word = sentence.word(tokens[i].word_ids[0])
-            key = keys[i]
-            if key in self._class_of and self._home[key] == (word.upos, feats_key(word.feats)):
-                classed.append(i)
+            # Classed and in its home analysis (dict equality: order-independent, no sort).
+            keys[i] = key = key_of(tokens[i].form)
+            home = classed_home.get(key)
+            if home is not None:
+                word = words[tokens[i].word_ids[0] - 1]
+                if word.upos == home[0] and word.feats == home[1]:
+                    classed.append(i)
         if not classed:
             return self.drop("no NOUN/VERB with a replacement class")
         slots = capital_slots(tokens)
-        regular = [i for i in classed if regular_case(inv, tokens, i, lang, slots)]
+        regular = [i for i in classed if regular_case(inv, tokens, i, lang, slots, keys[i])]
         if not regular:
             return self.drop("NOUN/VERB only in unusual case")
+        class_of = self._class_of
         if self.split_aware:
             # Under --split ud the engine drops an item whose key occurred in an earlier
             # split, so only words whose class starts in this sentence's split can survive.
             split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
-            regular = [i for i in regular if self._class_split[self._class_of[keys[i]]] == split]
+            regular = [i for i in regular if self._class_split[class_of[keys[i]]] == split]
             if not regular:
                 return self.drop("every NOUN/VERB class seen in an earlier split")
         best = -1
-        options: dict[int, list[str]] = {}
-        bigrams = inv.bigrams if inv.bigrams is not None else set()
-        lemma_of = self._lemma
+        options: dict[int, set[str]] = {}
+        member_set, same_lemma = self._member_set, self._same_lemma
+        bigrams = inv.bigrams or set()
+        last = len(tokens) - 1
         for i in regular:
-            lemma = form_key(sentence.word(tokens[i].word_ids[0]).lemma, lang)
-            left = keys[i - 1] if i > 0 else BOS
-            right = keys[i + 1] if i + 1 < len(tokens) else EOS
+            lemma = key_of(words[tokens[i].word_ids[0] - 1].lemma)
             own = keys[i]
-            tiered: dict[int, list[str]] = {}
-            # The hot loop of the task (class members × positions): set lookups inline.
-            for r in self._members[self._class_of[own]]:
-                if r == own or lemma_of[r] == lemma:
-                    continue
-                tier = ((left, r) in bigrams) + ((r, right) in bigrams)
-                tiered.setdefault(tier, []).append(r)
-            if not tiered:
+            class_id = class_of[own]
+            # Tiers by set algebra: the eligible members (class minus the original and the
+            # members with its lemma) that follow the left neighbour / precede the right one
+            # in an attested bigram; the best tier is "both" if the two sets meet, else "one"
+            # if either is non-empty, else "neither" (all eligible members). Most sentences
+            # reach "both", after which a position only needs its "both" set.
+            drop = same_lemma.get((class_id, lemma))
+            members = member_set[class_id]
+            eligible = members.difference(drop, (own,)) if drop else members.difference((own,))
+            if not eligible:
                 continue
-            top = max(tiered)
+            left = (keys.get(i - 1) or key_of(tokens[i - 1].form)) if i > 0 else BOS
+            right = (keys.get(i + 1) or key_of(tokens[i + 1].form)) if i < last else EOS
+            fits_left = {r for r in eligible if (left, r) in bigrams}
+            both = {r for r in fits_left if (r, right) in bigrams}
+            if both:
+                top, pool = 2, both
+            elif best == 2:
+                continue  # this position cannot reach the tier already found
+            else:
+                fits_right = {r for r in eligible if (r, right) in bigrams}
+                if fits_left or fits_right:
+                    top, pool = 1, fits_left | fits_right
+                else:
+                    top, pool = 0, eligible
             if top > best:
                 best, options = top, {}
             if top == best:
-                options[i] = tiered[top]
+                options[i] = pool
         if not options:
             return self.drop("no replacement with another lemma")
         rng = stable_rng(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
@@ -298,7 +359,7 @@ class OddManOut(Task):
         r = pool[choice_index(rng, len(pool))]
         spelling = inv.spelling(r)
         assert spelling is not None
-        changed = substitute(tokens, i, spelling, self.params)
+        changed = substitute(tokens, i, spelling, self.params, slots)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
         changed_text = render(changed)

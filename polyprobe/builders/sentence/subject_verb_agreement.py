@@ -208,10 +208,15 @@ class SubjectVerbAgreement(Task):
     def observe(self, sentence: Sentence) -> None:
         self.inventory.observe(sentence)
         relations = self.subject_relations
-        for subj in sentence.words:
-            if subj.deprel not in relations or subj.head == 0:
+        # Most sentences have one subject or none: find them first (a comprehension), then
+        # look at their clauses.
+        for subj in [w for w in sentence.words if w.deprel in relations]:
+            if subj.head == 0:
                 continue
-            if any(_base(c.deprel) == "conj" for c in sentence.children(subj.id)):
+            if any(
+                c.deprel == "conj" or c.deprel.startswith("conj:")  # _base(deprel) == "conj"
+                for c in sentence.children(subj.id)
+            ):
                 continue
             # Evidence from every clause, copular ones included ("they are happy").
             carrier = self._carrier(sentence, sentence.word(subj.head), ("aux", "cop"))
@@ -326,13 +331,14 @@ class SubjectVerbAgreement(Task):
         own = form_key(carrier.form, lang)
         lemma = form_key(carrier.lemma, lang)
         out: dict[str, str] = {}
+        number = self.number_agreement  # an option lookup: once, not per analysis
         paradigm = self._paradigms.get((lemma, carrier.upos, rest_key(carrier.feats)), {})
         for form, analyses in paradigm.items():
             if form == own or self.inventory.seen_as(form, "NOUN"):
                 continue
-            if any(self.compatible(subj, a) for a in analyses):
+            if any(self.compatible(subj, a, number) for a in analyses):
                 continue
-            if any(self.compatible(subj, a) for a in self._analyses.get((lemma, form), ())):
+            if any(self.compatible(subj, a, number) for a in self._analyses.get((lemma, form), ())):
                 continue  # agrees in another tense/mood (de 'habe': Ind 1sg and Sub 3sg)
             out[form] = "treebank"
         entries = self._unimorph.get(lemma)
@@ -367,7 +373,8 @@ class SubjectVerbAgreement(Task):
         root = sentence.root
         if root.upos != "VERB":
             return self.drop("root is not a VERB")
-        subjects = [c for c in sentence.children(root.id) if c.deprel in self.subject_relations]
+        relations = self.subject_relations  # an option lookup: once, not per dependent
+        subjects = [c for c in sentence.children(root.id) if c.deprel in relations]
         if not subjects:
             return self.drop("no overt subject")
         if len(subjects) > 1:
