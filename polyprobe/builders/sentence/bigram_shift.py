@@ -93,7 +93,7 @@ class BigramShift(Task):
     """
 
     name: ClassVar[str] = "bigram_shift"
-    relative_cost: ClassVar[float] = 4.6
+    relative_cost: ClassVar[float] = 4.3
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether two adjacent words of the sentence have been swapped (inverted) or "

@@ -191,7 +191,7 @@ class CoordinationInversion(Task):
     """
 
     name: ClassVar[str] = "coordination_inversion"
-    relative_cost: ClassVar[float] = 1.0
+    relative_cost: ClassVar[float] = 0.5
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether the two coordinated main clauses of the sentence have been swapped "

@@ -104,7 +104,7 @@ class EndOfSentence(Task):
     """
 
     name: ClassVar[str] = "end_of_sentence"
-    relative_cost: ClassVar[float] = 2.0
+    relative_cost: ClassVar[float] = 1.6
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Two consecutive sentences of a document are joined without punctuation; predict the "

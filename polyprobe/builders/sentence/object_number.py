@@ -27,7 +27,7 @@ class ObjectNumber(ArgumentNumber):
     """
 
     name: ClassVar[str] = "object_number"
-    relative_cost: ClassVar[float] = 0.4
+    relative_cost: ClassVar[float] = 0.3
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the grammatical number (singular or plural) of the direct object of the main "

@@ -68,7 +68,7 @@ class OddManOut(Task):
     """
 
     name: ClassVar[str] = "odd_man_out"
-    relative_cost: ClassVar[float] = 11.0
+    relative_cost: ClassVar[float] = 10.8
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether a noun or verb of the sentence has been replaced by another word of the "

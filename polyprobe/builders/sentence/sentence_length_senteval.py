@@ -37,7 +37,7 @@ class SentenceLengthSentEval(Task):
     """
 
     name: ClassVar[str] = "sentence_length_senteval"
-    relative_cost: ClassVar[float] = 0.5
+    relative_cost: ClassVar[float] = 0.6
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the length of the sentence in surface tokens (punctuation included), in "

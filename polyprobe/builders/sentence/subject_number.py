@@ -23,7 +23,7 @@ class SubjectNumber(ArgumentNumber):
     """
 
     name: ClassVar[str] = "subject_number"
-    relative_cost: ClassVar[float] = 0.2
+    relative_cost: ClassVar[float] = 0.4
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the grammatical number (singular or plural) of the subject of the main clause."

@@ -99,7 +99,7 @@ class TopDependencies(Task):
     """
 
     name: ClassVar[str] = "top_dependencies"
-    relative_cost: ClassVar[float] = 2.1
+    relative_cost: ClassVar[float] = 1.8
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the sequence of relations of the root's dependents (with the root's position "

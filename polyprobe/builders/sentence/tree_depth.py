@@ -132,7 +132,7 @@ class TreeDepth(Task):
     """
 
     name: ClassVar[str] = "tree_depth"
-    relative_cost: ClassVar[float] = 2.9
+    relative_cost: ClassVar[float] = 2.1
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict the depth of the sentence's dependency tree (longest path from the root to a "

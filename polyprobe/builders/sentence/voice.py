@@ -61,7 +61,7 @@ class Voice(Task):
     """
 
     name: ClassVar[str] = "voice"
-    relative_cost: ClassVar[float] = 1.1
+    relative_cost: ClassVar[float] = 0.6
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict whether the main clause of the sentence is active or passive."

@@ -248,7 +248,7 @@ class WordContent(Task):
     """
 
     name: ClassVar[str] = "word_content"
-    relative_cost: ClassVar[float] = 1.8
+    relative_cost: ClassVar[float] = 1.1
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict which of K mid-frequency target nouns occurs in the sentence (each sentence "

@@ -96,7 +96,7 @@ class WordOrder(Task):
     """
 
     name: ClassVar[str] = "word_order"
-    relative_cost: ClassVar[float] = 1.1
+    relative_cost: ClassVar[float] = 1.3
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict whether the corpus's most frequent noun stands at the beginning, in the "
@@ -343,7 +343,7 @@ class WordOrderPermuted(WordOrder):
     """
 
     name: ClassVar[str] = "word_order_permuted"
-    relative_cost: ClassVar[float] = 1.4
+    relative_cost: ClassVar[float] = 1.1
     description: ClassVar[str] = (
         "Predict whether the corpus's most frequent noun stands at the beginning, in the "
         "middle or at the end of a sentence whose other words are shuffled (three copies "
