@@ -16,9 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from polyprobe.builders.rendering import swap_adjacent
 from polyprobe.builders.sentence import predicates
-from polyprobe.builders.sentence.bigram_shift import swap_pair, swappable_pairs
+from polyprobe.builders.sentence.bigram_shift import swappable_pairs
 from polyprobe.builders.sentence.coordination_inversion import _base, find_clauses
 from polyprobe.builders.sentence.end_of_sentence import EndOfSentence, lower_for_language
 from polyprobe.builders.sentence.top_dependencies import (
@@ -120,18 +119,14 @@ def _ref_word_content_counts(sentences: list[Sentence]) -> tuple[Counter, Counte
 
 
 @pytest.mark.parametrize(("name", "lang", "nouns"), TREEBANKS)
-def test_swap_pair_matches_swap_adjacent(ud_dir: Path, name: str, lang: str, nouns: bool) -> None:
-    """Every swappable pair of every sentence: same tokens as the general permutation."""
-    params = _params(lang, nouns)
-    swaps = 0
+def test_swappable_pairs_match_reference(ud_dir: Path, name: str, lang: str, nouns: bool) -> None:
+    n = 0
     for s in _sentences(ud_dir, name):
         tokens = s.surface_tokens()
         pairs = swappable_pairs(tokens)
         assert pairs == _ref_swappable_pairs(tokens), s.sent_id
-        for i in pairs:
-            assert swap_pair(tokens, i, params, s) == swap_adjacent(tokens, i, params, s)
-            swaps += 1
-    assert swaps > 5000
+        n += len(pairs)
+    assert n > 5000
 
 
 @pytest.mark.parametrize(("name", "lang", "nouns"), TREEBANKS)

@@ -264,29 +264,32 @@ def swap_adjacent(
         order[i], order[i + 1] = order[i + 1], order[i]
         return permute(tokens, order, params, sentence)
     # What permute does with this order, without its O(n log n) permutation check and
-    # without looking at the tokens that stay where they are (they come out as copies).
+    # without rebuilding the tokens that stay where they are: only positions i and i + 1 can
+    # differ, and whether they are capital slots depends only on the tokens up to i + 1.
+    # Unchanged positions are the input's own token objects (nothing mutates a SurfaceToken).
+    j = i + 1
     a = tokens[i]
-    b = tokens[i + 1]
+    b = tokens[j]
     if a.upos == "PUNCT" or b.upos == "PUNCT":
-        raise ValueError(f"PUNCT tokens may not move (position {i} <- {i + 1})")
-    out = [SurfaceToken(t.form, t.word_ids, t.space_after, t.upos) for t in tokens]
-    slots = capital_slots(tokens)
-    if i in slots or i + 1 in slots:
+        raise ValueError(f"PUNCT tokens may not move (position {i} <- {j})")
+    out = list(tokens)
+    slots = capital_slots(tokens[: j + 1])
+    if i in slots or j in slots:
         lang = params.lang
         keep = keep_case_forms(params)
         nouns = params.capitalises_nouns
-        for pos, j in ((i, i + 1), (i + 1, i)):  # output position <- input position
-            src = tokens[j]
+        for pos, src_pos in ((i, j), (j, i)):  # output position <- input position
+            src = tokens[src_pos]
             form = src.form
             if not _lexical(src, keep, nouns, sentence):
-                if j in slots and starts_upper(form):
+                if src_pos in slots and starts_upper(form):
                     form = casefold_first(form, lang)
                 if pos in slots and starts_upper(tokens[pos].form):
                     form = capitalise_first(form, lang)
             out[pos] = SurfaceToken(form, src.word_ids, tokens[pos].space_after, src.upos)
     else:
         out[i] = SurfaceToken(b.form, b.word_ids, a.space_after, b.upos)
-        out[i + 1] = SurfaceToken(a.form, a.word_ids, b.space_after, a.upos)
+        out[j] = SurfaceToken(a.form, a.word_ids, b.space_after, a.upos)
     return out
 
 

@@ -5,16 +5,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polyprobe.builders.rendering import (
-    capital_slots,
-    capitalise_first,
-    casefold_first,
     keep_case_forms,
-    lexical_case,
     render,
     sentence_inputs,
-    starts_upper,
+    swap_adjacent,
 )
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.builders.task import Candidate, Level, Task
 from polyprobe.hashing import choice_index, lexical_key, stable_rng
 from polyprobe.loaders.records import Sentence, SurfaceToken
 
@@ -49,39 +45,6 @@ def _pairs(keys: list[str | None]) -> list[int]:
         for i, (a, b) in enumerate(zip(keys, keys[1:], strict=False))
         if a is not None and b is not None and a != b
     ]
-
-
-def swap_pair(
-    tokens: list[SurfaceToken], i: int, params: TaskParams, sentence: Sentence
-) -> list[SurfaceToken]:
-    """:func:`~polyprobe.builders.rendering.swap_adjacent` for two non-PUNCT tokens, touching
-    only the two positions that change.
-
-    ``permute`` validates the order, finds every capital slot and rebuilds every token; for
-    a swap of ``i`` and ``i + 1`` only those two positions can differ (an unmoved token keeps
-    its form, word ids, spacing and UPOS), and whether they are capital slots depends only on
-    the tokens up to ``i + 1``. The moved tokens get exactly ``permute``'s treatment
-    (tests/test_perf_tasks.py compares the two on every sentence of real treebanks)."""
-    j = i + 1
-    slots = capital_slots(tokens[: j + 1])
-    out = list(tokens)
-    if i in slots or j in slots:
-        lexical = lexical_case((tokens[i], tokens[j]), params, sentence)
-        lang = params.lang
-        for dst, src, src_lexical in ((i, j, lexical[1]), (j, i, lexical[0])):
-            tok = tokens[src]
-            form = tok.form
-            if not src_lexical:
-                if src in slots and starts_upper(form):
-                    form = casefold_first(form, lang)
-                if dst in slots and starts_upper(tokens[dst].form):
-                    form = capitalise_first(form, lang)
-            out[dst] = SurfaceToken(form, tok.word_ids, tokens[dst].space_after, tok.upos)
-    else:
-        a, b = tokens[i], tokens[j]
-        out[i] = SurfaceToken(b.form, b.word_ids, a.space_after, b.upos)
-        out[j] = SurfaceToken(a.form, a.word_ids, b.space_after, a.upos)
-    return out
 
 
 class BigramShift(Task):
@@ -140,7 +103,7 @@ class BigramShift(Task):
         if not pairs:
             return self.drop("no swappable pair")
         i = self.swap_position(sentence, pairs)
-        shifted = swap_pair(tokens, i, self.params, sentence)
+        shifted = swap_adjacent(tokens, i, self.params, sentence)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
         shifted_text = render(shifted)
