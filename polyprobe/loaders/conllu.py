@@ -427,6 +427,26 @@ def _read(
             yield sent
 
 
+def _comment(
+    line: str, comments: dict[str, str], doc_no: int, doc_id: str | None, stem: str
+) -> tuple[int, str | None]:
+    """Record a ``# key = value`` comment line in ``comments``; returns the document counter
+    and id after it (``# newdoc`` / ``# newdoc id = ...`` open a document; an id-less one is
+    named ``<stem>-doc<n>``). Both reading paths call this, so they cannot disagree."""
+    key, eq, value = line[1:].partition("=")
+    if eq:
+        key = key.strip()
+        value = value.strip()
+        comments[key] = value
+        if key == "newdoc id":
+            doc_no += 1
+            doc_id = value or f"{stem}-doc{doc_no}"
+    elif key.strip() == "newdoc":
+        doc_no += 1
+        doc_id = f"{stem}-doc{doc_no}"
+    return doc_no, doc_id
+
+
 def _fast_sentence(
     lines: list[str], state: _FileState, stem: str, source: SourceFile, lazy: bool
 ) -> Sentence | None:
@@ -504,17 +524,7 @@ def _fast_sentence(
     doc_no = state.doc_no
     doc_id = state.doc_id
     for i in range(ncom):
-        key, eq, value = lines[i][1:].partition("=")
-        if eq:
-            key = key.strip()
-            value = value.strip()
-            comments[key] = value
-            if key == "newdoc id":
-                doc_no += 1
-                doc_id = value or f"{stem}-doc{doc_no}"
-        elif key.strip() == "newdoc":
-            doc_no += 1
-            doc_id = f"{stem}-doc{doc_no}"
+        doc_no, doc_id = _comment(lines[i], comments, doc_no, doc_id, stem)
     state.doc_no = doc_no
     state.doc_id = doc_id
     start = state.lineno + 1
@@ -634,17 +644,7 @@ def _lines(
                             extra.append(lineno)  # comment inside the token block
                         else:
                             ncom += 1
-                        key, eq, value = line[1:].partition("=")
-                        if eq:
-                            key = key.strip()
-                            value = value.strip()
-                            comments[key] = value
-                            if key == "newdoc id":
-                                doc_no += 1
-                                doc_id = value or f"{stem}-doc{doc_no}"
-                        elif key.strip() == "newdoc":
-                            doc_no += 1
-                            doc_id = f"{stem}-doc{doc_no}"
+                        doc_no, doc_id = _comment(line, comments, doc_no, doc_id, stem)
                         continue
                     cols = line.split("\t")
                     if len(cols) == 10 and nxt < table and cols[0] == id_str[nxt]:
