@@ -202,9 +202,13 @@ def test_split_stats_from_written_chunks_equal_the_file_read_back(
     assert list(card.stats.splits) == ["train"]  # the empty split is not written
     st = card.stats.splits["train"]
     rows_back, counts_back, _, examples_back = _reference_stats(tmp_path / st.path, 3, 3)
-    assert (st.num_examples, st.label_counts) == (rows_back, counts_back) == (
-        n_rows,
-        [sum(r["label"] == k for r in rows) for k in range(3)],
+    assert (
+        (st.num_examples, st.label_counts)
+        == (rows_back, counts_back)
+        == (
+            n_rows,
+            [sum(r["label"] == k for r in rows) for k in range(3)],
+        )
     )
     assert card.stats.examples == examples_back and len(examples_back) == min(3, n_rows)
     assert st.num_bytes == sum(c.nbytes for c in chunks)

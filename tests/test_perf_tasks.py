@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from polyprobe.builders.rendering import text_hash
 from polyprobe.builders.sentence import predicates
 from polyprobe.builders.sentence.bigram_shift import swappable_pairs
 from polyprobe.builders.sentence.coordination_inversion import _base, find_clauses
@@ -27,7 +28,7 @@ from polyprobe.builders.sentence.top_dependencies import (
     root_sequence,
 )
 from polyprobe.builders.sentence.tree_depth import spearman, spearman_of_subset
-from polyprobe.builders.sentence.word_content import WordContent, text_hash
+from polyprobe.builders.sentence.word_content import WordContent
 from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import TaskParams
 from polyprobe.hashing import lexical_key, normalise_text, stable_u64

@@ -43,7 +43,7 @@ from polyprobe.builders.variants import (
 )
 from polyprobe.cards.card import ConfigCard
 from polyprobe.errors import InfeasibleError, UsageError
-from polyprobe.hashing import digest, normalise_text, stable_u64
+from polyprobe.hashing import digest, stable_u64
 from polyprobe.languages import resolve_language
 from polyprobe.licenses import resolve_card_license
 
@@ -398,7 +398,7 @@ def _build_shard(
 ) -> _ShardResult:
     """Read, observe, derive, spool candidates, make variants and write the configs of
     ``job.tasks`` into the staging folder (no card: the parent writes it for all shards)."""
-    from polyprobe.builders.rendering import render
+    from polyprobe.builders.rendering import text_hash as sentence_text_hash
     from polyprobe.cards.folder import ConfigPayload, write_config_files
     from polyprobe.loaders.conllu import read_sources
 
@@ -431,8 +431,7 @@ def _build_shard(
         for s_index, sent in enumerate(stream):
             tb = sent.source.treebank
             group_name = f"{tb}/{sent.sent_id}"
-            text = sent.text if sent.text is not None else render(sent.surface_tokens())
-            text_hash = stable_u64("text", normalise_text(text))
+            text_hash = sentence_text_hash(sent)
             text_hashes.append(text_hash)
             group_writer.add(group_name)
             split_code = _SPLIT_CODE.get(sent.source.split or "", -1)

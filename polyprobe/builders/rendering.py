@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from polyprobe.builders.task import TaskParams
+from polyprobe.hashing import normalise_text, stable_u64
 from polyprobe.loaders.records import Sentence, SurfaceToken
 
 # Punctuation forms after which the next word is capitalised because a new (quoted or run-on)
@@ -65,6 +66,25 @@ def sentence_inputs(sentence: Sentence) -> dict[str, Any]:
         tokens = sentence.surface_tokens()
         memo = sentence._rendered = (render(tokens), [t.form for t in tokens])
     return {"sentence": memo[0], "tokens": memo[1]}
+
+
+# The last sentence whose text hash was asked for, and that hash: the pipeline and the tasks
+# that estimate duplicate-aware split sizes (word_content, tree_depth, top_dependencies) ask
+# for the same sentence one after the other, so normalisation and blake2b run once. One entry,
+# keyed on object identity (the entry holds a reference, so the id cannot be reused).
+_TEXT_HASH_MEMO: list[Any] = [None, 0]
+
+
+def text_hash(sentence: Sentence) -> int:
+    """``stable_u64("text", normalise_text(text))``: the duplicate-text identity of a sentence
+    (its ``# text``, or its rendering when it has none). Sentences with the same identity
+    share a group, so they never straddle splits."""
+    memo = _TEXT_HASH_MEMO
+    if memo[0] is not sentence:
+        text = sentence.text if sentence.text is not None else render(sentence.surface_tokens())
+        memo[1] = stable_u64("text", normalise_text(text))
+        memo[0] = sentence
+    return int(memo[1])
 
 
 # --- casing -------------------------------------------------------------------------------

@@ -15,10 +15,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from polyprobe.builders.rendering import render, sentence_inputs
+from polyprobe.builders.rendering import sentence_inputs, text_hash
 from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.task import Candidate, Level, Task
-from polyprobe.hashing import lexical_key, normalise_text, stable_u64
+from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence
 
 SPLIT_NAMES: tuple[str, str, str] = ("train", "dev", "test")
@@ -56,24 +56,6 @@ def _parse_split(value: Any) -> tuple[str, tuple[int, int, int]] | None:
             raise ValueError(f"bad split {value!r}: use ud or ratio:TRAIN/VALIDATION/TEST")
         return ("ratio", (parts[0], parts[1], parts[2]))
     raise ValueError(f"bad split {value!r}: use ud or ratio:TRAIN/VALIDATION/TEST")
-
-
-# The last sentence whose text hash was asked for, and that hash. ``word_content``,
-# ``tree_depth`` and ``top_dependencies`` each keep a SplitFloors and observe the same sentence
-# one after the other: the normalisation and blake2b are done once. One entry, keyed on object
-# identity (the entry holds a reference, so the id cannot be reused while it is cached).
-_TEXT_HASH_MEMO: list[Any] = [None, 0]
-
-
-def text_hash(sentence: Sentence) -> int:
-    """``stable_u64("text", normalise_text(text))``: the duplicate-text identity of a sentence
-    (its ``# text``, or its rendering when it has none)."""
-    memo = _TEXT_HASH_MEMO
-    if memo[0] is not sentence:
-        text = sentence.text if sentence.text is not None else render(sentence.surface_tokens())
-        memo[1] = stable_u64("text", normalise_text(text))
-        memo[0] = sentence
-    return int(memo[1])
 
 
 class SplitFloors:
