@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import re
 import tempfile
 import time
@@ -24,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+from _data import data_root
 
 _SECONDS: Counter[str] = Counter()
 _CALLS: Counter[str] = Counter()
@@ -65,7 +64,7 @@ def main() -> None:
     ap.add_argument(
         "--data",
         type=Path,
-        default=Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")),
+        default=data_root(),
     )
     ap.add_argument("--treebank", default="UD_English-EWT")
     ap.add_argument("--lang", default="en")

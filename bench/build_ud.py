@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from _data import data_root
 
 
 def _ewt(data: Path) -> Path:
@@ -218,7 +218,7 @@ def main() -> None:
     ap.add_argument(
         "--data",
         type=Path,
-        default=Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")),
+        default=data_root(),
     )
     ap.add_argument("--no-memory", action="store_true")
     args = ap.parse_args()

@@ -12,19 +12,19 @@ slow phase is visible before the full-size UniMorph lexicons (10x larger) arrive
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from _data import data_root
+
 # File name -> language of the shared lexicons (SIGMORPHON names carry it in the name).
 _LANGS = {"eng": "en", "slv": "sl"}
 
 
 def _largest() -> Path:
-    root = Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")) / "unimorph"
+    root = data_root() / "unimorph"
     files = [p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")]
     if not files:
         sys.exit(f"no UniMorph files under {root} (set POLYPROBE_DATA)")

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import sys
 import time
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
+
+from _data import data_root
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -99,7 +100,7 @@ def report(title: str, best: dict[str, tuple[float, float, tuple[int, int]]]) ->
 
 
 def main() -> None:
-    default = Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")) / "ud"
+    default = data_root() / "ud"
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=default, help="folder holding UD_English-EWT")
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds (best is kept)")

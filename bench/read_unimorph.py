@@ -11,18 +11,17 @@ reader or vice versa.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
 
-from polyprobe.loaders.unimorph import UniMorphReader, decode
+from _data import data_root
 
-REPO = Path(__file__).resolve().parent.parent
+from polyprobe.loaders.unimorph import UniMorphReader, decode
 
 
 def _largest() -> Path:
-    root = Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")) / "unimorph"
+    root = data_root() / "unimorph"
     files = [p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")]
     if not files:
         sys.exit(f"no UniMorph files under {root} (set POLYPROBE_DATA)")

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from _data import data_root
 
 
 def main() -> None:
@@ -32,7 +31,7 @@ def main() -> None:
     ap.add_argument(
         "--data",
         type=Path,
-        default=Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")),
+        default=data_root(),
     )
     ap.add_argument("--treebank", default="UD_English-EWT")
     ap.add_argument("--lang", default="en")
