@@ -1,5 +1,3 @@
-import sys
+from polyprobe.cli import run
 
-from polyprobe.cli import main
-
-sys.exit(main())
+run()

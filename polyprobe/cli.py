@@ -234,7 +234,41 @@ def _split_list(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
+# What a build worker imports before its shard arrives (see _run_build_ud).
+_BUILD_WORKER_MODULES = (
+    "polyprobe.builders.pipeline",
+    "polyprobe.builders.registry",
+    "polyprobe.builders.profile",
+    "polyprobe.cards.folder",
+    "polyprobe.loaders.conllu",
+)
+
+
+def _standby_count(args: argparse.Namespace) -> int:
+    """Workers this build will hand shards to (``build_ud`` decides with the same rule);
+    0 when the request is wrong, which ``build_ud`` then reports."""
+    from polyprobe.builders.registry import resolve_task_names
+    from polyprobe.builders.shards import jobs_for
+    from polyprobe.errors import PolyprobeError
+    from polyprobe.loaders.sources import input_bytes
+
+    try:
+        names = resolve_task_names(_split_list(args.tasks) or None)
+        return jobs_for(args.jobs, names, input_bytes(args.paths)) - 1
+    except PolyprobeError:
+        return 0
+
+
 def _run_build_ud(args: argparse.Namespace) -> int:
+    from polyprobe.builders.shards import standby_workers
+
+    # Worker processes start before this one imports the build, so their imports overlap
+    # (see polyprobe.builders.shards.standby_workers).
+    with standby_workers(_standby_count(args), warm=_BUILD_WORKER_MODULES):
+        return _build_ud(args)
+
+
+def _build_ud(args: argparse.Namespace) -> int:
     from polyprobe.builders.pipeline import build_ud
 
     progress = None
@@ -407,5 +441,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def run() -> None:
+    """The console entry point (``polyprobe`` and ``python -m polyprobe``): :func:`main`, then
+    the process ends without the interpreter's teardown (see :mod:`polyprobe.process_exit`)."""
+    from polyprobe.process_exit import exit_process
+
+    exit_process(main())
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

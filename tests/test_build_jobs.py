@@ -37,6 +37,55 @@ def test_any_number_of_jobs_gives_identical_bytes(ud_dir: Path, tmp_path: Path) 
     assert validate(three.out).ok
 
 
+def test_cli_with_standby_workers_gives_identical_bytes(ud_dir: Path, tmp_path: Path) -> None:
+    """The command line starts its workers before it imports the build and hands them their
+    shards on stdin (shards.standby_workers): same folder as one in-process build."""
+    tb = ud_dir / "UD_English-PUD"
+    one = build_ud([tb], lang="en", out=tmp_path / "one", sizes="0.5", jobs=1)
+    cli = tmp_path / "cli"
+    done = subprocess.run(
+        [sys.executable, "-m", "polyprobe", "build", "ud", str(tb), "--lang", "en"]
+        + ["--sizes", "0.5", "--jobs", "2", "--quiet", "--out", str(cli)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("release 0.1.0")  # stdout flushed before the exit
+    assert _tree_bytes(cli) == _tree_bytes(one.out)
+
+
+def test_configs_with_the_same_rows_share_bytes(ud_dir: Path, tmp_path: Path) -> None:
+    """A balanced variant of data that is balanced already holds the natural variant's rows:
+    its files are copies (no second encoding), and both configs load the same rows."""
+    import datasets
+
+    tb = ud_dir / "UD_English-PUD"
+    out = build_ud(
+        [tb], lang="en", out=tmp_path / "pud", tasks=["bigram_shift", "sentence_length"]
+    ).out
+    files = _tree_bytes(out)
+
+    def split_files(config: str) -> dict[str, bytes]:
+        prefix = f"data/{config}/"
+        return {k[len(prefix) :]: v for k, v in files.items() if k.startswith(prefix)}
+
+    # bigram_shift pairs every sentence with its shifted copy: balanced == natural.
+    shifted, natural = split_files("bigram_shift"), split_files("bigram_shift.natural-full")
+    assert sorted(shifted) == [
+        f"{s}-00000-of-00001.parquet" for s in ("test", "train", "validation")
+    ]
+    assert shifted == natural
+    a = datasets.load_dataset(str(out), "bigram_shift", split="train")
+    b = datasets.load_dataset(str(out), "bigram_shift.natural-full", split="train")
+    assert a.to_list() == b.to_list()
+    # sentence_length's natural distribution is skewed: balancing drops rows, no sharing.
+    lengths, natural = split_files("sentence_length"), split_files("sentence_length.natural-full")
+    assert lengths.keys() == natural.keys()
+    assert all(lengths[k] != natural[k] for k in lengths)
+    assert validate(out).ok
+
+
 def test_error_in_a_worker_is_raised_and_leaves_nothing(ud_dir: Path, tmp_path: Path) -> None:
     src = ud_dir / "UD_English-PUD"
     tb = tmp_path / "UD_English-Broken"

@@ -28,7 +28,9 @@ from polyprobe.cards.folder import (
     FolderError,
     OutputExistsError,
     SourceInfo,
+    SplitCopy,
     split_file,
+    write_config_files,
 )
 from polyprobe.cards.stats import label_counts
 
@@ -360,6 +362,41 @@ def test_importing_the_writer_does_not_import_matplotlib() -> None:
 
 
 # -- refusing, overwriting, aborting ---------------------------------------------------------
+
+
+def test_split_copy_gives_what_a_fresh_write_would(tmp_path: Path) -> None:
+    """A split declared to hold an earlier config's rows gets a copy of its file: the same
+    bytes, statistics and examples a fresh encoding of those rows gives under its own name,
+    whether or not the earlier config took its examples from that split."""
+    import dataclasses
+
+    first = make_payloads()[0]
+    twin = dataclasses.replace(first, name="subject_number.natural-full", default=False)
+    copied_dir, fresh_dir = tmp_path / "copied", tmp_path / "fresh"
+    earlier = write_config_files(copied_dir, first)
+    assert earlier.stats.examples_split == "train"
+    for splits in (["train", "validation", "test"], ["validation", "test"]):
+        name = f"twin{len(splits)}"
+        copies = {**twin.splits, **{sp: SplitCopy(earlier) for sp in splits}}
+        copied = write_config_files(copied_dir, dataclasses.replace(twin, name=name, splits=copies))
+        fresh = write_config_files(fresh_dir, dataclasses.replace(twin, name=name))
+        assert copied.stats == fresh.stats
+        assert list(copied.stats.splits) == ["train", "validation", "test"]
+        for st in fresh.stats.splits.values():
+            assert (copied_dir / st.path).read_bytes() == (fresh_dir / st.path).read_bytes()
+    # Examples read from the head of a copied file equal those taken while writing.
+    only_test = dataclasses.replace(
+        twin, name="tests_only", splits={"test": SplitCopy(earlier), "train": None}
+    )
+    fresh_test = dataclasses.replace(twin, name="tests_only", splits={"test": first.splits["test"]})
+    assert write_config_files(copied_dir, only_test).stats == (
+        write_config_files(fresh_dir, fresh_test).stats
+    )
+    words = make_payloads()[2]
+    with pytest.raises(FolderError, match="cannot copy the rows of config 'subject_number'"):
+        write_config_files(
+            copied_dir, dataclasses.replace(words, name="w2", splits={"test": SplitCopy(earlier)})
+        )
 
 
 def test_refuses_existing_out(tmp_path: Path) -> None:

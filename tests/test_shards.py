@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
 from polyprobe.builders.registry import DEFAULT_TASKS, TASKS
 from polyprobe.builders.shards import (
     AUTO_MIN_INPUT_BYTES,
+    jobs_for,
     plan_shards,
     resolve_jobs,
     run_shards,
+    standby_count,
+    standby_workers,
 )
 from polyprobe.errors import InputError, UsageError
 
@@ -81,3 +89,84 @@ def test_run_shards_in_order_and_errors_cross_processes() -> None:
     with pytest.raises(InputError, match=r"^/data/bad.conllu:7: head out of range$") as info:
         run_shards(_square_or_fail, [1, 3])  # the failing shard runs in a worker process
     assert info.value.reason == "bad-head"
+
+
+def _pid_and_modules(x: int) -> tuple[int, int, bool]:
+    return x, os.getpid(), "polyprobe.builders.variants" in sys.modules
+
+
+def test_standby_workers_take_the_shards_and_the_rest_are_stopped() -> None:
+    from polyprobe.builders import shards
+
+    with standby_workers(2, warm=["polyprobe.builders.variants", "no.such.module"]):
+        assert standby_count() == 2
+        waiting = [p.pid for p in shards._STANDBY]
+        results = run_shards(_pid_and_modules, [0, 1])
+        assert standby_count() == 1  # one was handed a shard, one still waits
+        left = shards._STANDBY[0]
+    assert results[0] == (0, os.getpid(), "polyprobe.builders.variants" in sys.modules)
+    x, pid, warmed = results[1]
+    assert (x, pid, warmed) == (1, waiting[0], True)  # the oldest standby, warmed up
+    assert left.poll() is not None  # stopped on leaving the block
+    assert standby_count() == 0
+    # Without standby workers shards go to fresh ones.
+    assert [r[0] for r in run_shards(_pid_and_modules, [5, 6, 7])] == [5, 6, 7]
+
+
+def test_standby_worker_errors_cross_processes() -> None:
+    with standby_workers(1), pytest.raises(InputError, match="head out of range"):
+        run_shards(_square_or_fail, [1, 3])
+
+
+def test_jobs_for_sums_the_registry_costs() -> None:
+    names = list(DEFAULT_TASKS)
+    total = sum(TASKS[n].relative_cost for n in names)
+    assert jobs_for(None, names, 10**9) == resolve_jobs(None, len(names), 10**9, total)
+    assert jobs_for(None, ["sentence_length", "bigram_shift", "subject_number"], 10**9) == 1
+    assert jobs_for(5, ["sentence_length", "bigram_shift"], 0) == 2
+
+
+def test_command_line_sizes_standby_by_the_build_rule(ud_dir: Path) -> None:
+    import argparse
+
+    from polyprobe.cli import _standby_count
+
+    def count(paths: list[str], tasks: str = "", jobs: int | None = None) -> int:
+        return _standby_count(argparse.Namespace(paths=paths, tasks=tasks, jobs=jobs))
+
+    pud = str(ud_dir / "UD_English-PUD")  # 1 MB: below AUTO_MIN_INPUT_BYTES
+    assert count([pud]) == 0
+    assert count([pud], jobs=3) == 2
+    assert count([pud], tasks="sentence_length", jobs=3) == 0  # one task, one process
+    assert count([pud], tasks="no_such_task", jobs=3) == 0  # build_ud reports it
+    assert count(["/no/such/folder"], jobs=3) == 0
+
+
+_EXIT_SCRIPT = textwrap.dedent(
+    """
+    import atexit, sys, threading, time
+    from polyprobe.process_exit import exit_process
+    atexit.register(lambda: print("atexit ran", flush=True))
+    if sys.argv[1] == "thread":
+        threading.Thread(target=lambda: (time.sleep(0.3), print("thread done"))).start()
+    sys.stdout.write("no newline, buffered")
+    exit_process(3)
+    """
+)
+
+
+@pytest.mark.parametrize("mode", ["plain", "thread"])
+def test_exit_process_runs_exit_handlers_and_flushes(mode: str, tmp_path: Path) -> None:
+    """The fast exit skips only the teardown: atexit handlers run, buffered output is
+    written, the code is kept; with a non-daemon thread alive it waits for it as usual."""
+    done = subprocess.run(
+        [sys.executable, "-c", _EXIT_SCRIPT, mode],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONUNBUFFERED=""),
+    )
+    assert done.returncode == 3, done.stderr
+    assert "no newline, buffered" in done.stdout
+    assert "atexit ran" in done.stdout
+    assert ("thread done" in done.stdout) == (mode == "thread")

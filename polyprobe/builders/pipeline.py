@@ -25,7 +25,13 @@ from typing import Any
 import numpy as np
 
 import polyprobe
-from polyprobe.builders.shards import WORKER_START_COST, plan_shards, resolve_jobs, run_shards
+from polyprobe.builders.shards import (
+    WORKER_START_COST,
+    jobs_for,
+    plan_shards,
+    run_shards,
+    standby_count,
+)
 from polyprobe.builders.spool import CandidateSpool, StringSpool, canonical_sentences, materialise
 from polyprobe.builders.task import Task, TaskParams
 from polyprobe.builders.variants import (
@@ -42,6 +48,7 @@ from polyprobe.builders.variants import (
     parse_split,
 )
 from polyprobe.cards.card import ConfigCard
+from polyprobe.cards.folder import SplitCopy
 from polyprobe.errors import InfeasibleError, UsageError
 from polyprobe.hashing import digest, stable_u64
 from polyprobe.languages import resolve_language
@@ -219,6 +226,7 @@ def build_ud(
     from polyprobe.cards.folder import DatasetFolderWriter, DatasetMeta, SourceInfo
     from polyprobe.cards.release import ReleaseRequest
     from polyprobe.loaders.conllu import discover
+    from polyprobe.loaders.sources import input_bytes
 
     release_request = ReleaseRequest.make(release, previous, allow_bump_mismatch)
     if on_invalid not in ("raise", "skip"):
@@ -259,9 +267,11 @@ def build_ud(
         for s in sources
     ]
     costs = [TASKS[n].relative_cost for n in task_names]
-    input_bytes = sum(os.path.getsize(f.path) for s in sources for f in s.files)
-    n_jobs = resolve_jobs(jobs, len(task_names), input_bytes, sum(costs))
-    shard_tasks = plan_shards(task_names, costs, n_jobs, worker_start=WORKER_START_COST)
+    n_jobs = jobs_for(jobs, task_names, input_bytes(s.path for s in sources))
+    # Workers already waiting (the command line starts them early) start level with this
+    # process; fresh ones start late by their imports.
+    late = 0.0 if standby_count() >= n_jobs - 1 else WORKER_START_COST
+    shard_tasks = plan_shards(task_names, costs, n_jobs, worker_start=late)
 
     writer = DatasetFolderWriter(Path(out), overwrite=overwrite)
     with writer:
@@ -500,9 +510,11 @@ def _build_shard(
                 entries = [(n, v, tv) for n, v in _config_entries(t, tv)]
                 if t.paired_copies:
                     entries += _unpaired_entries(t, cols, settings, summary)
+                written: list[tuple[Variant, TaskVariants, ConfigCard]] = []
                 for cfg_name, variant, tv_used in entries:
                     splits = {
-                        sp: partial(
+                        sp: _earlier_split(variant, tv_used, sp, written)
+                        or partial(
                             materialise,
                             rows_table,
                             variant.indices[sp],
@@ -554,6 +566,7 @@ def _build_shard(
                             ),
                         )
                     )
+                    written.append((variant, tv_used, cards[-1]))
                     summary.configs.append(cfg_name)
                     if cfg_name == t.name:
                         summary.rows = {sp: len(variant.indices[sp]) for sp in SPLITS}
@@ -622,6 +635,28 @@ def _unpaired_entries(
         )
         out.append((f"{task.name}.unpaired-{v.size}", mapped, tv))
     return out
+
+
+def _earlier_split(
+    variant: Variant,
+    tv: TaskVariants,
+    split: str,
+    written: Sequence[tuple[Variant, TaskVariants, ConfigCard]],
+) -> SplitCopy | None:
+    """A config of this task written before whose ``split`` holds exactly ``variant``'s rows
+    there: the same row indices in the same order under the same label mapping (a balanced
+    variant of data that is balanced already is the natural one; a 10k variant's test split
+    is often its natural twin's). The file is then copied, not encoded again: on EWT's whole
+    suite a fifth of all rows."""
+    mine = variant.indices[split]
+    for other, other_tv, card in written:
+        if (
+            other_tv.label_names == tv.label_names
+            and np.array_equal(other_tv.label_remap, tv.label_remap)
+            and np.array_equal(other.indices[split], mine)
+        ):
+            return SplitCopy(card)
+    return None
 
 
 def _seed_dependent(

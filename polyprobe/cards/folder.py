@@ -59,6 +59,17 @@ from polyprobe.cards.stats import (
 from polyprobe.errors import PolyprobeError
 
 
+@dataclass(frozen=True)
+class SplitCopy:
+    """A split source: the same split of a config written before into the same staging
+    folder (``written``), whose rows this split holds exactly, in the same order, under the
+    same label names. Its file is copied instead of encoding the same rows again: a split
+    file's bytes depend on its rows and label names only, never on the config's name
+    (``tests/test_folder_writer.py`` checks the copy against a fresh write)."""
+
+    written: ConfigCard
+
+
 @dataclass
 class ConfigPayload:
     """One (task, variant) config as the pipeline hands it over."""
@@ -71,8 +82,9 @@ class ConfigPayload:
     polyprobe: dict[str, Any]  # the YAML ``polyprobe:`` block (task, level, inputs, labels, ...)
     recipe: dict[str, Any]  # recipe parameters printed in the card
     # final schema (cards.schema.arrow_schema), output order: a table, or a callable yielding
-    # chunks of ROW_GROUP rows (the last shorter) so big splits are never whole in memory
-    splits: dict[str, pa.Table | Callable[[], Iterable[pa.Table]]]
+    # chunks of ROW_GROUP rows (the last shorter) so big splits are never whole in memory, or
+    # a SplitCopy of a config written before
+    splits: dict[str, pa.Table | Callable[[], Iterable[pa.Table]] | SplitCopy]
     dropped: dict[str, int] = field(default_factory=dict)  # reason -> count, task + engine
     dropped_classes: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -369,7 +381,10 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
                 raise FolderError(f"config {name!r}: bad split name {split!r}")
             where = f"config {name!r} split {split!r}"
             rel = split_file(name, split)
-            written = _write_split(tmp, where, rel, source, expected, features, len(labels))
+            if isinstance(source, SplitCopy):
+                written = _copy_split(tmp, where, rel, source, split, labels)
+            else:
+                written = _write_split(tmp, where, rel, source, expected, features, len(labels))
             if written is None:
                 continue  # empty splits are omitted, never written
             rows, counts, nbytes, examples = written
@@ -405,6 +420,32 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
         notes=[str(n) for n in payload.notes],
     )
     return ConfigCard(kept, stats)
+
+
+def _copy_split(
+    tmp: Path, where: str, rel: str, source: SplitCopy, split: str, labels: list[str]
+) -> tuple[int, list[int], int, list[dict[str, Any]]] | None:
+    """:func:`_write_split`'s result for a :class:`SplitCopy`: the earlier file copied to
+    ``rel``, its statistics, and its first rows (kept by the earlier config when this split
+    gave its examples, else read from the head of the file)."""
+    written = source.written.stats
+    if list(written.label_names) != labels:
+        raise FolderError(
+            f"{where}: cannot copy the rows of config {written.name!r}, whose labels "
+            f"{written.label_names} differ from {labels}"
+        )
+    st = written.splits.get(split)
+    if st is None:
+        return None  # empty there, hence here
+    (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(tmp / st.path, tmp / rel)
+    if written.examples_split == split:
+        examples = [dict(row) for row in written.examples]
+    else:
+        with pq.ParquetFile(tmp / rel) as pf:
+            head = next(pf.iter_batches(batch_size=EXAMPLE_ROWS))
+        examples = pa.Table.from_batches([head]).to_pylist()
+    return st.num_examples, list(st.label_counts), st.num_bytes, examples
 
 
 def _write_split(

@@ -294,6 +294,24 @@ def _folder_files(folder: Path) -> list[tuple[Path, str | None]]:
     return [(p, None) for p in found]
 
 
+def _path_files(p: Path) -> tuple[str, list[tuple[Path, str | None]]]:
+    """A source's name and its CoNLL-U files with their splits, for one input path."""
+    if not p.exists():
+        raise InputError(p, None, "no such file or folder", "missing-file")
+    if p.is_dir():
+        return p.resolve().name, _folder_files(p)
+    if _is_conllu(p):
+        return file_stem(p.name), [(p, split_of(p))]
+    raise InputError(p, None, "not a .conllu/.conllu.gz file or a folder", "no-input")
+
+
+def input_bytes(paths: Iterable[str | Path]) -> int:
+    """Total size of the CoNLL-U files :func:`discover` would find under ``paths``, without
+    reading them: what sizes a build's process count (``build_ud`` and, before it imports the
+    build, the command line)."""
+    return sum(f.stat().st_size for raw in paths for f, _ in _path_files(Path(raw))[1])
+
+
 def discover(
     paths: Iterable[str | Path],
     *,
@@ -312,16 +330,7 @@ def discover(
     seen: dict[str, str] = {}
     for raw in paths:
         p = Path(raw)
-        if not p.exists():
-            raise InputError(p, None, "no such file or folder", "missing-file")
-        if p.is_dir():
-            name = p.resolve().name
-            pairs = _folder_files(p)
-        elif _is_conllu(p):
-            name = file_stem(p.name)
-            pairs = [(p, split_of(p))]
-        else:
-            raise InputError(p, None, "not a .conllu/.conllu.gz file or a folder", "no-input")
+        name, pairs = _path_files(p)
         if name in seen:
             raise UsageError(
                 f"two inputs are both named {name!r} ({seen[name]} and {p}); sentence ids are "
