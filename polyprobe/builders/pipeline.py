@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 import polyprobe
+from polyprobe.builders.gc_tuning import full_collections_deferred
 from polyprobe.builders.shards import (
     WORKER_START_COST,
     jobs_for,
@@ -188,6 +189,7 @@ def _config_entries(task: Task, tv: TaskVariants) -> list[tuple[str, Any]]:
     return out
 
 
+@full_collections_deferred()  # see polyprobe.builders.gc_tuning
 def build_ud(
     paths: Sequence[str | os.PathLike[str]],
     *,
@@ -403,6 +405,7 @@ class _ShardResult:
     duplicates: dict[str, int]
 
 
+@full_collections_deferred()  # a worker process runs this alone (see gc_tuning)
 def _build_shard(
     job: _ShardJob, progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None
 ) -> _ShardResult:
