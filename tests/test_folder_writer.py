@@ -426,6 +426,18 @@ def test_overwrite_refuses_a_folder_that_is_not_a_dataset(tmp_path: Path) -> Non
     with pytest.raises(FolderError, match="not a polyprobe dataset folder"):
         DatasetFolderWriter(out, overwrite=True)
     assert (out / "notes.txt").read_text() == "precious"
+    # A README is not enough: its front matter must hold a `polyprobe:` mapping.
+    for readme in (
+        "# My notes\n\npolyprobe:\n  not front matter\n",
+        "---\nlicense: mit\npolyprobe: 3\n---\nbody\n",
+        "---\nlicense: mit\n# polyprobe:\n#   commented out\n---\n",
+        "---\nlicense: mit\n---\npolyprobe:\n  version: 1\n",
+    ):
+        (out / "README.md").write_text(readme)
+        with pytest.raises(FolderError, match="not a polyprobe dataset folder"):
+            DatasetFolderWriter(out, overwrite=True)
+    (out / "README.md").write_text("---\nlicense: mit\npolyprobe:\n  version: 0.1.0\n---\n")
+    DatasetFolderWriter(out, overwrite=True).abort()  # accepted
 
 
 def test_failed_overwrite_keeps_the_old_folder(tmp_path: Path) -> None:

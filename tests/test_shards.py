@@ -48,8 +48,33 @@ def test_plan_edge_cases() -> None:
         ["b"],
     ]
     assert plan_shards(["a", "b", "c"], [2.0, 1.0, 1.0], 2) == [["a"], ["b", "c"]]
-    with pytest.raises(ValueError, match="one cost per task"):
+    with pytest.raises(ValueError, match="one cost"):
         plan_shards(["a"], [], 2)
+    # tasks with one affinity stay together, as one unit of their summed cost
+    tags = ["x", "", "x", ""]
+    assert plan_shards(["a", "b", "c", "d"], [1.0] * 4, 2, affinity=tags) == [
+        ["a", "c"],
+        ["b", "d"],
+    ]
+    assert plan_shards(["a", "b", "c", "d"], [1.0, 3.0, 1.0, 1.0], 2, affinity=tags) == [
+        ["b"],
+        ["a", "c", "d"],
+    ]
+    with pytest.raises(ValueError, match="affinity"):
+        plan_shards(["a"], [1.0], 2, affinity=[])
+
+
+def test_default_plan_keeps_memo_sharing_tasks_together() -> None:
+    names = list(DEFAULT_TASKS)
+    shards = plan_shards(
+        names,
+        [TASKS[n].relative_cost for n in names],
+        2,
+        affinity=[TASKS[n].shard_affinity for n in names],
+    )
+    where = {n: i for i, shard in enumerate(shards) for n in shard}
+    assert where["odd_man_out"] == where["subject_verb_agreement"]  # one SentenceDigest
+    assert where["word_order"] == where["word_order_permuted"]
 
 
 def test_resolve_jobs() -> None:

@@ -273,7 +273,8 @@ def build_ud(
     # Workers already waiting (the command line starts them early) start level with this
     # process; fresh ones start late by their imports.
     late = 0.0 if standby_count() >= n_jobs - 1 else WORKER_START_COST
-    shard_tasks = plan_shards(task_names, costs, n_jobs, worker_start=late)
+    affinity = [TASKS[n].shard_affinity for n in task_names]
+    shard_tasks = plan_shards(task_names, costs, n_jobs, worker_start=late, affinity=affinity)
 
     writer = DatasetFolderWriter(Path(out), overwrite=overwrite)
     with writer:

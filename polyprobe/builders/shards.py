@@ -74,22 +74,38 @@ def jobs_for(jobs: int | None, task_names: Sequence[str], input_bytes: int) -> i
 
 
 def plan_shards(
-    names: Sequence[str], costs: Sequence[float], jobs: int, worker_start: float = 0.0
+    names: Sequence[str],
+    costs: Sequence[float],
+    jobs: int,
+    worker_start: float = 0.0,
+    affinity: Sequence[str] | None = None,
 ) -> list[list[str]]:
-    """Split tasks into ``jobs`` shards of similar total cost (longest task first onto the
-    least-loaded shard; ties by position, so the plan is deterministic). Shards after the
-    first start loaded with ``worker_start``: they run in fresh worker processes that import
-    polyprobe before they can begin, while the first runs in the parent, which already has
-    (see :data:`WORKER_START_COST`). Each shard keeps the tasks' original order; empty shards
-    are dropped."""
-    if len(names) != len(costs):
-        raise ValueError("one cost per task")
+    """Split tasks into ``jobs`` shards of similar total cost (longest first onto the
+    least-loaded shard; ties by position, so the plan is deterministic). Tasks with the same
+    non-empty ``affinity`` (``Task.shard_affinity``) go together, as one unit of their summed
+    cost. Shards after the first start loaded with ``worker_start``: they run in worker
+    processes that import polyprobe before they can begin, while the first runs in the parent,
+    which already has (see :data:`WORKER_START_COST`). Each shard keeps the tasks' original
+    order; empty shards are dropped."""
+    if len(names) != len(costs) or (affinity is not None and len(affinity) != len(names)):
+        raise ValueError("one cost (and affinity) per task")
+    units: list[list[int]] = []
+    by_affinity: dict[str, list[int]] = {}
+    for i in range(len(names)):
+        tag = affinity[i] if affinity is not None else ""
+        if not tag:
+            units.append([i])
+        elif tag in by_affinity:
+            by_affinity[tag].append(i)
+        else:
+            by_affinity[tag] = [i]
+            units.append(by_affinity[tag])
     loads = [0.0] + [worker_start] * (max(1, jobs) - 1)
     members: list[list[int]] = [[] for _ in loads]
-    for i in sorted(range(len(names)), key=lambda i: (-costs[i], i)):
+    for unit in sorted(units, key=lambda u: (-sum(costs[i] for i in u), u[0])):
         s = min(range(len(loads)), key=lambda s: (loads[s], s))
-        loads[s] += costs[i]
-        members[s].append(i)
+        loads[s] += sum(costs[i] for i in unit)
+        members[s].extend(unit)
     return [[names[i] for i in sorted(m)] for m in members if m]
 
 

@@ -87,6 +87,10 @@ class Task:
     # candidates, spooling and writing; measured on EWT with ``python bench/task_costs.py``).
     # Only used to balance tasks across worker processes (``--jobs``); never affects output.
     relative_cost: ClassVar[float] = 1.0
+    # Tasks with the same non-empty affinity share per-sentence work through one-entry memos
+    # (the form inventory's sentence digest, word order's reading of a sentence), which only
+    # pays when they run in one process: ``--jobs`` keeps them in one shard.
+    shard_affinity: ClassVar[str] = ""
 
     def __init__(self, params: TaskParams | None = None, seed: int = 0):
         self.params = params or TaskParams()

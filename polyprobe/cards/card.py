@@ -111,6 +111,19 @@ def split_readme(text: str) -> tuple[dict[str, Any], str]:
     return data, text[match.end() :]
 
 
+def has_block(text: str, key: str) -> bool:
+    """Does the README ``text``'s front matter hold a top-level block mapping ``key``? A
+    test of the text, not a parse: an unindented ``key:`` line followed by an indented line,
+    which is how block-style YAML (every card this package writes) spells a mapping value.
+    For questions that a whole parse (50 ms for a full suite's card) would only answer with
+    this: is a folder one of ours?"""
+    match = _FRONT_MATTER.search(text)
+    if not match:
+        return False
+    pattern = rf"^{re.escape(key)}:[ \t]*\r?\n[ \t]+[^\s#]"
+    return re.search(pattern, match.group(2), re.MULTILINE) is not None
+
+
 def read_readme(path: str | Path) -> tuple[dict[str, Any], str]:
     text = Path(path).read_text(encoding="utf-8")
     return split_readme(text)

@@ -69,6 +69,7 @@ class OddManOut(Task):
 
     name: ClassVar[str] = "odd_man_out"
     relative_cost: ClassVar[float] = 10.8
+    shard_affinity: ClassVar[str] = "form_inventory"  # its SentenceDigest memo
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether a noun or verb of the sentence has been replaced by another word of the "

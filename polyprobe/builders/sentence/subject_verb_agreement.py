@@ -111,6 +111,7 @@ class SubjectVerbAgreement(Task):
 
     name: ClassVar[str] = "subject_verb_agreement"
     relative_cost: ClassVar[float] = 3.7
+    shard_affinity: ClassVar[str] = "form_inventory"  # its SentenceDigest memo
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Decide whether the main verb agrees with its subject in person and number (agree) or "

@@ -97,6 +97,7 @@ class WordOrder(Task):
 
     name: ClassVar[str] = "word_order"
     relative_cost: ClassVar[float] = 1.3
+    shard_affinity: ClassVar[str] = "word_order"  # the observe/target memos (and subclass)
     level: ClassVar[Level] = Level.SENTENCE
     description: ClassVar[str] = (
         "Predict whether the corpus's most frequent noun stands at the beginning, in the "
