@@ -260,7 +260,10 @@ def _standby_count(args: argparse.Namespace) -> int:
 
 
 def _run_build_ud(args: argparse.Namespace) -> int:
+    from polyprobe.builders.pandas_hidden import hide_pandas
     from polyprobe.builders.shards import standby_workers
+
+    hide_pandas()  # this process only builds (see polyprobe.builders.pandas_hidden)
 
     # Worker processes start before this one imports the build, so their imports overlap
     # (see polyprobe.builders.shards.standby_workers).

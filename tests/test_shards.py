@@ -195,3 +195,34 @@ def test_exit_process_runs_exit_handlers_and_flushes(mode: str, tmp_path: Path) 
     assert "no newline, buffered" in done.stdout
     assert "atexit ran" in done.stdout
     assert ("thread done" in done.stdout) == (mode == "thread")
+
+
+def _arrow_then_pandas(_: int) -> tuple[bool, str]:
+    import pyarrow as pa
+
+    pa.array(["x"])  # pyarrow's first conversion: where it would import pandas
+    try:
+        import pandas  # noqa: F401
+    except ModuleNotFoundError as exc:
+        return "pandas" in sys.modules, str(exc)
+    return "pandas" in sys.modules, ""
+
+
+def test_workers_build_without_pandas() -> None:
+    """A worker hides pandas (pyarrow's import of it cost 0.15 s per process)."""
+    _, (imported, message) = run_shards(_arrow_then_pandas, [0, 1])
+    assert imported is False
+    assert "pandas is hidden in polyprobe build processes" in message
+
+
+def test_hide_pandas_keeps_an_imported_pandas() -> None:
+    code = (
+        "import sys\n"
+        "from polyprobe.builders.pandas_hidden import hide_pandas\n"
+        "import pandas\n"
+        "assert hide_pandas() is False\n"
+        "import pandas.core.frame\n"  # still importable: nothing was hidden
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr

@@ -12,7 +12,9 @@ Workers are fresh interpreters (see :func:`run_shards`): forking a process that 
 Arrow's thread pools is unsafe, and a fresh worker's import cost overlaps the parent's own
 shard. The command line goes one step further (:func:`standby_workers`): it starts the
 workers before it imports the build itself, so their imports overlap the parent's imports
-too, and they wait for their shard on standard input.
+too, and they wait for their shard on standard input. Workers run build shards only, so
+pandas, which pyarrow would import for nothing, is hidden in them
+(:mod:`polyprobe.builders.pandas_hidden`).
 """
 
 from __future__ import annotations
@@ -258,7 +260,10 @@ def _worker_main(job_path: str, result_path: str) -> int:
 
 
 if __name__ == "__main__":
+    from polyprobe.builders.pandas_hidden import hide_pandas
     from polyprobe.process_exit import exit_process
+
+    hide_pandas()  # a worker builds shards, which never need pandas (see pandas_hidden)
 
     # The parent waits for this process to end: the result is written and closed, so the
     # interpreter's teardown would only delay the build.
