@@ -248,3 +248,33 @@ def test_lazy_word_behaves_like_a_word() -> None:
         1, "a", "a", "X", "_", {}, 0, "root", "_", {}
     )
     assert "feats={}" in repr(LazyWord(1, "a", "a", "X", "_", "_", 0, "root", "_", "_"))
+
+
+def test_shared_dicts_are_the_cache_and_no_builder_changes_them(
+    ud_dir: Path, tmp_path: Path
+) -> None:
+    """``shared_dicts=True`` hands out the reader's parsed FEATS/MISC dicts themselves (the
+    build's passes read this way), so a builder that changed ``word.feats`` would change every
+    word with that column. Every task of the registry builds from shared dicts here; after it
+    every cached dict still equals a fresh parse of its column string."""
+    from polyprobe.builders.pipeline import build_ud
+    from polyprobe.builders.registry import TASKS
+    from polyprobe.loaders import conllu as reader
+
+    src = discover([ud_dir / "UD_German-PUD"])
+    plain_words = [w for s in read_sources(src) for w in s.words]
+    shared_words = [w for s in read_sources(src, shared_dicts=True) for w in s.words]
+    assert plain_words == shared_words  # same values
+    by_column: dict[int, list[Word]] = collections.defaultdict(list)
+    for w in shared_words:
+        by_column[id(w.feats)].append(w)
+    assert len(by_column) < len(shared_words) / 3  # words share their dicts...
+    assert len({id(w.feats) for w in plain_words}) == len(plain_words)  # ...copies do not
+
+    reader._PAIRS.clear()
+    reader._PAIRS["_"] = {}
+    for tb, lang in (("UD_German-PUD", "de"), ("UD_English-PUD", "en")):
+        build_ud([ud_dir / tb], lang=lang, out=tmp_path / tb, tasks=list(TASKS), jobs=1)
+    assert len(reader._PAIRS) > 100
+    changed = [k for k, v in reader._PAIRS.items() if v != reader._parse_pairs(k)]
+    assert changed == []

@@ -159,7 +159,9 @@ def prepare_tasks(
     task_objs = [get_task(n)(params, seed) for n in task_names]
     observers = [t for t in task_objs if t.needs_observation]
     if observers or observe_all is not None:
-        for sent in read_sources(sources, on_invalid=on_invalid, skipped=Counter()):
+        # Builders never change a word: the reader may share its feature dicts.
+        passes = read_sources(sources, on_invalid=on_invalid, skipped=Counter(), shared_dicts=True)
+        for sent in passes:
             for t in observers:
                 t.observe(sent)
             if observe_all is not None:
@@ -439,7 +441,9 @@ def _build_shard(
         skipped: Counter[str] = Counter()
         group_writer = StringSpool(work / "groups.arrow")
         text_hashes = array("Q")
-        stream: Iterable[Any] = read_sources(sources, on_invalid=on_invalid, skipped=skipped)
+        stream: Iterable[Any] = read_sources(
+            sources, on_invalid=on_invalid, skipped=skipped, shared_dicts=True
+        )
         if progress is not None:
             stream = progress(stream)
         for s_index, sent in enumerate(stream):
