@@ -244,6 +244,21 @@ _BUILD_WORKER_MODULES = (
 )
 
 
+def _standby_guess(args: argparse.Namespace) -> int:
+    """Workers the build may hand shards to, before the task registry (and with it numpy) is
+    imported: :func:`~polyprobe.builders.shards.resolve_jobs` without the tasks' costs, so
+    never fewer than :func:`_standby_count` finds."""
+    from polyprobe.builders.shards import resolve_jobs
+    from polyprobe.errors import PolyprobeError
+    from polyprobe.loaders.sources import input_bytes
+
+    names = _split_list(args.tasks)
+    try:  # without --tasks: the whole suite, more tasks than processes
+        return resolve_jobs(args.jobs, len(names) or 1 << 10, input_bytes(args.paths)) - 1
+    except PolyprobeError:
+        return 0
+
+
 def _standby_count(args: argparse.Namespace) -> int:
     """Workers this build will hand shards to (``build_ud`` decides with the same rule);
     0 when the request is wrong, which ``build_ud`` then reports."""
@@ -264,10 +279,11 @@ def _run_build_ud(args: argparse.Namespace) -> int:
     from polyprobe.builders.shards import standby_workers
 
     hide_pandas()  # this process only builds (see polyprobe.builders.pandas_hidden)
-
     # Worker processes start before this one imports the build, so their imports overlap
-    # (see polyprobe.builders.shards.standby_workers).
-    with standby_workers(_standby_count(args), warm=_BUILD_WORKER_MODULES):
+    # (see polyprobe.builders.shards.standby_workers); the guess is corrected once the
+    # registry, which knows what the tasks cost, is imported.
+    with standby_workers(_standby_guess(args), warm=_BUILD_WORKER_MODULES) as standby:
+        standby.keep(_standby_count(args))
         return _build_ud(args)
 
 

@@ -154,10 +154,13 @@ def test_jobs_for_sums_the_registry_costs() -> None:
 def test_command_line_sizes_standby_by_the_build_rule(ud_dir: Path) -> None:
     import argparse
 
-    from polyprobe.cli import _standby_count
+    from polyprobe.cli import _standby_count, _standby_guess
 
     def count(paths: list[str], tasks: str = "", jobs: int | None = None) -> int:
-        return _standby_count(argparse.Namespace(paths=paths, tasks=tasks, jobs=jobs))
+        args = argparse.Namespace(paths=paths, tasks=tasks, jobs=jobs)
+        exact = _standby_count(args)
+        assert _standby_guess(args) >= exact  # the early guess never starts too few
+        return exact
 
     pud = str(ud_dir / "UD_English-PUD")  # 1 MB: below AUTO_MIN_INPUT_BYTES
     assert count([pud]) == 0
@@ -165,6 +168,21 @@ def test_command_line_sizes_standby_by_the_build_rule(ud_dir: Path) -> None:
     assert count([pud], tasks="sentence_length", jobs=3) == 0  # one task, one process
     assert count([pud], tasks="no_such_task", jobs=3) == 0  # build_ud reports it
     assert count(["/no/such/folder"], jobs=3) == 0
+    ewt = str(ud_dir / "UD_English-EWT")  # 6 MB
+    assert count([ewt], tasks="sentence_length,bigram_shift,subject_number") == 0  # 5.8 units
+    assert count([ewt], jobs=1) == 0
+
+
+def test_standby_keep_stops_the_surplus() -> None:
+    from polyprobe.builders import shards
+
+    with standby_workers(3) as standby:
+        procs = list(standby.started)
+        standby.keep(1)
+        assert standby_count() == 1
+        assert [p.poll() is None for p in procs] == [True, False, False]
+        assert run_shards(_pid_and_modules, [0, 1])[1][1] == procs[0].pid
+    assert shards._STANDBY == []
 
 
 _EXIT_SCRIPT = textwrap.dedent(

@@ -182,30 +182,52 @@ def _take_standby() -> subprocess.Popen[bytes] | None:
     return None
 
 
+class Standby:
+    """The workers :func:`standby_workers` started (see there)."""
+
+    def __init__(self) -> None:
+        self.started: list[subprocess.Popen[bytes]] = []
+
+    def keep(self, n: int) -> None:
+        """Stop the waiting workers beyond the first ``n`` (the count was a guess, now
+        known exactly)."""
+        waiting = [p for p in self.started if p in _STANDBY]
+        for proc in waiting[max(0, n) :]:
+            _stop(proc)
+
+    def stop_all(self) -> None:
+        for proc in self.started:
+            if proc in _STANDBY:
+                _stop(proc)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    _STANDBY.remove(proc)
+    proc.kill()
+    proc.wait()
+
+
 @contextmanager
-def standby_workers(n: int, warm: Iterable[str] = ()) -> Iterator[None]:
+def standby_workers(n: int, warm: Iterable[str] = ()) -> Iterator[Standby]:
     """Start ``n`` worker interpreters now; each imports the modules ``warm`` and then waits
     for a shard, which :func:`run_shards` hands to it instead of starting a fresh worker.
 
     Why: a fresh worker spends ~0.3 s on interpreter start-up and imports after the parent
     has planned the shards, and the parent has spent about as long on its own imports
     before. Started first thing by the command line, the workers import while the parent
-    does. Workers no shard needed (the plan may want fewer processes than guessed) are
-    killed on leaving the block: they hold nothing but imported modules."""
-    started: list[subprocess.Popen[bytes]] = []
+    does. ``n`` may be a guess made before the task registry is imported
+    (:meth:`Standby.keep` stops the surplus once the count is known); workers no shard
+    needed are killed on leaving the block: they hold nothing but imported modules."""
+    standby = Standby()
     try:
         for _ in range(max(0, n)):
             cmd = [*_worker_command(), "--standby", *warm]
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, env=_worker_env())
-            started.append(proc)
+            standby.started.append(proc)
             _STANDBY.append(proc)
-        yield
+        yield standby
     finally:
-        for proc in started:
-            if proc in _STANDBY:
-                _STANDBY.remove(proc)
-                proc.kill()
-                proc.wait()
+        standby.stop_all()
 
 
 def _standby_main(warm: Sequence[str]) -> int:
