@@ -234,6 +234,11 @@ def _split_list(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
+# True when this process is the command itself (``run``), not a caller of ``main`` (tests,
+# scripts): only then may a subcommand change process-wide settings such as hiding pandas.
+_COMMAND_PROCESS = False
+
+
 # What a build worker imports before its shard arrives (see _run_build_ud).
 _BUILD_WORKER_MODULES = (
     "polyprobe.builders.pipeline",
@@ -278,7 +283,8 @@ def _run_build_ud(args: argparse.Namespace) -> int:
     from polyprobe.builders.pandas_hidden import hide_pandas
     from polyprobe.builders.shards import standby_workers
 
-    hide_pandas()  # this process only builds (see polyprobe.builders.pandas_hidden)
+    if _COMMAND_PROCESS:  # this process only builds (see polyprobe.builders.pandas_hidden)
+        hide_pandas()
     # Worker processes start before this one imports the build, so their imports overlap
     # (see polyprobe.builders.shards.standby_workers); the guess is corrected once the
     # registry, which knows what the tasks cost, is imported.
@@ -465,6 +471,8 @@ def run() -> None:
     the process ends without the interpreter's teardown (see :mod:`polyprobe.process_exit`)."""
     from polyprobe.process_exit import exit_process
 
+    global _COMMAND_PROCESS
+    _COMMAND_PROCESS = True
     exit_process(main())
 
 

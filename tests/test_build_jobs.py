@@ -132,3 +132,25 @@ def test_jobs_from_a_script_without_main_guard(ud_dir: Path, tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("built 3") == 1  # the script ran once, not once per worker
     assert validate(out).ok
+
+
+def test_main_called_in_process_leaves_pandas_importable(ud_dir: Path, tmp_path: Path) -> None:
+    """Only the command's own process hides pandas (polyprobe.builders.pandas_hidden): a
+    script or test that calls ``cli.main`` keeps it."""
+    code = (
+        "import sys\n"
+        "from polyprobe.cli import main\n"
+        "assert 'pandas' not in sys.modules\n"
+        "main(['build', 'ud', sys.argv[1], '--lang', 'en', '--tasks', 'sentence_length',"
+        " '--quiet', '--out', sys.argv[2]])\n"
+        "import pandas\n"
+        "print('pandas', pandas.__name__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(ud_dir / "UD_English-PUD"), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("pandas pandas")
