@@ -5,7 +5,8 @@
    process (start-up included in both, both from compiled bytecode), wall time and CPU time
    (all workers), with the default ``--jobs`` and, for comparison, with one process; the
    targets (≤ 1.5× for the three platform tasks, ≤ 2× for the whole suite) are for the
-   command as a user runs it, in wall time;
+   command as a user runs it, in wall time. ``--rounds`` (default 3) interleaved rounds, each
+   build divided by its own round's bare pass, median printed;
 3. peak RSS per candidate while building from EWT repeated to ≥ 200 MB with fresh sent_ids
    (target: the reader streams in constant memory and the variant engine keeps ≤ 64 bytes per
    candidate, re-reading the inputs to write rows): peak RSS at ~200 and ~400 MB, the slope
@@ -15,7 +16,7 @@
    two-point line, so the smaller point is 200 MB. Skip with ``--no-memory`` (it takes a
    couple of minutes).
 
-Run: ``python bench/build_ud.py [--data ../shared/data] [--no-memory]``.
+Run: ``python bench/build_ud.py [--data ../shared/data] [--no-memory] [--rounds 3]``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import gzip
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -125,7 +127,11 @@ def _compile_polyprobe() -> None:
     )
 
 
-def whole_build(tb: Path, tmp: Path) -> None:
+def whole_build(tb: Path, tmp: Path, rounds: int) -> None:
+    """Each round times the bare pass and then every build, back to back, and each build is
+    divided by its own round's bare pass: on a machine whose speed drifts (shared VMs do, by
+    a third within a minute) a ratio of two runs minutes apart measures the drift. The median
+    over the rounds is printed, with the range."""
     _compile_polyprobe()
     bare = (
         "import conllu,gzip,sys\n"
@@ -134,7 +140,6 @@ def whole_build(tb: Path, tmp: Path) -> None:
         "    for s in conllu.parse_incr(fh): pass\n"
     )
     files = [str(f) for f in _files(tb)]
-    t_bare, c_bare, _ = _timed([sys.executable, "-c", bare, *files])
     base = [
         *(sys.executable, "-m", "polyprobe", "build", "ud", str(tb), "--lang", "en"),
         *("--sizes", "10k", "--overwrite", "--quiet"),
@@ -148,24 +153,42 @@ def whole_build(tb: Path, tmp: Path) -> None:
         ("whole suite", [], [], 2.0),
         ("whole suite, --jobs 1", [], ["--jobs", "1"], None),
     ]
-    print("whole build of EWT (natural+balanced, full+10k) as a process, start-up included;")
+    bare_times: list[tuple[float, float]] = []
+    results: list[list[tuple[float, float, int]]] = [[] for _ in runs]
+    for _ in range(rounds):
+        t_bare, c_bare, _ = _timed([sys.executable, "-c", bare, *files])
+        bare_times.append((t_bare, c_bare))
+        for i, (_, tasks, jobs, _) in enumerate(runs):
+            wall, cpu, peak = _timed([*base, *tasks, *jobs, "--out", str(tmp / f"ewt{i}")])
+            results[i].append((wall / t_bare, cpu / c_bare, peak))
+    print(
+        "whole build of EWT (natural+balanced, full+10k) as a process, start-up included; "
+        f"{rounds} rounds, each build divided by its round's bare pass (median [min-max]);"
+    )
     print(
         "default --jobs: one worker per core when the tasks are worth it (this machine:",
         os.cpu_count(),
         "cores):",
     )
-    print(f"  {'bare conllu.parse_incr pass':44} {t_bare:6.2f} s wall {c_bare:6.2f} s CPU")
-    for i, (label, tasks, jobs, target) in enumerate(runs):
-        wall, cpu, peak = _timed([*base, *tasks, *jobs, "--out", str(tmp / f"ewt{i}")])
+    walls = sorted(w for w, _ in bare_times)
+    print(
+        f"  {'bare conllu.parse_incr pass':44} {statistics.median(walls):6.2f} s wall"
+        f" [{walls[0]:.2f}-{walls[-1]:.2f}]"
+    )
+    for (label, _, _, target), res in zip(runs, results, strict=True):
+        ratios = sorted(r for r, _, _ in res)
+        wall = statistics.median(ratios)
+        cpu = statistics.median(c for _, c, _ in res)
+        peak = max(p for _, _, p in res)
         verdict = (
-            f"target <= {target}x wall: {'met' if wall / t_bare <= target else 'NOT met'}"
+            f"target <= {target}x wall: {'met' if wall <= target else 'NOT met'}"
             if target is not None
             else "for comparison"
         )
         print(
-            f"  {'polyprobe build ud, ' + label:44} {wall:6.2f} s wall {cpu:6.2f} s CPU"
-            f"  ratio {wall / t_bare:.2f}x wall, {cpu / c_bare:.2f}x CPU ({verdict});"
-            f" peak RSS {peak / 1024:.0f} MB (largest process)"
+            f"  {'polyprobe build ud, ' + label:44} {wall:.2f}x wall [{ratios[0]:.2f}-"
+            f"{ratios[-1]:.2f}], {cpu:.2f}x CPU ({verdict}); peak RSS {peak / 1024:.0f} MB"
+            " (largest process)"
         )
 
 
@@ -244,11 +267,12 @@ def main() -> None:
         default=data_root(),
     )
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds")
     args = ap.parse_args()
     tb = _ewt(args.data)
     reader_throughput(tb)
     with tempfile.TemporaryDirectory() as d:
-        whole_build(tb, Path(d))
+        whole_build(tb, Path(d), max(1, args.rounds))
         if not args.no_memory:
             memory(tb, Path(d))
 
