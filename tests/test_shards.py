@@ -244,3 +244,15 @@ def test_hide_pandas_keeps_an_imported_pandas() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_standby_worker_that_died_is_replaced() -> None:
+    from polyprobe.builders import shards
+
+    with standby_workers(1) as standby:
+        dead = standby.started[0]
+        dead.kill()
+        dead.wait()
+        assert standby_count() == 0
+        assert [r[0] for r in run_shards(_pid_and_modules, [0, 1])] == [0, 1]  # a fresh one
+        assert shards._STANDBY == []

@@ -133,12 +133,8 @@ def run_shards(
             job, result = tmp / f"job{i}.pickle", tmp / f"result{i}.pickle"
             with open(job, "wb") as fh:
                 pickle.dump((work, shard), fh, protocol=pickle.HIGHEST_PROTOCOL)
-            proc = _take_standby()
-            if proc is not None:  # already imported: hand it the job on its stdin
-                assert proc.stdin is not None
-                proc.stdin.write(f"{job}\t{result}\n".encode())
-                proc.stdin.close()
-            else:
+            proc = _hand_to_standby(job, result)
+            if proc is None:
                 cmd = [*_worker_command(), str(job), str(result)]
                 proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, env=_worker_env())
             workers.append((proc, result))
@@ -173,12 +169,21 @@ def standby_count() -> int:
     return sum(1 for proc in _STANDBY if proc.poll() is None)
 
 
-def _take_standby() -> subprocess.Popen[bytes] | None:
-    """A waiting worker that is still alive, if any (one that died waiting is reaped)."""
+def _hand_to_standby(job: Path, result: Path) -> subprocess.Popen[bytes] | None:
+    """Give the job to a waiting worker, already imported, on its stdin; None when no
+    worker waits (or the ones left died waiting: they are reaped)."""
     while _STANDBY:
         proc = _STANDBY.pop(0)
-        if proc.poll() is None:
-            return proc
+        if proc.poll() is not None or proc.stdin is None:
+            continue
+        try:
+            proc.stdin.write(f"{job}\t{result}\n".encode())
+            proc.stdin.close()
+        except OSError:  # it ended meanwhile
+            proc.kill()
+            proc.wait()
+            continue
+        return proc
     return None
 
 
