@@ -251,15 +251,14 @@ _BUILD_WORKER_MODULES = (
 
 def _standby_guess(args: argparse.Namespace) -> int:
     """Workers the build may hand shards to, before the task registry (and with it numpy) is
-    imported: :func:`~polyprobe.builders.shards.resolve_jobs` without the tasks' costs, so
-    never fewer than :func:`_standby_count` finds."""
+    imported: :func:`~polyprobe.builders.shards.resolve_jobs` without the tasks' number and
+    costs, so never fewer than :func:`_standby_count` finds."""
     from polyprobe.builders.shards import resolve_jobs
     from polyprobe.errors import PolyprobeError
     from polyprobe.loaders.sources import input_bytes
 
-    names = _split_list(args.tasks)
-    try:  # without --tasks: the whole suite, more tasks than processes
-        return resolve_jobs(args.jobs, len(names) or 1 << 10, input_bytes(args.paths)) - 1
+    try:  # --tasks may name groups (contextual), so the task count is not known yet either
+        return resolve_jobs(args.jobs, 1 << 10, input_bytes(args.paths)) - 1
     except PolyprobeError:
         return 0
 

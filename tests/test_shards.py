@@ -171,6 +171,7 @@ def test_command_line_sizes_standby_by_the_build_rule(ud_dir: Path) -> None:
     ewt = str(ud_dir / "UD_English-EWT")  # 6 MB
     assert count([ewt], tasks="sentence_length,bigram_shift,subject_number") == 0  # 5.8 units
     assert count([ewt], jobs=1) == 0
+    assert count([ewt], tasks="contextual", jobs=3) == 2  # a group: 17 tasks
 
 
 def test_standby_keep_stops_the_surplus() -> None:
