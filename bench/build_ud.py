@@ -5,7 +5,7 @@
    process (start-up included in both, both from compiled bytecode), wall time and CPU time
    (all workers), with the default ``--jobs`` and, for comparison, with one process; the
    targets (≤ 1.5× for the three platform tasks, ≤ 2× for the whole suite) are for the
-   command as a user runs it, in wall time. ``--rounds`` (default 3) interleaved rounds, each
+   command as a user runs it, in wall time. ``--rounds`` (default 5) interleaved rounds, each
    build divided by its own round's bare pass, median printed;
 3. peak RSS per candidate while building from EWT repeated to ≥ 200 MB with fresh sent_ids
    (target: the reader streams in constant memory and the variant engine keeps ≤ 64 bytes per
@@ -16,7 +16,7 @@
    two-point line, so the smaller point is 200 MB. Skip with ``--no-memory`` (it takes a
    couple of minutes).
 
-Run: ``python bench/build_ud.py [--data ../shared/data] [--no-memory] [--rounds 3]``.
+Run: ``python bench/build_ud.py [--data ../shared/data] [--no-memory] [--rounds 5]``.
 """
 
 from __future__ import annotations
@@ -267,7 +267,7 @@ def main() -> None:
         default=data_root(),
     )
     ap.add_argument("--no-memory", action="store_true")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved timing rounds")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
     args = ap.parse_args()
     tb = _ewt(args.data)
     reader_throughput(tb)
