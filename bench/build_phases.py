@@ -13,7 +13,6 @@ Run: ``python bench/build_phases.py [--data ../shared/data] [--treebank UD_Engli
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import re
 import tempfile
@@ -23,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _data import data_root
+from _data import treebank_arguments
 
 _SECONDS: Counter[str] = Counter()
 _CALLS: Counter[str] = Counter()
@@ -60,14 +59,7 @@ def _bare_pass(tb: Path) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument(
-        "--data",
-        type=Path,
-        default=data_root(),
-    )
-    ap.add_argument("--treebank", default="UD_English-EWT")
-    ap.add_argument("--lang", default="en")
+    ap = treebank_arguments()
     ap.add_argument("--tasks", default="", help="comma-separated (default: the whole suite)")
     args = ap.parse_args()
     tb = args.data / "ud" / args.treebank

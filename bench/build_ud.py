@@ -21,7 +21,6 @@ Run: ``python bench/build_ud.py [--data ../shared/data] [--no-memory] [--rounds 
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import os
@@ -33,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _data import data_root
+from _data import arguments
 
 
 def _ewt(data: Path) -> Path:
@@ -260,12 +259,7 @@ def memory(tb: Path, tmp: Path, sizes_mb: tuple[int, int] = (200, 400)) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument(
-        "--data",
-        type=Path,
-        default=data_root(),
-    )
+    ap = arguments()
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
     args = ap.parse_args()

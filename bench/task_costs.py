@@ -13,13 +13,12 @@ Run: ``python bench/task_costs.py [--data ../shared/data] [--treebank UD_English
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import tempfile
 import time
 from pathlib import Path
 
-from _data import data_root
+from _data import treebank_arguments
 
 
 def main() -> None:
@@ -27,14 +26,7 @@ def main() -> None:
     from polyprobe.builders.registry import DEFAULT_TASKS, TASKS
     from polyprobe.errors import PolyprobeError
 
-    ap = argparse.ArgumentParser()
-    ap.add_argument(
-        "--data",
-        type=Path,
-        default=data_root(),
-    )
-    ap.add_argument("--treebank", default="UD_English-EWT")
-    ap.add_argument("--lang", default="en")
+    ap = treebank_arguments()
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
     tb = args.data / "ud" / args.treebank
