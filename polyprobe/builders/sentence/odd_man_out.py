@@ -29,6 +29,7 @@ DEFAULT_UPOS: tuple[str, ...] = ("NOUN", "VERB")
 DEFAULT_CLASS_SIZE = 8
 _SPLIT_ORDER = {"train": 0, "dev": 1, "test": 2}
 _SPLIT_NAMES = ("train", "dev", "test", "none")
+_NONE: frozenset[str] = frozenset()
 TIERS: tuple[str, ...] = ("neither", "one", "both")  # neighbours whose bigram is attested
 
 Home = tuple[str, FeatsKey]  # (UPOS, features) of a form's most frequent analysis
@@ -120,6 +121,11 @@ class OddManOut(Task):
         self._member_set: dict[str, frozenset[str]] = {}
         self._same_lemma: dict[tuple[str, str], frozenset[str]] = {}
         self._classed_home: dict[str, tuple[str, dict[str, str]]] = {}
+        # Attested bigrams with a classed form on one side, set by derive: per left context
+        # the classed forms seen after it, per right context those seen before it (the tiers
+        # of the candidates are then set intersections, not a lookup per class member).
+        self._follows: dict[str, frozenset[str]] = {}
+        self._precedes: dict[str, frozenset[str]] = {}
         self._derived: dict[str, Any] = {}
         self.attestation: Counter[str] = Counter()
 
@@ -236,6 +242,7 @@ class OddManOut(Task):
                     self._classed_home[k] = (upos, dict(feats))
                 classes_per_upos[upos] += 1
                 forms_in_classes[upos] += len(members)
+        self._follows, self._precedes = _classed_neighbours(inv.bigrams or set(), self._class_of)
         sizes = [len(m) for m in self._members.values()]
         self._derived = {
             "upos": list(self.upos),
@@ -315,9 +322,9 @@ class OddManOut(Task):
             if not regular:
                 return self.drop("every NOUN/VERB class seen in an earlier split")
         best = -1
-        options: dict[int, set[str]] = {}
+        options: dict[int, frozenset[str]] = {}
         member_set, same_lemma = self._member_set, self._same_lemma
-        bigrams = inv.bigrams or set()
+        follows, precedes = self._follows, self._precedes
         last = len(tokens) - 1
         for i in regular:
             lemma = key_of(words[tokens[i].word_ids[0] - 1].lemma)
@@ -325,9 +332,10 @@ class OddManOut(Task):
             class_id = class_of[own]
             # Tiers by set algebra: the eligible members (class minus the original and the
             # members with its lemma) that follow the left neighbour / precede the right one
-            # in an attested bigram; the best tier is "both" if the two sets meet, else "one"
-            # if either is non-empty, else "neither" (all eligible members). Most sentences
-            # reach "both", after which a position only needs its "both" set.
+            # in an attested bigram (intersections with the derived neighbour sets); the best
+            # tier is "both" if the two sets meet, else "one" if either is non-empty, else
+            # "neither" (all eligible members). Most sentences reach "both", after which a
+            # position only needs its "both" set.
             drop = same_lemma.get((class_id, lemma))
             members = member_set[class_id]
             eligible = members.difference(drop, (own,)) if drop else members.difference((own,))
@@ -335,14 +343,15 @@ class OddManOut(Task):
                 continue
             left = (keys.get(i - 1) or key_of(tokens[i - 1].form)) if i > 0 else BOS
             right = (keys.get(i + 1) or key_of(tokens[i + 1].form)) if i < last else EOS
-            fits_left = {r for r in eligible if (left, r) in bigrams}
-            both = {r for r in fits_left if (r, right) in bigrams}
+            fits_left = eligible & follows.get(left, _NONE)
+            before_right = precedes.get(right, _NONE)
+            both = fits_left & before_right
             if both:
                 top, pool = 2, both
             elif best == 2:
                 continue  # this position cannot reach the tier already found
             else:
-                fits_right = {r for r in eligible if (r, right) in bigrams}
+                fits_right = eligible & before_right
                 if fits_left or fits_right:
                     top, pool = 1, fits_left | fits_right
                 else:
@@ -391,3 +400,30 @@ class OddManOut(Task):
 
     def class_id(self, form: str) -> str | None:
         return self._class_of.get(form_key(form, self.params.lang))
+
+
+def _classed_neighbours(
+    bigrams: set[tuple[str, str]], classed: dict[str, str]
+) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """From the attested bigrams, per left form the classed forms seen right after it, and
+    per right form the classed forms seen right before it (only classed forms are ever
+    replacements, so only they are kept)."""
+    follows: dict[str, set[str]] = {}
+    precedes: dict[str, set[str]] = {}
+    for left, right in bigrams:
+        if right in classed:
+            found = follows.get(left)
+            if found is None:
+                follows[left] = {right}
+            else:
+                found.add(right)
+        if left in classed:
+            found = precedes.get(right)
+            if found is None:
+                precedes[right] = {left}
+            else:
+                found.add(left)
+    return (
+        {k: frozenset(v) for k, v in follows.items()},
+        {k: frozenset(v) for k, v in precedes.items()},
+    )
