@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any, ClassVar
 
 from polyprobe.builders.rendering import capital_slots, render, sentence_inputs
@@ -408,21 +408,13 @@ def _classed_neighbours(
     """From the attested bigrams, per left form the classed forms seen right after it, and
     per right form the classed forms seen right before it (only classed forms are ever
     replacements, so only they are kept)."""
-    follows: dict[str, set[str]] = {}
-    precedes: dict[str, set[str]] = {}
+    follows: defaultdict[str, set[str]] = defaultdict(set)
+    precedes: defaultdict[str, set[str]] = defaultdict(set)
     for left, right in bigrams:
         if right in classed:
-            found = follows.get(left)
-            if found is None:
-                follows[left] = {right}
-            else:
-                found.add(right)
+            follows[left].add(right)
         if left in classed:
-            found = precedes.get(right)
-            if found is None:
-                precedes[right] = {left}
-            else:
-                found.add(left)
+            precedes[right].add(left)
     return (
         {k: frozenset(v) for k, v in follows.items()},
         {k: frozenset(v) for k, v in precedes.items()},
