@@ -14,14 +14,39 @@ _LENGTH = struct.Struct("<Q").pack
 _blake2b = hashlib.blake2b
 
 
+def _encode(parts: tuple[object, ...]) -> bytes:
+    return b"".join(
+        [_LENGTH(len(d)) + d for d in ((p if type(p) is str else str(p)).encode() for p in parts)]
+    )
+
+
+# Encoded leading parts: callers hash many ids under one (seed, task, treebank) prefix, so the
+# prefix is encoded once. Bounded (filled up to the cap, then no longer added to).
+_PREFIXES: dict[tuple[tuple[object, ...], tuple[type, ...]], bytes] = {}
+_PREFIXES_MAX = 1 << 12
+
+
 def digest(*parts: object, size: int = 8) -> bytes:
     """blake2b of the parts, each prefixed by its byte length (8 bytes, little-endian) so that
-    no two different part lists share an encoding. This runs twice per candidate
-    (tests/test_hashing.py pins the encoding): one ``join`` of the short parts and one hash
-    call is cheaper than an ``update`` per part."""
-    encoded = [(p if type(p) is str else str(p)).encode("utf-8") for p in parts]
-    payload = b"".join([_LENGTH(len(d)) + d for d in encoded])
-    return _blake2b(payload, digest_size=size).digest()
+    no two different part lists share an encoding. This runs several times per candidate
+    (tests/test_hashing.py pins the encoding): one concatenation and one hash call is cheaper
+    than an ``update`` per part, and all parts but the last are encoded once per prefix."""
+    if len(parts) < 2:
+        return _blake2b(_encode(parts), digest_size=size).digest()
+    lead = parts[:-1]
+    # Keyed with the parts' types too: 1, True and 1.0 are equal keys but encode differently.
+    key = (lead, tuple(map(type, lead)))
+    try:
+        head = _PREFIXES.get(key)
+    except TypeError:  # an unhashable part: encode it every time
+        return _blake2b(_encode(parts), digest_size=size).digest()
+    if head is None:
+        head = _encode(lead)
+        if len(_PREFIXES) < _PREFIXES_MAX:
+            _PREFIXES[key] = head
+    last = parts[-1]
+    d = (last if type(last) is str else str(last)).encode()
+    return _blake2b(head + _LENGTH(len(d)) + d, digest_size=size).digest()
 
 
 def stable_u64(*parts: object) -> int:
@@ -33,9 +58,7 @@ def stable_u64_each(prefix: tuple[object, ...], items: list[str]) -> list[int]:
     """``[stable_u64(*prefix, item) for item in items]`` with the prefix encoded once: the
     candidate spool hashes every candidate id under the build's seed this way, a batch at a
     time (tests/test_hashing.py checks the equality)."""
-    head = b"".join(
-        [_LENGTH(len(d)) + d for d in ((p if type(p) is str else str(p)).encode() for p in prefix)]
-    )
+    head = _encode(prefix)
     out = []
     for item in items:
         d = item.encode("utf-8")
@@ -83,6 +106,12 @@ def _lexical_key(word: str) -> str:
     if word.isascii():  # the common case: NFC is the identity on ASCII
         return word.lower()
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", word).casefold())
+
+
+# A memo hit without a Python call (``None`` on a miss: then call :func:`lexical_key`), for
+# loops that key every token of every sentence. Bound to the memo itself, which is cleared,
+# never replaced, so it stays valid.
+cached_lexical_key = _KEY_CACHE.get
 
 
 def lexical_key(word: str) -> str:

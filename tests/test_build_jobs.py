@@ -154,3 +154,35 @@ def test_main_called_in_process_leaves_pandas_importable(ud_dir: Path, tmp_path:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().endswith("pandas pandas")
+
+
+def test_input_changed_between_passes_is_an_error_naming_the_input(
+    ud_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The candidate pass reuses the first pass's text hashes by position, so a file that
+    # changes between the two passes (here: loses its last sentence) must stop the build
+    # rather than pair sentences with the wrong hashes.
+    import polyprobe.loaders.conllu as conllu_reader
+
+    real = conllu_reader.read_sources
+    passes: list[int] = []
+
+    def shrinking(*args, **kwargs):  # type: ignore[no-untyped-def]
+        sentences = list(real(*args, **kwargs))
+        if kwargs.get("shared_dicts"):
+            passes.append(len(sentences))
+            if len(passes) == 2:
+                sentences = sentences[:-1]
+        return iter(sentences)
+
+    monkeypatch.setattr(conllu_reader, "read_sources", shrinking)
+    tb = ud_dir / "UD_English-PUD"
+    out = tmp_path / "out"
+    with pytest.raises(
+        InputError,
+        match=r"UD_English-PUD: the input changed during the build: "
+        r"the first pass read 1000 sentences, the second 999",
+    ):
+        build_ud([tb], lang="en", out=out, tasks=["tense"], jobs=1)
+    assert passes == [1000, 1000]
+    assert not out.exists()

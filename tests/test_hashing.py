@@ -37,6 +37,19 @@ def test_digest_is_length_prefixed_blake2b(parts: tuple[object, ...]) -> None:
     assert digest(*parts, size=16) == _reference_digest(*parts, size=16)
 
 
+def test_digest_prefix_memo_tells_equal_keys_of_other_types_apart() -> None:
+    # The leading parts' encoding is memoised; 1, True and 1.0 are equal dict keys but are
+    # hashed as "1", "True" and "1.0", so each must still get its own encoding, in any order
+    # and on every call (the second call of each is served from the memo).
+    for _ in range(2):
+        for lead in (1, True, 1.0, 0, False, "1"):
+            assert digest(lead, "x") == _reference_digest(lead, "x"), lead
+            assert digest(lead, "y", "z") == _reference_digest(lead, "y", "z"), lead
+    assert len({digest(lead, "x") for lead in (1, True, 1.0)}) == 3
+    # An unhashable leading part is encoded (by its str()) without the memo.
+    assert digest([1, 2], "x") == _reference_digest([1, 2], "x")
+
+
 def test_digest_separates_part_boundaries() -> None:
     assert digest("a", "bc") != digest("ab", "c")
     assert digest(1) == digest("1")  # parts are hashed as their str()

@@ -50,7 +50,7 @@ from polyprobe.builders.variants import (
 )
 from polyprobe.cards.card import ConfigCard
 from polyprobe.cards.folder import SplitCopy
-from polyprobe.errors import InfeasibleError, UsageError
+from polyprobe.errors import InfeasibleError, InputError, UsageError
 from polyprobe.hashing import digest, stable_u64
 from polyprobe.languages import resolve_language
 from polyprobe.licenses import resolve_card_license
@@ -124,9 +124,14 @@ def prepare_tasks(
     split: SplitSpec,
     observe_all: Callable[[Any], None] | None = None,
     task_options: dict[str, dict[str, Any]] | None = None,
+    text_hashes: array[int] | None = None,
 ) -> tuple[list[Task], dict[str, Any]]:
     """Tasks with every language choice fixed: capitalisation from a prefix of the data, then
-    a first pass for tasks that derive choices from the whole corpus; profile overrides win."""
+    a first pass for tasks that derive choices from the whole corpus; profile overrides win.
+
+    ``text_hashes``: if the first pass runs, every sentence's text hash is appended to it in
+    stream order, so the candidate pass need not compute them again (tasks that estimate
+    split sizes hash every sentence in this pass anyway, through the one-entry memo)."""
     from polyprobe.builders.profile import (
         check_task_names,
         derive_capitalisation,
@@ -161,11 +166,17 @@ def prepare_tasks(
     if observers or observe_all is not None:
         # Builders never change a word: the reader may share its feature dicts.
         passes = read_sources(sources, on_invalid=on_invalid, skipped=Counter(), shared_dicts=True)
+        if text_hashes is not None:
+            from polyprobe.builders.rendering import text_hash
+
+            record = text_hashes.append
         for sent in passes:
             for t in observers:
                 t.observe(sent)
             if observe_all is not None:
                 observe_all(sent)
+            if text_hashes is not None:
+                record(text_hash(sent))
     profile: dict[str, Any] = {
         "lang": lang,
         "language": language,
@@ -420,6 +431,7 @@ def _build_shard(
 
     sources, seed, settings = job.sources, job.seed, job.settings
     split_spec = settings.split
+    first_pass_hashes: array[int] = array("Q")
     task_objs, profile = prepare_tasks(
         sources,
         job.lang,
@@ -430,6 +442,7 @@ def _build_shard(
         floors=job.floors,
         split=split_spec,
         task_options=job.task_options,
+        text_hashes=first_pass_hashes,
     )
     on_invalid = job.on_invalid
     work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-"))
@@ -440,17 +453,23 @@ def _build_shard(
         label_index = [{name: i for i, name in enumerate(t.label_names)} for t in task_objs]
         skipped: Counter[str] = Counter()
         group_writer = StringSpool(work / "groups.arrow")
-        text_hashes = array("Q")
+        # The first pass's hashes when it ran (same reader, same order), else hashed here.
+        known = len(first_pass_hashes)
+        text_hashes = first_pass_hashes if known else array("Q")
         stream: Iterable[Any] = read_sources(
             sources, on_invalid=on_invalid, skipped=skipped, shared_dicts=True
         )
         if progress is not None:
             stream = progress(stream)
+        s_index = -1
         for s_index, sent in enumerate(stream):
             tb = sent.source.treebank
             group_name = f"{tb}/{sent.sent_id}"
-            text_hash = sentence_text_hash(sent)
-            text_hashes.append(text_hash)
+            if s_index < known:
+                text_hash = text_hashes[s_index]
+            else:
+                text_hash = sentence_text_hash(sent)
+                text_hashes.append(text_hash)
             group_writer.add(group_name)
             split_code = _SPLIT_CODE.get(sent.source.split or "", -1)
             for t, spool, labels in zip(task_objs, spools, label_index, strict=True):
@@ -469,6 +488,14 @@ def _build_shard(
         # group names are re-read from their spool a row group at a time, text hashes go.
         groups_table = group_writer.close()
         n_sentences = len(text_hashes)
+        if known and s_index + 1 != known:
+            raise InputError(
+                ", ".join(src.path for src in sources),
+                None,
+                f"the input changed during the build: the first pass read {known} sentences, "
+                f"the second {s_index + 1}",
+                "changed-input",
+            )
         if n_sentences == 0 or groups_table is None:
             raise InfeasibleError("no sentences could be read from the inputs")
         hashes = np.frombuffer(text_hashes, dtype=np.uint64)

@@ -11,7 +11,7 @@ from polyprobe.builders.rendering import (
     swap_adjacent,
 )
 from polyprobe.builders.task import Candidate, Level, Task
-from polyprobe.hashing import choice_index, lexical_key, stable_rng
+from polyprobe.hashing import cached_lexical_key, choice_index, lexical_key, stable_rng
 from polyprobe.loaders.records import Sentence, SurfaceToken
 
 CONNEAU_2018 = (
@@ -35,7 +35,8 @@ def swappable_pairs(tokens: list[SurfaceToken]) -> list[int]:
 
 def _movable_keys(tokens: list[SurfaceToken]) -> list[str | None]:
     """Per token its lexical key, ``None`` for PUNCT (computed once per token, not per pair)."""
-    return [None if t.upos == "PUNCT" else lexical_key(t.form) for t in tokens]
+    cached = cached_lexical_key
+    return [None if t.upos == "PUNCT" else (cached(t.form) or lexical_key(t.form)) for t in tokens]
 
 
 def _pairs(keys: list[str | None]) -> list[int]:
