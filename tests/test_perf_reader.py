@@ -212,3 +212,26 @@ def test_fuzz_fast_path_equals_line_machine(
         _same(path)
     finally:
         reader._BLOCK = saved
+
+
+@pytest.mark.parametrize("column", ["lemma", "misc"])
+def test_empty_column_found_whichever_block_holds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, column: str
+) -> None:
+    # A sentence with an empty column, with a block boundary put at every byte of it (the
+    # part before the boundary is carried over into the next block): the fast path must
+    # decline it each time, and the result (error in raise mode, skip count in skip mode)
+    # must be the line machine's.
+    head = (GOOD + "\n") * 3
+    bad = "\n".join([_tok(1, 2), _tok(2, 0, **{column: ""}), ""])
+    path = _write(tmp_path, head + bad + "\n" + GOOD + "\n")
+    start = len(head.encode())
+    for block in range(start - 3, start + len(bad.encode()) + 2):
+        monkeypatch.setattr(reader, "_BLOCK", block)
+        seen = _counting(monkeypatch)
+        out, err, skipped = _run(path, fast=True, skip=False)
+        assert err is not None and err[2] == "empty-field", (block, err)
+        assert err[1] == 3 * 4 + 2  # the broken word line: 3 blocks of 4 lines before it
+        assert len(out) == 3
+        assert seen[False] == 1, block  # declined exactly the broken sentence
+        _same(path)
