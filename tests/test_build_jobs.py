@@ -13,6 +13,7 @@ import pytest
 from polyprobe.builders.pipeline import build_ud
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError
+from polyprobe.loaders.conllu import FATAL_REASONS
 
 
 def _tree_bytes(folder: Path) -> dict[str, bytes]:
@@ -182,7 +183,8 @@ def test_input_changed_between_passes_is_an_error_naming_the_input(
         InputError,
         match=r"UD_English-PUD: the input changed during the build: "
         r"the first pass read 1000 sentences, the second 999",
-    ):
+    ) as excinfo:
         build_ud([tb], lang="en", out=out, tasks=["tense"], jobs=1)
     assert passes == [1000, 1000]
+    assert excinfo.value.reason in FATAL_REASONS
     assert not out.exists()

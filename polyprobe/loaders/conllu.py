@@ -71,6 +71,7 @@ FATAL_REASONS: dict[str, str] = {
     "unreadable": "an input file cannot be opened or read (permissions, disk error)",
     "no-input": "a folder holds no CoNLL-U files (discover)",
     "duplicate-input": "a folder holds both x.conllu and x.conllu.gz (discover)",
+    "changed-input": "the input changed during a build: its passes read different sentences",
 }
 
 _ON_INVALID = ("raise", "skip")
