@@ -33,7 +33,13 @@ from polyprobe.builders.shards import (
     run_shards,
     standby_count,
 )
-from polyprobe.builders.spool import CandidateSpool, StringSpool, canonical_sentences, materialise
+from polyprobe.builders.spool import (
+    CandidateSpool,
+    StringSpool,
+    canonical_sentences,
+    materialise,
+    open_spooled,
+)
 from polyprobe.builders.task import Task, TaskParams
 from polyprobe.builders.variants import (
     SPLITS,
@@ -48,6 +54,7 @@ from polyprobe.builders.variants import (
     parse_sizes,
     parse_split,
 )
+from polyprobe.builders.write_jobs import Board, TaskView, WriteJob
 from polyprobe.cards.card import ConfigCard
 from polyprobe.cards.folder import SplitCopy
 from polyprobe.errors import InfeasibleError, InputError, UsageError
@@ -189,7 +196,7 @@ def prepare_tasks(
     return task_objs, profile
 
 
-def _config_entries(task: Task, tv: TaskVariants) -> list[tuple[str, Any]]:
+def _config_entries(task: TaskView, tv: TaskVariants) -> list[tuple[str, Any]]:
     """(config name, variant) pairs: ``<task>`` is balanced-full when built, else natural-full."""
     built = {(v.balance, v.size): v for v in tv.variants}
     recommended = built.get(("balanced", "full")) or built.get(("natural", "full"))
@@ -303,12 +310,24 @@ def build_ud(
             task_options=task_options,
             staging=writer.tmp,
         )
-        shards = [replace(job, tasks=tuple(names)) for names in shard_tasks]
-        results: list[_ShardResult] = run_shards(
-            _build_shard, shards, local=partial(_build_shard, progress=progress)
-        )
+        # Several shards share their tasks' writing through a board (write_jobs).
+        board = tempfile.mkdtemp(prefix="polyprobe-board-") if len(shard_tasks) > 1 else None
+        shards = [
+            replace(job, tasks=tuple(names), board=board, all_tasks=tuple(task_names))
+            for names in shard_tasks
+        ]
+        try:
+            results: list[_ShardResult] = run_shards(
+                _build_shard, shards, local=partial(_build_shard, progress=progress)
+            )
+        finally:
+            if board is not None:
+                shutil.rmtree(board, ignore_errors=True)
+        # A task's profile comes from the shard that observed it; its cards, summary, recipe
+        # and feasibility from the shard that wrote it.
         by_task = {name: r for r in results for name in r.tasks}
-        summaries = [by_task[n].summaries[n] for n in task_names]
+        written = {name: r for r in results for name in r.summaries}
+        summaries = [written[n].summaries[n] for n in task_names]
         if not any(s.configs for s in summaries):
             raise InfeasibleError(
                 "no task could be built: "
@@ -324,7 +343,7 @@ def build_ud(
         }
         default_given = False
         for n in task_names:
-            for card in by_task[n].cards[n]:
+            for card in written[n].cards[n]:
                 if not default_given:  # the first config in registry order
                     card = dataclasses.replace(
                         card, payload=dataclasses.replace(card.payload, default=True)
@@ -348,7 +367,7 @@ def build_ud(
             "allow_license_mix": allow_license_mix,
         }
         fingerprint = _fingerprint(
-            source_infos, [by_task[n].recipes[n] for n in task_names], parameters, profile
+            source_infos, [written[n].recipes[n] for n in task_names], parameters, profile
         )
         meta = DatasetMeta(
             pretty_name=f"polyprobe UD probing suite ({language.name})",
@@ -360,7 +379,7 @@ def build_ud(
             parameters=parameters,
             skipped_invalid=dict(sorted(skipped.items())),
             duplicates=first.duplicates,
-            feasibility={n: by_task[n].feasibility[n] for n in task_names},
+            feasibility={n: written[n].feasibility[n] for n in task_names},
             profile=profile,
             license_mix_allowed=allow_license_mix and mixed,
             source_datasets=[f"universal_dependencies/{s.name}" for s in sources],
@@ -403,6 +422,10 @@ class _ShardJob:
     settings: VariantSettings
     task_options: dict[str, dict[str, Any]] | None
     staging: Path  # the writer's temporary folder; configs go to staging/data/<config>/
+    # With several shards: the folder of their write jobs and every task of the build
+    # (see polyprobe.builders.write_jobs).
+    board: str | None = None
+    all_tasks: tuple[str, ...] = ()
 
 
 @dataclass
@@ -426,7 +449,6 @@ def _build_shard(
     """Read, observe, derive, spool candidates, make variants and write the configs of
     ``job.tasks`` into the staging folder (no card: the parent writes it for all shards)."""
     from polyprobe.builders.rendering import text_hash as sentence_text_hash
-    from polyprobe.cards.folder import ConfigPayload, write_config_files
     from polyprobe.loaders.conllu import read_sources
 
     sources, seed, settings = job.sources, job.seed, job.settings
@@ -445,7 +467,10 @@ def _build_shard(
         text_hashes=first_pass_hashes,
     )
     on_invalid = job.on_invalid
-    work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-"))
+    # With a board, another process may still read this shard's spools after it returns:
+    # they live in the board's folder, which the parent removes after the build.
+    board = None if job.board is None else Board(Path(job.board), job.all_tasks)
+    work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-", dir=job.board))
     try:
         spools = [
             CandidateSpool(work / f"{t.name}.arrow", t.input_columns, seed) for t in task_objs
@@ -507,6 +532,7 @@ def _build_shard(
             "groups_with_duplicates": int(n_repeated),
         }
 
+        shared = _ShardShared(job, groups_table, canonical_sentence)
         result = _ShardResult(
             tasks=list(job.tasks),
             cards={},
@@ -517,119 +543,168 @@ def _build_shard(
             skipped=dict(sorted(skipped.items())),
             duplicates=duplicates,
         )
-        for t, spool in zip(task_objs, spools, strict=True):
-            cols = spool.numpy_columns()
-            rows_table = spool.close()
-            counts = (
-                np.bincount(cols.label, minlength=len(t.label_names))
-                if len(cols.label)
-                else np.zeros(len(t.label_names), dtype=np.int64)
-            )
-            summary = TaskSummary(
-                task=t.name,
-                candidates=len(cols.label),
-                class_counts={n: int(c) for n, c in zip(t.label_names, counts, strict=True)},
-            )
-            if len(cols.label) == 0:
-                summary.infeasible = "no candidates: " + (
-                    "; ".join(f"{r} ({c})" for r, c in sorted(t.drops.items()))
-                    or "no input sentence qualifies"
-                )
-                tv = None
-            else:
-                tv = make_variants(cols, list(t.label_names), settings)
-                summary.not_built = list(tv.not_built)
-                summary.infeasible = tv.infeasible
-            cards: list[ConfigCard] = []
-            if tv is not None and tv.infeasible is None:
-                entries = [(n, v, tv) for n, v in _config_entries(t, tv)]
-                if t.paired_copies:
-                    entries += _unpaired_entries(t, cols, settings, summary)
-                written: list[tuple[Variant, TaskVariants, ConfigCard]] = []
-                for cfg_name, variant, tv_used in entries:
-                    splits = {
-                        sp: _earlier_split(variant, tv_used, sp, written)
-                        or partial(
-                            materialise,
-                            rows_table,
-                            variant.indices[sp],
-                            cols,
-                            tv_used,
-                            t,
-                            groups_table,
-                            canonical_sentence,
-                        )
-                        for sp in SPLITS
-                    }
-                    seed_dependent = _seed_dependent(t, variant, split_spec, cols, tv_used)
-                    cards.append(
-                        write_config_files(
-                            job.staging,
-                            ConfigPayload(
-                                name=cfg_name,
-                                task=t.name,
-                                level=t.level.value,
-                                description=t.description,
-                                label_names=list(tv_used.label_names),
-                                polyprobe={
-                                    "task": t.name,
-                                    "task_type": "probing",
-                                    "level": t.level.value,
-                                    "inputs": list(t.input_columns),
-                                    "labels": list(tv_used.label_names),
-                                    "recipe_version": t.recipe_version,
-                                    "variant": {
-                                        "balance": variant.balance,
-                                        "size": variant.size,
-                                        "split": split_spec.label,
-                                    },
-                                    "seed": seed,
-                                    "lexical_control": bool(t.lexical_control),
-                                    "seed_dependent": seed_dependent,
-                                },
-                                recipe=t.parameters(),
-                                splits=splits,
-                                dropped=drop_counts(t.drops, tv_used),
-                                dropped_classes=dict(tv_used.dropped_classes),
-                                notes=[
-                                    *t.notes,
-                                    *([UNPAIRED_NOTE] if variant.balance == "unpaired" else []),
-                                    f"split: {split_spec.reason}",
-                                ],
-                                citation=t.citation,
-                                default=False,  # the parent marks the first config
-                            ),
-                        )
-                    )
-                    written.append((variant, tv_used, cards[-1]))
-                    summary.configs.append(cfg_name)
-                    if cfg_name == t.name:
-                        summary.rows = {sp: len(variant.indices[sp]) for sp in SPLITS}
-                    del splits
-            result.cards[t.name] = cards
-            result.recipes[t.name] = {
-                "name": t.name,
-                "recipe_version": t.recipe_version,
-                "parameters": t.parameters(),
-            }
-            result.feasibility[t.name] = {
-                "candidates": summary.candidates,
-                "class_counts": summary.class_counts,
-                "task_drops": dict(sorted(t.drops.items())),
-                "engine_drops": dict(sorted(tv.drops.items())) if tv else {},
-                "dropped_classes": dict(tv.dropped_classes) if tv else {},
-                "built": summary.configs,
-                "not_built": summary.not_built,
-                "infeasible": summary.infeasible,
-            }
-            result.summaries[t.name] = summary
-            if rows_table is not None:
-                rows_table.close()
-            del rows_table, cols
-            spool.release()
+        if board is None:
+            for t, spool in zip(task_objs, spools, strict=True):
+                cols = spool.numpy_columns()
+                rows_table = spool.close()
+                _write_task(TaskView.of(t), cols, rows_table, shared, result)
+                if rows_table is not None:
+                    rows_table.close()
+                del rows_table, cols
+                spool.release()
+        else:
+            # Offer every task's write to whichever process is free first (write_jobs); the
+            # observation state of the tasks is not needed any more.
+            # Largest first (candidates as the measure of a task's writing), so that what is
+            # left at the end, and taken by the others from the back, are small jobs.
+            pending = [_closed(t, spool) for t, spool in zip(task_objs, spools, strict=True)]
+            del task_objs, spools
+            pending.sort(key=lambda job: -job.rows)  # stable: ties keep the task order
+            board.publish([replace(job, position=i) for i, job in enumerate(pending)])
+            while (wj := board.next_job()) is not None:
+                cols, rows_table = open_spooled(wj.spool, wj.rows)
+                _write_task(wj.task, cols, rows_table, shared, result)
+                if rows_table is not None:
+                    rows_table.close()
+                del rows_table, cols
         return result
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if board is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _closed(t: Task, spool: CandidateSpool) -> WriteJob:
+    """The write job of a task whose candidate pass is done (its spool closed)."""
+    reader = spool.close()
+    if reader is not None:
+        reader.close()
+    return WriteJob(TaskView.of(t), spool.path, len(spool), 0)
+
+
+@dataclass
+class _ShardShared:
+    """What every write job of a shard process uses (see :func:`_write_task`)."""
+
+    job: _ShardJob
+    groups_table: Any  # SpoolReader of the sentences' group names
+    canonical_sentence: np.ndarray
+
+
+def _write_task(
+    t: TaskView, cols: CandidateColumns, rows_table: Any, shared: _ShardShared, result: _ShardResult
+) -> None:
+    """Make the variants of one spooled task and write its configs into the staging folder;
+    its cards, summary, recipe and feasibility go into ``result``. A pure function of the
+    spooled candidates and ``t``, so any shard process may run it (write_jobs)."""
+    from polyprobe.cards.folder import ConfigPayload, write_config_files
+
+    job = shared.job
+    seed, settings = job.seed, job.settings
+    split_spec = settings.split
+    groups_table, canonical_sentence = shared.groups_table, shared.canonical_sentence
+    counts = (
+        np.bincount(cols.label, minlength=len(t.label_names))
+        if len(cols.label)
+        else np.zeros(len(t.label_names), dtype=np.int64)
+    )
+    summary = TaskSummary(
+        task=t.name,
+        candidates=len(cols.label),
+        class_counts={n: int(c) for n, c in zip(t.label_names, counts, strict=True)},
+    )
+    if len(cols.label) == 0:
+        summary.infeasible = "no candidates: " + (
+            "; ".join(f"{r} ({c})" for r, c in sorted(t.drops.items()))
+            or "no input sentence qualifies"
+        )
+        tv = None
+    else:
+        tv = make_variants(cols, list(t.label_names), settings)
+        summary.not_built = list(tv.not_built)
+        summary.infeasible = tv.infeasible
+    cards: list[ConfigCard] = []
+    if tv is not None and tv.infeasible is None:
+        entries = [(n, v, tv) for n, v in _config_entries(t, tv)]
+        if t.paired_copies:
+            entries += _unpaired_entries(t, cols, settings, summary)
+        written: list[tuple[Variant, TaskVariants, ConfigCard]] = []
+        for cfg_name, variant, tv_used in entries:
+            splits = {
+                sp: _earlier_split(variant, tv_used, sp, written)
+                or partial(
+                    materialise,
+                    rows_table,
+                    variant.indices[sp],
+                    cols,
+                    tv_used,
+                    t,
+                    groups_table,
+                    canonical_sentence,
+                )
+                for sp in SPLITS
+            }
+            seed_dependent = _seed_dependent(t, variant, split_spec, cols, tv_used)
+            cards.append(
+                write_config_files(
+                    job.staging,
+                    ConfigPayload(
+                        name=cfg_name,
+                        task=t.name,
+                        level=t.level.value,
+                        description=t.description,
+                        label_names=list(tv_used.label_names),
+                        polyprobe={
+                            "task": t.name,
+                            "task_type": "probing",
+                            "level": t.level.value,
+                            "inputs": list(t.input_columns),
+                            "labels": list(tv_used.label_names),
+                            "recipe_version": t.recipe_version,
+                            "variant": {
+                                "balance": variant.balance,
+                                "size": variant.size,
+                                "split": split_spec.label,
+                            },
+                            "seed": seed,
+                            "lexical_control": bool(t.lexical_control),
+                            "seed_dependent": seed_dependent,
+                        },
+                        recipe=t.parameters(),
+                        splits=splits,
+                        dropped=drop_counts(t.drops, tv_used),
+                        dropped_classes=dict(tv_used.dropped_classes),
+                        notes=[
+                            *t.notes,
+                            *([UNPAIRED_NOTE] if variant.balance == "unpaired" else []),
+                            f"split: {split_spec.reason}",
+                        ],
+                        citation=t.citation,
+                        default=False,  # the parent marks the first config
+                    ),
+                )
+            )
+            written.append((variant, tv_used, cards[-1]))
+            summary.configs.append(cfg_name)
+            if cfg_name == t.name:
+                summary.rows = {sp: len(variant.indices[sp]) for sp in SPLITS}
+            del splits
+    result.cards[t.name] = cards
+    result.recipes[t.name] = {
+        "name": t.name,
+        "recipe_version": t.recipe_version,
+        "parameters": t.parameters(),
+    }
+    result.feasibility[t.name] = {
+        "candidates": summary.candidates,
+        "class_counts": summary.class_counts,
+        "task_drops": dict(sorted(t.drops.items())),
+        "engine_drops": dict(sorted(tv.drops.items())) if tv else {},
+        "dropped_classes": dict(tv.dropped_classes) if tv else {},
+        "built": summary.configs,
+        "not_built": summary.not_built,
+        "infeasible": summary.infeasible,
+    }
+    result.summaries[t.name] = summary
 
 
 UNPAIRED_NOTE = (
@@ -639,7 +714,7 @@ UNPAIRED_NOTE = (
 
 
 def _unpaired_entries(
-    task: Task, cols: CandidateColumns, settings: VariantSettings, summary: TaskSummary
+    task: TaskView, cols: CandidateColumns, settings: VariantSettings, summary: TaskSummary
 ) -> list[tuple[str, Any, TaskVariants]]:
     """SentEval never showed both versions of a sentence: the ``unpaired`` variant keeps one
     copy per group (the lowest order hash), then balances classes like ``balanced``."""
@@ -695,7 +770,7 @@ def _earlier_split(
 
 
 def _seed_dependent(
-    task: Task, variant: Any, split: SplitSpec, cols: CandidateColumns, tv: TaskVariants
+    task: TaskView, variant: Any, split: SplitSpec, cols: CandidateColumns, tv: TaskVariants
 ) -> bool:
     """True when the seed changes which rows a config holds (row order aside)."""
     if (

@@ -4,8 +4,9 @@ Why tasks and not sentences: most tasks fix corpus-wide choices in a first pass 
 frequency bands, replacement classes) before they can emit a single candidate, so a task needs
 every sentence, but no task needs another task. A shard is therefore a complete little build —
 read, observe, derive, candidates, variants, parquet files — for some of the tasks, written
-into the one staging folder; the parent then writes the card for all of them in registry
-order. The output does not depend on how tasks were sharded (tested byte for byte), so
+into the one staging folder (the last step of each task may be taken over by a shard that
+is out of work: :mod:`polyprobe.builders.write_jobs`); the parent then writes the card for
+all of them in registry order. The output does not depend on how tasks were sharded (tested byte for byte), so
 ``--jobs`` is not part of the fingerprint.
 
 Workers are fresh interpreters (see :func:`run_shards`): forking a process that already runs
@@ -111,6 +112,25 @@ def plan_shards(
     return [[names[i] for i in sorted(m)] for m in members if m]
 
 
+# The other processes of the build this process takes part in (see peers_running): in the
+# parent, the workers of the running run_shards; in a worker, the pid of its parent.
+_PEERS: list[subprocess.Popen[bytes]] = []
+_PARENT: list[int] = []
+
+
+def peers_running() -> bool:
+    """Whether the other processes of this build are still at work: in the parent, its
+    workers (False as soon as one has failed: its shard will never finish); in a worker, the
+    parent that started it. A shard that waits for another shard's work to share (write
+    jobs) stops waiting when they are not."""
+    if _PEERS:
+        codes = [p.poll() for p in _PEERS]
+        return None in codes and all(c in (None, 0) for c in codes)
+    if _PARENT:
+        return os.getppid() == _PARENT[0]
+    return False
+
+
 def run_shards(
     work: Callable[[T], Any], shards: Sequence[T], local: Callable[[T], Any] | None = None
 ) -> list[Any]:
@@ -138,12 +158,14 @@ def run_shards(
                 cmd = [*_worker_command(), str(job), str(result)]
                 proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, env=_worker_env())
             workers.append((proc, result))
+        _PEERS[:] = [proc for proc, _ in workers]
         results = [here(shards[0])]
         for proc, result in workers:
             code = proc.wait()
             results.append(_load_result(result, code))
         return results
     finally:
+        _PEERS.clear()
         for proc, _ in workers:
             if proc.poll() is None:
                 proc.kill()
@@ -271,6 +293,7 @@ def _load_result(path: Path, code: int) -> Any:
 
 def _worker_main(job_path: str, result_path: str) -> int:
     """Run one pickled ``(work, shard)`` and pickle ``(True, result)`` or ``(False, error)``."""
+    _PARENT[:] = [os.getppid()]
     with open(job_path, "rb") as fh:
         work, shard = pickle.load(fh)
     try:

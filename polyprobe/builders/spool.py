@@ -14,13 +14,16 @@ import mmap
 from array import array
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from polyprobe.builders.task import Task
+
+if TYPE_CHECKING:
+    from polyprobe.builders.write_jobs import TaskView
 from polyprobe.builders.variants import CandidateColumns, TaskVariants, _argsort_by_index_ties
 from polyprobe.cards.folder import ROW_GROUP
 from polyprobe.cards.schema import arrow_schema
@@ -106,7 +109,7 @@ class CandidateSpool:
             self.flush()
 
     def _column_path(self, name: str) -> Path:
-        return self.path.with_name(f"{self.path.stem}.{name}.bin")
+        return _column_path(self.path, name)
 
     def flush(self) -> None:
         if not self._buf["id"]:
@@ -138,22 +141,7 @@ class CandidateSpool:
     def numpy_columns(self) -> CandidateColumns:
         """The engine's columns: read-only views of their memory-mapped files."""
         self.flush()
-        arrays: dict[str, np.ndarray] = {}
-        for name, dtype in _NUMPY_COLUMNS:
-            if not self._flushed:  # an empty file cannot be mapped
-                arrays[name] = np.empty(0, dtype=dtype)
-                continue
-            with open(self._column_path(name), "rb") as fh:
-                mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-            self._maps.append(mapped)
-            arrays[name] = np.frombuffer(mapped, dtype=dtype)
-        return CandidateColumns(
-            label=arrays["label"],
-            group=arrays["group"],
-            key=arrays["key"],
-            source_split=arrays["split"],
-            order=arrays["order"],
-        )
+        return _map_columns(self.path, self._flushed, self._maps)
 
     def release(self) -> None:
         """Forget the maps and delete the column files once the task's configs are written
@@ -165,6 +153,40 @@ class CandidateSpool:
 
     def __len__(self) -> int:
         return self._flushed + len(self.label)
+
+
+def _column_path(path: Path, name: str) -> Path:
+    return path.with_name(f"{path.stem}.{name}.bin")
+
+
+def _map_columns(path: Path, rows: int, maps: list[mmap.mmap]) -> CandidateColumns:
+    """The engine's columns of the spool at ``path`` (``rows`` candidates flushed) as
+    read-only views of their memory-mapped files; the maps are appended to ``maps``."""
+    arrays: dict[str, np.ndarray] = {}
+    for name, dtype in _NUMPY_COLUMNS:
+        if not rows:  # an empty file cannot be mapped
+            arrays[name] = np.empty(0, dtype=dtype)
+            continue
+        with open(_column_path(path, name), "rb") as fh:
+            mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        maps.append(mapped)
+        arrays[name] = np.frombuffer(mapped, dtype=dtype)
+    return CandidateColumns(
+        label=arrays["label"],
+        group=arrays["group"],
+        key=arrays["key"],
+        source_split=arrays["split"],
+        order=arrays["order"],
+    )
+
+
+def open_spooled(path: Path, rows: int) -> tuple[CandidateColumns, SpoolReader | None]:
+    """What ``numpy_columns()`` and ``close()`` gave the :class:`CandidateSpool` that wrote
+    ``rows`` candidates to ``path``, for another process: a shard may write the configs of a
+    task another shard spooled (see pipeline's write jobs)."""
+    maps: list[mmap.mmap] = []
+    cols = _map_columns(path, rows, maps)
+    return cols, (SpoolReader(path, maps) if rows else None)
 
 
 # The engine's columns as _Spool keeps them: attribute (and file) name, numpy dtype; the
@@ -354,7 +376,7 @@ def materialise(
     indices: np.ndarray,
     cols: CandidateColumns,
     tv: TaskVariants,
-    task: Task,
+    task: Task | TaskView,
     groups: SpoolReader,
     canonical_sentence: np.ndarray,
 ) -> Iterator[pa.Table]:
@@ -385,7 +407,7 @@ def _materialise_chunk(
     indices: np.ndarray,
     cols: CandidateColumns,
     tv: TaskVariants,
-    task: Task,
+    task: Task | TaskView,
     groups: SpoolReader,
     canonical_sentence: np.ndarray,
     schema: pa.Schema,
