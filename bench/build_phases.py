@@ -2,9 +2,11 @@
 each as seconds and as a share of the build, beside one bare ``conllu.parse_incr`` pass (the
 unit of ``bench/build_ud.py``'s targets), all measured in this one run.
 
-Phases are timed by wrapping the functions that bound them, so nested phases are shown
-indented and are part of their parent; "candidate pass" is what the build spends outside the
-other top-level phases (reading the second time, every task's ``candidates``, spooling).
+Phases are timed by wrapping the functions that bound them (``builders.recipes.ud``'s task
+set-up, ``builders.stream``'s first pass and per-task assembly, the folder writer's card), so
+nested phases are shown indented and are part of their parent; "candidate pass" is what the
+build spends outside the other top-level phases (reading the second time, every task's
+``candidates``, spooling, and the small rest: discovering the inputs, the fingerprint).
 Use it to choose what to speed up next; ``bench/task_costs.py`` splits the same time by task.
 
 Run: ``python bench/build_phases.py [--data ../shared/data] [--treebank UD_English-EWT]
@@ -66,23 +68,27 @@ def main() -> None:
 
     import pyarrow.parquet as pq
 
-    from polyprobe.builders import pipeline, profile, spool
+    from polyprobe.builders import assemble, profile, record_rows, stream
+    from polyprobe.builders.recipes import ud
     from polyprobe.cards import folder, plots
 
     # Top-level phases (their sum plus the candidate pass is the build) ...
-    _timed(pipeline, "prepare_tasks", "prefix read + observe pass + derive")
-    _timed(folder, "write_config_files", "writing configs")
+    _timed(ud.TreebankFamily, "open_tasks", "open tasks (prefix read, profile)")
+    _timed(stream, "first_pass", "observe pass + fit")
+    _timed(stream, "write_task", "assembly (variants, configs)")
     _timed(folder.DatasetFolderWriter, "finish", "card (README.md, report.json)")
     # ... and parts of them.
     _timed(profile, "derive_capitalisation", "  capitalisation (prefix read)")
-    _timed(spool, "_materialise_chunk", "  rows taken from the spool")
-    _timed(pq.ParquetWriter, "write_table", "  parquet encoding")
-    _timed(plots, "label_bar_chart", "  label charts")
+    _timed(assemble, "make_variants", "  variant engine")
+    _timed(folder, "write_config_files", "  writing configs")
+    _timed(record_rows, "_materialise_chunk", "    rows taken from the spool")
+    _timed(pq.ParquetWriter, "write_table", "    parquet encoding")
+    _timed(plots, "label_bar_chart", "    label charts")
 
     bare = _bare_pass(tb)
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        pipeline.build_ud(
+        ud.build_ud(
             [tb],
             lang=args.lang,
             out=Path(tmp) / "out",
@@ -98,13 +104,16 @@ def main() -> None:
         f"conllu.parse_incr pass ({bare:.2f} s); start-up not included"
     )
     order = [
-        "prefix read + observe pass + derive",
+        "open tasks (prefix read, profile)",
         "  capitalisation (prefix read)",
+        "observe pass + fit",
         "candidate pass (read, candidates, spool)",
-        "writing configs",
-        "  rows taken from the spool",
-        "  parquet encoding",
-        "  label charts",
+        "assembly (variants, configs)",
+        "  variant engine",
+        "  writing configs",
+        "    rows taken from the spool",
+        "    parquet encoding",
+        "    label charts",
         "card (README.md, report.json)",
     ]
     for label in order:

@@ -40,7 +40,7 @@ def main(argv: list[str]) -> None:
     lang = args.lang or _LANGS.get(paths[0].name.split(".")[0], "en")
 
     start = time.perf_counter()
-    from polyprobe.builders.word.pipeline import build_unimorph
+    from polyprobe.builders.recipes.unimorph import build_unimorph
     from polyprobe.loaders.unimorph import UniMorphReader, decode
 
     imports = time.perf_counter() - start

@@ -1,14 +1,15 @@
 """Per-task build cost on one treebank, relative to ``sentence_length``: where ``--jobs`` gets
-its shard weights (``Task.relative_cost``).
+its shard weights (the table ``polyprobe.runtime.costs.TASK_COSTS``).
 
 What a shard pays for one more task is its marginal cost: the time of building ``tense`` (a
 cheap task with an observation pass, so both reading passes are already paid) together with
 the task, minus building ``tense`` alone (``sentence_length`` for ``tense`` itself). Each build
 runs in this process with ``jobs=1``, best of ``--repeat``; costs are divided by
-``sentence_length``'s and printed beside the task's ``relative_cost``. Every number comes from
-this one run.
+``sentence_length``'s and printed beside the task's entry in ``TASK_COSTS`` (update the table
+from this column when it has drifted). Every measured number comes from this one run.
 
-Run: ``python bench/task_costs.py [--data ../shared/data] [--treebank UD_English-EWT]``.
+Run: ``python bench/task_costs.py [--data ../shared/data] [--treebank UD_English-EWT]
+[--tasks a,b] [--repeat 2]``.
 """
 
 from __future__ import annotations
@@ -22,14 +23,17 @@ from _data import treebank_arguments
 
 
 def main() -> None:
-    from polyprobe.builders.pipeline import build_ud
-    from polyprobe.builders.registry import DEFAULT_TASKS, TASKS
+    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe.builders.registry import DEFAULTS
     from polyprobe.errors import PolyprobeError
+    from polyprobe.runtime.costs import TASK_COSTS, cost_of
 
     ap = treebank_arguments()
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--tasks", default="", help="comma-separated (default: the UD suite)")
     args = ap.parse_args()
     tb = args.data / "ud" / args.treebank
+    wanted = [t for t in args.tasks.split(",") if t] or list(DEFAULTS["ud"])
 
     ap_repeat = args.repeat
 
@@ -48,18 +52,18 @@ def main() -> None:
     times: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as d:
         base = {"tense": best(["tense"], d), "sentence_length": best(["sentence_length"], d)}
-        for name in DEFAULT_TASKS:
+        for name in dict.fromkeys(["sentence_length", *wanted]):
             ref = "sentence_length" if name == "tense" else "tense"
-            pair = [n for n in DEFAULT_TASKS if n in (ref, name)]
-            times[name] = max(best(pair, d) - base[ref], 1e-3)
+            times[name] = max(best([ref, name], d) - base[ref], 1e-3)
     unit = times["sentence_length"]
     print(f"{args.treebank}: build of tense alone {base['tense']:.2f} s (the base)")
-    print(f"{'task':26} {'seconds':>8} {'measured':>9} {'relative_cost':>14}")
-    for name in DEFAULT_TASKS:
-        print(
-            f"{name:26} {times[name]:8.2f} {times[name] / unit:9.2f} "
-            f"{TASKS[name].relative_cost:14.2f}"
-        )
+    print(f"{'task':26} {'seconds':>8} {'measured':>9} {'TASK_COSTS':>11}")
+    for name in wanted:
+        table = f"{TASK_COSTS[name]:11.2f}" if name in TASK_COSTS else f"{'-':>11}"
+        print(f"{name:26} {times[name]:8.2f} {times[name] / unit:9.2f} {table}")
+    missing = [n for n in wanted if n not in TASK_COSTS]
+    if missing:
+        print(f"not in TASK_COSTS (counted as {cost_of(missing[0]):.1f}): {', '.join(missing)}")
 
 
 if __name__ == "__main__":

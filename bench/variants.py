@@ -1,6 +1,6 @@
 """Benchmark the variant engine: wall time and memory per candidate at corpus scale.
 
-Why: the pipeline keeps only ~27 bytes of numpy columns per candidate and promises a build
+Why: the build keeps only ~27 bytes of numpy columns per candidate and promises a build
 stays under 64 bytes per candidate overall, so the engine's own scratch must stay at a few tens
 of bytes per candidate and run in seconds even for millions of candidates.
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from polyprobe.version import __version__
 
 __all__ = ["__version__", "build_ud", "load", "validate"]
 
 
 def build_ud(*args: Any, **kwargs: Any) -> Any:
-    from polyprobe.builders.pipeline import build_ud as _build_ud
+    from polyprobe.builders.recipes.ud import build_ud as _build_ud
 
     return _build_ud(*args, **kwargs)
 

@@ -12,7 +12,7 @@ DEMO_MIN_PER_CLASS = (2, 1, 1)
 
 
 def build_demo(out: str | Path, *, overwrite: bool = False, seed: int = 0) -> Any:
-    from polyprobe.builders.pipeline import build_ud
+    from polyprobe.builders.recipes.ud import build_ud
 
     return build_ud(
         [DEMO_TREEBANK],

@@ -34,3 +34,12 @@ def ud_dir(data_dir: Path) -> Path:
 def all_treebanks() -> list[str]:
     root = _data_root() / "ud"
     return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+
+
+@pytest.fixture
+def hf_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``datasets`` offline, with its cache in the test's folder (nothing downloaded, nothing
+    left in the user's cache)."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))

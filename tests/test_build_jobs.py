@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from polyprobe.builders.pipeline import build_ud
+from polyprobe.builders.recipes.ud import build_ud
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError
-from polyprobe.loaders.conllu import FATAL_REASONS
+from polyprobe.loaders.source import FATAL_REASONS
 
 
 def _tree_bytes(folder: Path) -> dict[str, bytes]:
@@ -36,24 +36,6 @@ def test_any_number_of_jobs_gives_identical_bytes(ud_dir: Path, tmp_path: Path) 
     assert [s.configs for s in one.tasks] == [s.configs for s in three.tasks]
     assert len([p for p in a if p.endswith(".parquet")]) > 10
     assert validate(three.out).ok
-
-
-def test_cli_with_standby_workers_gives_identical_bytes(ud_dir: Path, tmp_path: Path) -> None:
-    """The command line starts its workers before it imports the build and hands them their
-    shards on stdin (shards.standby_workers): same folder as one in-process build."""
-    tb = ud_dir / "UD_English-PUD"
-    one = build_ud([tb], lang="en", out=tmp_path / "one", sizes="0.5", jobs=1)
-    cli = tmp_path / "cli"
-    done = subprocess.run(
-        [sys.executable, "-m", "polyprobe", "build", "ud", str(tb), "--lang", "en"]
-        + ["--sizes", "0.5", "--jobs", "2", "--quiet", "--out", str(cli)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.rstrip().endswith("release 0.1.0")  # stdout flushed before the exit
-    assert _tree_bytes(cli) == _tree_bytes(one.out)
 
 
 def test_configs_with_the_same_rows_share_bytes(ud_dir: Path, tmp_path: Path) -> None:
@@ -111,12 +93,61 @@ def test_error_in_a_worker_is_raised_and_leaves_nothing(ud_dir: Path, tmp_path: 
     shutil.rmtree(tb)
 
 
+def test_error_only_in_a_worker_is_raised_as_itself_and_leaves_nothing(
+    ud_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error raised in a pool worker alone (the first shard, run here, succeeds) reaches
+    the caller as itself, and neither the dataset folder nor any scratch is left behind."""
+    import multiprocessing
+    import os
+    import tempfile
+
+    from polyprobe.builders.sentence.sentence_length import SentenceLength
+    from polyprobe.builders.sentence.tense import Tense
+    from polyprobe.runtime import parallel
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("needs fork: the failing task is patched in this process")
+    # Forked workers see the patched tasks. (Earlier tests may have left a thread, e.g.
+    # tqdm's monitor after datasets.load_dataset, which would make the pool spawn.)
+    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    here = os.getpid()
+
+    def failing_in_a_worker(real):  # type: ignore[no-untyped-def]
+        def candidates(self, record, fit, shared):  # type: ignore[no-untyped-def]
+            if os.getpid() != here:
+                raise InputError("/x/worker.conllu", 7, "HEAD 999 out of range", "bad-head")
+            return real(self, record, fit, shared)
+
+        return candidates
+
+    for cls in (SentenceLength, Tense):  # whichever shard the worker gets
+        monkeypatch.setattr(cls, "candidates", failing_in_a_worker(cls.candidates))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # the build's spool folders
+    out = tmp_path / "out"
+    with pytest.raises(InputError, match=r"^/x/worker.conllu:7: HEAD 999 out of range$") as info:
+        build_ud(
+            [ud_dir / "UD_English-PUD"],
+            lang="en",
+            out=out,
+            tasks=["sentence_length", "tense"],
+            jobs=2,
+        )
+    assert type(info.value) is InputError and info.value.reason == "bad-head"
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert list(scratch.iterdir()) == []
+
+
 def test_jobs_from_a_script_without_main_guard(ud_dir: Path, tmp_path: Path) -> None:
     """multiprocessing's spawn would re-run such a script in each worker (recursive builds or
-    a hang); polyprobe's workers never import the caller's ``__main__``."""
+    a hang); where fork is available (Linux) the pool forks its workers, which never import
+    the caller's ``__main__``: the script builds exactly once."""
     code = (
         "import sys\n"
-        "from polyprobe.builders.pipeline import build_ud\n"
+        "from polyprobe.builders.recipes.ud import build_ud\n"
         "r = build_ud([sys.argv[1]], lang='en', out=sys.argv[2], tasks=['sentence_length',"
         " 'bigram_shift', 'subject_number'], jobs=2)\n"
         "print('built', len(r.tasks))\n"
@@ -135,37 +166,15 @@ def test_jobs_from_a_script_without_main_guard(ud_dir: Path, tmp_path: Path) -> 
     assert validate(out).ok
 
 
-def test_main_called_in_process_leaves_pandas_importable(ud_dir: Path, tmp_path: Path) -> None:
-    """Only the command's own process hides pandas (polyprobe.builders.pandas_hidden): a
-    script or test that calls ``cli.main`` keeps it."""
-    code = (
-        "import sys\n"
-        "from polyprobe.cli import main\n"
-        "assert 'pandas' not in sys.modules\n"
-        "main(['build', 'ud', sys.argv[1], '--lang', 'en', '--tasks', 'sentence_length',"
-        " '--quiet', '--out', sys.argv[2]])\n"
-        "import pandas\n"
-        "print('pandas', pandas.__name__)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(ud_dir / "UD_English-PUD"), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().endswith("pandas pandas")
-
-
 def test_input_changed_between_passes_is_an_error_naming_the_input(
     ud_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The candidate pass reuses the first pass's text hashes by position, so a file that
     # changes between the two passes (here: loses its last sentence) must stop the build
     # rather than pair sentences with the wrong hashes.
-    import polyprobe.loaders.conllu as conllu_reader
+    import polyprobe.loaders.sources as sources
 
-    real = conllu_reader.read_sources
+    real = sources.read_sources
     passes: list[int] = []
 
     def shrinking(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -176,13 +185,13 @@ def test_input_changed_between_passes_is_an_error_naming_the_input(
                 sentences = sentences[:-1]
         return iter(sentences)
 
-    monkeypatch.setattr(conllu_reader, "read_sources", shrinking)
+    monkeypatch.setattr(sources, "read_sources", shrinking)
     tb = ud_dir / "UD_English-PUD"
     out = tmp_path / "out"
     with pytest.raises(
         InputError,
         match=r"UD_English-PUD: the input changed during the build: "
-        r"the first pass read 1000 sentences, the second 999",
+        r"the first pass read 1000 records, the second 999",
     ) as excinfo:
         build_ud([tb], lang="en", out=out, tasks=["tense"], jobs=1)
     assert passes == [1000, 1000]

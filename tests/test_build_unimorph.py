@@ -1,5 +1,6 @@
 """End-to-end word-level builds: shared UniMorph lexicons → dataset folder → ``validate`` →
-``datasets.load_dataset``, and the invariants the word suite promises on real data."""
+``datasets.load_dataset``, and the invariants the word suite promises on real data (the build is
+the ``unimorph`` recipe on the shared build spine)."""
 
 from __future__ import annotations
 
@@ -21,15 +22,11 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from polyprobe.builders.cli import add_build_parser, parse_split_sizes
+from polyprobe.builders.recipes.unimorph import build_unimorph
 from polyprobe.builders.variants import SPLITS, CandidateColumns, VariantSettings, make_variants
-from polyprobe.builders.word.cli import add_build_unimorph_parser, parse_split_sizes
-from polyprobe.builders.word.common import WordCandidate
-from polyprobe.builders.word.pipeline import (
-    _columns,
-    _rows_of,
-    build_unimorph,
-    scaled_split_sizes,
-)
+from polyprobe.builders.word.common import WordCandidate, scaled_split_sizes
+from polyprobe.builders.word.sets import columns, rows_of
 from polyprobe.cards.info import read_card_yaml
 from polyprobe.cards.validate import validate
 from polyprobe.errors import UsageError
@@ -194,9 +191,15 @@ def test_config_names_and_feasibility_report(de_build: Any) -> None:
     }
     # German SIGMORPHON 2018 nouns carry no gender: reported, not silently skipped
     assert report["gender"]["infeasible"] == "no form carries gender"
-    assert report["case"]["built"] and report["case"]["eligible"]
+    assert report["gender"]["derived"]["reasons"] == ["no form carries gender"]
+    assert report["case"]["built"] and report["case"]["derived"]["eligible"]
     drops = report["case"]["task_drops"]
     assert drops["ambiguous-form"] > 0 and drops["form-with-space"] > 0
+    assert set(report["case"]["sets"]) == {"form", "lemma-disjoint"}
+    assert report["case"]["sets"]["lemma-disjoint"]["built"] == [
+        "case.natural-full-lemma-disjoint",
+        "case.balanced-full-lemma-disjoint",
+    ]
     summary = {s.task: s for s in de_build.tasks}
     assert summary["gender"].infeasible and not summary["gender"].configs
 
@@ -262,14 +265,15 @@ def test_none_share_as_configured(de_build: Any) -> None:
         if not report[task]["built"]:
             continue
         counts = report[task]["class_counts"]
-        facts = report[task]["counts"]
+        facts = report[task]["derived"]["counts"]
         # 30% of the task's size, unless fewer forms never carry the feature (then all of
         # them, and the card says so)
         wanted = round(0.3 * facts["target"])
         assert counts["None"] == min(wanted, facts["none_pool"])
         if facts["none_pool"] < wanted:
             shortfalls += 1
-            assert any(f"None class has {counts['None']}" in n for n in report[task]["notes"])
+            notes = report[task]["derived"]["notes"]
+            assert any(f"None class has {counts['None']}" in n for n in notes)
         expected = counts["None"] / sum(counts.values())
         for split, rows in _splits(de_build.out, f"{task}.natural-full"):
             labels = _configs(de_build.out)[f"{task}.natural-full"]["labels"]
@@ -324,14 +328,18 @@ def test_no_pair_with_two_labels(which: str, request: pytest.FixtureRequest) -> 
 
 def test_pair_leakage_reported(de_build: Any) -> None:
     report = json.loads((de_build.out / "report.json").read_text(encoding="utf-8"))
+    seen = 0
     for task in ("same_feature", "odd_feature"):
-        for unit, variant in report[task]["variants"].items():
-            assert variant["built"] or variant["infeasible"]
-            for leak in variant.get("leakage", {}).values():
+        for name, cset in report[task]["sets"].items():
+            assert cset["built"] or cset["infeasible"]
+            assert set(cset["facts"]["leakage"]) == set(cset["built"])
+            for leak in cset["facts"]["leakage"].values():
                 assert leak["test_forms"] > 0
                 assert leak["test_forms_seen_in_train"] == 0
-                if unit == "lemma":
+                if name == "lemma-disjoint":
                     assert leak["test_lemmas_seen_in_train"] == 0
+                seen += 1
+    assert seen >= 4
 
 
 def test_pseudowords_are_not_real_words(de_build: Any, data_dir: Path) -> None:
@@ -384,9 +392,10 @@ def test_pairs_sharing_a_word_stay_in_one_split() -> None:
         w = [f"w{c}x{i}" for i in range(4)]
         edges += [(w[0], w[1]), (w[1], w[2]), (w[2], w[3])]
     cands = _pairs(edges)
-    rows = _rows_of("same_feature", cands, "xx", lemma_disjoint=False, pair=True)
+    ids = [f"xx/same_feature/{a}|{b}" for a, b in edges]
+    rows = rows_of(cands, ids, lemma_disjoint=False, pair=True)
     assert len(set(rows.groups)) == 300
-    cols = _columns(rows, ["Case", "Number"], seed=0)
+    cols = columns(rows, ["Case", "Number"], seed=0)
     spec_counts = (630, 180, 90)
     from polyprobe.builders.variants import MinPerClass, SplitSpec
 
@@ -431,9 +440,10 @@ def test_lemma_disjoint_rows_link_lemmas() -> None:
         WordCandidate("b1", "Y", "b1", "b1", "B", ("b1",), ("B",)),
         WordCandidate("c1", "X", "c1", "c1", "C", ("c1",), ("C",)),
     ]
-    form = _rows_of("case", cands, "xx", lemma_disjoint=False, pair=False)
+    ids = [f"xx/case/{c.lexical_key}" for c in cands]
+    form = rows_of(cands, ids, lemma_disjoint=False, pair=False)
     assert form.groups == ["a1", "a2", "ab", "b1", "c1"]
-    lemma = _rows_of("case", cands, "xx", lemma_disjoint=True, pair=False)
+    lemma = rows_of(cands, ids, lemma_disjoint=True, pair=False)
     assert lemma.groups == ["lemma:A"] * 4 + ["lemma:C"]
 
 
@@ -449,8 +459,7 @@ def test_scaled_split_sizes() -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="polyprobe")
     sub = parser.add_subparsers(dest="command")
-    build = sub.add_parser("build").add_subparsers(dest="source")
-    add_build_unimorph_parser(build)
+    add_build_parser(sub)
     return parser
 
 
@@ -486,7 +495,11 @@ def test_cli_parser_defaults_and_errors(tmp_path: Path) -> None:
 def test_usage_errors(data_dir: Path, tmp_path: Path) -> None:
     paths = [data_dir / "unimorph" / "sigmorphon2018" / "german-dev"]
     for kwargs, message in (
-        ({"tasks": ["case", "nonsense"]}, "unknown word task"),
+        ({"tasks": ["case", "nonsense"]}, "unknown task 'nonsense'"),
+        ({"tasks": ["person_"]}, "unknown task"),
+        ({"min_forms": 0}, "--min-forms"),
+        ({"wuggy_max_seeds": 0}, "--wuggy-max-seeds"),
+        ({"layout": "columns"}, "unknown UniMorph layout"),
         ({"split_sizes": (0, 10, 10)}, "--split-sizes"),
         ({"wuggy_lexicon": "a", "wuggy_output": "b"}, "either"),
         ({"balances": ("natural", "skewed")}, "unknown balance"),
@@ -497,14 +510,8 @@ def test_usage_errors(data_dir: Path, tmp_path: Path) -> None:
 
 
 def _cli_build(out: Path, data_dir: Path, hashseed: str) -> subprocess.Popen[str]:
-    """The CLI hook in a fresh process (a small lexicon and task subset keeps it quick)."""
-    code = (
-        "import argparse, sys\n"
-        "from polyprobe.builders.word.cli import add_build_unimorph_parser\n"
-        "p = argparse.ArgumentParser(); b = p.add_subparsers().add_parser('build')\n"
-        "add_build_unimorph_parser(b.add_subparsers())\n"
-        "a = p.parse_args(sys.argv[1:]); sys.exit(a.func(a))\n"
-    )
+    """The command line in a fresh process (a small lexicon and task subset keeps it quick)."""
+    code = "import sys\nfrom polyprobe.cli import main\nsys.exit(main(sys.argv[1:]))\n"
     d = data_dir / "unimorph" / "sigmorphon2018"
     argv = [
         "build",
@@ -607,14 +614,15 @@ def test_pseudowords_generated_offline(
     }
     facts = block["profile"]["pseudowords"]
     assert facts["generated"] is True and facts["generation"]["max_seeds"] == 8
-    assert result.feasibility["pseudo"]["eligible"], result.feasibility["pseudo"]
+    pseudo_report = json.loads((result.out / "report.json").read_text(encoding="utf-8"))["pseudo"]
+    assert pseudo_report["derived"]["eligible"] and pseudo_report["built"], pseudo_report
     real = {lexical_key(e.form) for e in read_unimorph(paths)}
     for name in _configs(result.out):
         if name.startswith("pseudo"):
             for _, rows in _splits(result.out, name):
                 assert not any(r["label"] == 0 and lexical_key(r["word"]) in real for r in rows)
     # a second build reads the cached table (no regeneration) and writes the same bytes
-    assert not result.wuggy_cached
+    assert not result.facts["wuggy_cached"]
     again = build_unimorph(paths, out=tmp_path / f"{lang}2", **kwargs)
-    assert again.wuggy_cached and attempts == []
+    assert again.facts["wuggy_cached"] and attempts == []
     assert _tree(again.out) == _tree(result.out)

@@ -16,9 +16,9 @@ import pytest
 from conftest import all_treebanks
 from conllu.parser import parse_paired_list_value
 
-from polyprobe.loaders.conllu import LazyWord, file_stem, read_conllu, read_sources, split_of
+from polyprobe.loaders.conllu import LazyWord, file_stem, read_conllu, split_of
 from polyprobe.loaders.records import Sentence, Word
-from polyprobe.loaders.sources import discover
+from polyprobe.loaders.sources import discover, read_sources
 
 # --------------------------------------------------------------------------------------
 # how conllu represents what we keep verbatim
@@ -257,8 +257,8 @@ def test_shared_dicts_are_the_cache_and_no_builder_changes_them(
     build's passes read this way), so a builder that changed ``word.feats`` would change every
     word with that column. Every task of the registry builds from shared dicts here; after it
     every cached dict still equals a fresh parse of its column string."""
-    from polyprobe.builders.pipeline import build_ud
-    from polyprobe.builders.registry import TASKS
+    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe.builders.registry import family_tasks
     from polyprobe.loaders import conllu as reader
 
     src = discover([ud_dir / "UD_German-PUD"])
@@ -274,7 +274,9 @@ def test_shared_dicts_are_the_cache_and_no_builder_changes_them(
     reader._PAIRS.clear()
     reader._PAIRS["_"] = {}
     for tb, lang in (("UD_German-PUD", "de"), ("UD_English-PUD", "en")):
-        build_ud([ud_dir / tb], lang=lang, out=tmp_path / tb, tasks=list(TASKS), jobs=1)
+        build_ud(
+            [ud_dir / tb], lang=lang, out=tmp_path / tb, tasks=list(family_tasks("ud")), jobs=1
+        )
     assert len(reader._PAIRS) > 100
     changed = [k for k, v in reader._PAIRS.items() if v != reader._parse_pairs(k)]
     assert changed == []

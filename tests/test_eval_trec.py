@@ -3,7 +3,6 @@ reporting, the leakage decision, and a folder that ``datasets`` loads offline.""
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -13,10 +12,15 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from polyprobe.builders.downstream.trec import build_trec, make_table, prepare_trec
+from polyprobe.builders.downstream.trec import DROP_TEST_COPY, TrecCoarse, TrecFine, TrecTask
+from polyprobe.builders.recipes.trec import build_trec
+from polyprobe.builders.task import Candidate, Fit, Shared, TaskContext
+from polyprobe.cards.schema import features_from_schema
+from polyprobe.cli import main
 from polyprobe.errors import InputError
-from polyprobe.evaluation.cli_reports import add_build_trec_parser
-from polyprobe.loaders.trec import detect_encoding, find_trec_files, read_trec_file
+from polyprobe.loaders.records import Example
+from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.loaders.trec import TrecSource, detect_encoding, find_trec_files, read_trec_file
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +36,28 @@ def trec_files(trec_dir: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def folder(trec_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_trec(trec_dir, tmp_path_factory.mktemp("trec") / "trec", seed=0)
+    return build_trec(trec_dir, out=tmp_path_factory.mktemp("trec") / "trec", seed=0).out
+
+
+@pytest.fixture(scope="module")
+def trec_records(trec_dir: Path) -> list[Example]:
+    return list(TrecSource(trec_dir).records(InvalidPolicy("raise")))
+
+
+def run_task(
+    cls: type[TrecTask], records: list[Example]
+) -> tuple[TrecTask, Fit, dict[str, list[Candidate]]]:
+    """One TREC task through the build's two passes: observe every question, fit, then the
+    candidates of each question (one ``Shared`` per question and pass, as the build does)."""
+    task = cls(None, TaskContext(lang="en"))
+    obs = task.observation()
+    for ex in records:
+        obs.observe(ex, Shared(ex))
+    fit = task.fit(obs)
+    out: dict[str, list[Candidate]] = {"train": [], "test": []}
+    for ex in records:
+        out[ex.source.split or ""] += task.candidates(ex, fit, Shared(ex))
+    return task, fit, out
 
 
 # --------------------------------------------------------------------------- loader
@@ -111,28 +136,35 @@ def test_missing_files(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- builder
 
 
-def test_duplicates_and_leakage(trec_files: dict) -> None:
-    build = prepare_trec(trec_files, seed=0)
-    d = build.duplicates
+def test_duplicates_and_leakage(trec_records: list[Example]) -> None:
+    task, fit, rows = run_task(TrecFine, trec_records)
+    d = fit.report
     assert d["train_duplicate_copies"] == 72
     assert d["train_duplicated_questions"] == 64
     assert d["test_questions_also_in_train"] == 10
     assert d["train_rows_dropped_as_test_copies"] == 10
-    assert build.dropped == Counter({"train copy of a test question": 10})
-    assert len(build.rows["train"]) == 5442 and len(build.rows["test"]) == 500
-    train_groups = {r.group for r in build.rows["train"]}
-    assert not train_groups & {r.group for r in build.rows["test"]}
-    assert build.conflicts["coarse"] == []
-    assert build.conflicts["fine"] == ["What is the chromosome number of an elephant ?"]
-    assert any("Leakage" in n for n in build.notes)
+    assert task.drops == Counter({DROP_TEST_COPY: 10})
+    assert DROP_TEST_COPY == "train copy of a test question"
+    assert len(rows["train"]) == 5442 and len(rows["test"]) == 500
+    train_groups = {r.group for r in rows["train"]}
+    assert not train_groups & {r.group for r in rows["test"]}
+    conflict = "Duplicate question with conflicting"
+    assert [n for n in fit.notes if conflict in n] == [
+        f"{conflict} fine labels: 'What is the chromosome number of an elephant ?'."
+    ]
+    assert any("Leakage" in n for n in fit.notes)
+    coarse_task, coarse_fit, coarse_rows = run_task(TrecCoarse, trec_records)
+    assert not [n for n in coarse_fit.notes if conflict in n]
+    assert coarse_fit.report == fit.report and coarse_task.drops == task.drops
+    assert [r.group for r in coarse_rows["train"]] == [r.group for r in rows["train"]]
 
 
-def test_tables(trec_files: dict) -> None:
-    build = prepare_trec(trec_files, seed=0)
-    table = make_table(build, "fine", "train")
+def test_tables(folder: Path, trec_dir: Path, tmp_path: Path) -> None:
+    path = folder / "data" / "fine" / "train-00000-of-00001.parquet"
+    table = pq.read_table(path)
     assert table.column_names == ["id", "sentence", "tokens", "label", "group", "lexical_key"]
     rows = {r["id"]: r for r in table.to_pylist()}
-    names = build.label_names["fine"]
+    names = features_from_schema(table.schema)["label"]["names"]
     assert len(names) == 50 and names == sorted(names)
     r66 = rows["trec/train/66"]
     assert names[r66["label"]] == "LOC:city"
@@ -142,7 +174,8 @@ def test_tables(trec_files: dict) -> None:
     assert len(copies) == 72
     assert all(int(r["group"].rsplit("/", 1)[1]) < int(r["id"].rsplit("/", 1)[1]) for r in copies)
     # seeded order: another seed permutes rows, same content
-    other = make_table(prepare_trec(trec_files, seed=1), "fine", "train")
+    other_folder = build_trec(trec_dir, out=tmp_path / "seed1", seed=1).out
+    other = pq.read_table(other_folder / "data" / "fine" / "train-00000-of-00001.parquet")
     assert other.column("id").to_pylist() != table.column("id").to_pylist()
     assert sorted(other.column("id").to_pylist()) == sorted(rows)
 
@@ -182,24 +215,23 @@ def test_folder_card_and_determinism(folder: Path, trec_dir: Path, tmp_path: Pat
     card = (folder / "README.md").read_text(encoding="utf-8")
     assert "Li & Roth" in card or "Li and Roth" in card or "li-roth-2002" in card
     assert "task_type: downstream" in card
-    assert "train copy of a test question" in card
+    assert "| task: train copy of a test question | 10 |" in card  # the shared drops wording
+    assert "Leakage in the source: 10 of the 500 test questions" in card  # the fit's notes
+    assert "## Release" in card
     meta = pq.read_schema(folder / "data" / "coarse" / "train-00000-of-00001.parquet").metadata
     assert b"huggingface" in meta
-    again = build_trec(trec_dir, tmp_path / "again", seed=0)
+    again = build_trec(trec_dir, out=tmp_path / "again", seed=0).out
     for f in sorted(folder.rglob("*")):
         if f.is_file():
             assert (again / f.relative_to(folder)).read_bytes() == f.read_bytes(), f
     with pytest.raises(Exception, match="exist"):
-        build_trec(trec_dir, tmp_path / "again", seed=0)
+        build_trec(trec_dir, out=tmp_path / "again", seed=0)
 
 
 def test_cli_build_trec(trec_dir: Path, tmp_path: Path) -> None:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers()
-    add_build_trec_parser(sub)
-    args = parser.parse_args(["trec", str(trec_dir), "--out", str(tmp_path / "t"), "--seed", "3"])
-    assert args.func(args) == 0
-    assert (tmp_path / "t" / "README.md").is_file()
-    args = parser.parse_args(["trec", str(tmp_path / "nowhere"), "--out", str(tmp_path / "u")])
-    assert args.func(args) == 2
+    out = tmp_path / "t"
+    assert main(["build", "trec", str(trec_dir), "--out", str(out), "--seed", "3", "--quiet"]) == 0
+    assert (out / "README.md").is_file()
+    missing = ["build", "trec", str(tmp_path / "nowhere"), "--out", str(tmp_path / "u"), "--quiet"]
+    assert main(missing) == 2
     assert not (tmp_path / "u").exists()

@@ -22,17 +22,15 @@ import yaml
 from polyprobe.cards import schema
 from polyprobe.cards.card import read_readme, split_readme
 from polyprobe.cards.folder import (
-    ConfigPayload,
     DatasetFolderWriter,
-    DatasetMeta,
     FolderError,
     OutputExistsError,
-    SourceInfo,
-    SplitCopy,
     split_file,
     write_config_files,
 )
+from polyprobe.cards.payload import ConfigPayload, SplitCopy
 from polyprobe.cards.stats import label_counts
+from polyprobe.metadata import DatasetMeta, SourceInfo
 
 REPO = Path(__file__).resolve().parent.parent
 SENT_LABELS = ["Sing", "Plur"]
@@ -553,8 +551,8 @@ def test_mixed_licence_card(tmp_path: Path) -> None:
 
 
 def test_card_accepts_enums_tuples_and_dataclasses(tmp_path: Path) -> None:
-    from polyprobe.builders.task import Level
     from polyprobe.builders.variants import SplitSpec
+    from polyprobe.metadata import Level
 
     p = make_payloads()[0]
     p.level = Level.SENTENCE  # type: ignore[assignment]
@@ -570,6 +568,7 @@ def test_card_accepts_enums_tuples_and_dataclasses(tmp_path: Path) -> None:
         "ratios": [80, 10, 10],
         "reason": "no dev split",
         "counts": None,
+        "source_label": "ud",
     }
     assert data["polyprobe"]["parameters"] == {"sizes": ["full", "10k"], "level": "word"}
 

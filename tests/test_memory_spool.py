@@ -1,6 +1,6 @@
 """The memory-lean write path must give exactly what the simple one gave.
 
-The pipeline keeps per-candidate and per-sentence data off the heap (spool files, memory-mapped
+The build keeps per-candidate and per-sentence data off the heap (spool files, memory-mapped
 engine columns, group names re-read per row group) and takes statistics from the chunks as
 they are written. Output bytes depend on values *and* on Arrow chunking (parquet pages follow
 it), so these tests compare each lean piece with the obvious whole-table computation it replaces. Memory
@@ -16,22 +16,19 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from polyprobe.builders import spool as spool_module
-from polyprobe.builders.spool import (
-    _COLUMNWISE_ROWS,
-    BATCH,
-    CandidateSpool,
-    StringSpool,
-    canonical_sentences,
-)
+from polyprobe.builders import record_rows
+from polyprobe.builders.record_rows import canonical_sentences, materialise, materialise_chunks
+from polyprobe.builders.variants import CandidateColumns
 from polyprobe.cards import stats
-from polyprobe.cards.folder import ConfigPayload, write_config_files
+from polyprobe.cards.folder import write_config_files
+from polyprobe.cards.payload import ConfigPayload
 from polyprobe.cards.schema import arrow_schema
 from polyprobe.hashing import stable_u64
+from polyprobe.runtime.spool import _COLUMNWISE_ROWS, BATCH, CandidateSpool, StringSpool
 
 
 def _reference_canonical(hashes: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """What the pipeline computed before: np.unique's first occurrence per distinct hash."""
+    """What the build computed before: np.unique's first occurrence per distinct hash."""
     _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
     return first[inverse], len(first), int(np.count_nonzero(np.bincount(inverse) > 1))
 
@@ -84,11 +81,24 @@ def _spool(tmp_path: Path, rows: list[dict]) -> CandidateSpool:
     return spool
 
 
+def _engine_columns(spool: CandidateSpool) -> CandidateColumns:
+    """The spool's memory-mapped columns as the variant engine takes them (as
+    ``builders.stream.write_task`` does)."""
+    arrays = spool.numpy_columns()
+    return CandidateColumns(
+        label=arrays["label"],
+        group=arrays["group"],
+        key=arrays["key"],
+        source_split=arrays["split"],
+        order=arrays["order"],
+    )
+
+
 def test_spool_columns_round_trip_through_their_files(tmp_path: Path) -> None:
     rows = _rows(2 * BATCH + 5)
     spool = _spool(tmp_path, rows)
     assert len(spool) == len(rows)
-    cols = spool.numpy_columns()
+    cols = _engine_columns(spool)
     reader = spool.close()
     assert reader is not None
     assert cols.label.tolist() == [r["label"] for r in rows]
@@ -112,7 +122,8 @@ def test_spool_columns_round_trip_through_their_files(tmp_path: Path) -> None:
 def test_empty_spool_has_empty_columns(tmp_path: Path) -> None:
     spool = CandidateSpool(tmp_path / "empty.arrow", ["sentence", "tokens"])
     cols = spool.numpy_columns()
-    assert len(cols) == 0 and cols.order.dtype == np.uint64
+    assert sorted(cols) == ["group", "key", "label", "order", "split"]
+    assert all(len(a) == 0 for a in cols.values()) and cols["order"].dtype == np.uint64
     assert spool.close() is None
 
 
@@ -220,10 +231,10 @@ def test_materialised_chunks_are_single_chunk_row_groups(
 ) -> None:
     """Chunks of ROW_GROUP rows, one Arrow chunk per column, groups filled from the canonical
     sentence's name where the task gave none."""
-    monkeypatch.setattr(spool_module, "ROW_GROUP", 1000)
+    monkeypatch.setattr(record_rows, "ROW_GROUP", 1000)
     rows = _rows(2 * BATCH)
     spool = _spool(tmp_path, rows)
-    cols = spool.numpy_columns()
+    cols = _engine_columns(spool)
     reader = spool.close()
     assert reader is not None
     n_sentences = rows[-1]["sentence_index"] + 1
@@ -234,18 +245,23 @@ def test_materialised_chunks_are_single_chunk_row_groups(
     assert groups is not None
     canonical = (np.arange(n_sentences) // 3 * 3).astype(np.int32)  # every third a duplicate
 
-    class TV:  # the two TaskVariants fields _materialise reads
+    class TV:  # the two TaskVariants fields materialise reads
         label_names = ["a", "b", "c"]
         label_remap = np.arange(3, dtype=np.int16)
 
-    class Task:
-        level = "sentence"
-        input_columns = ("sentence", "tokens")
-
     indices = np.random.default_rng(1).permutation(len(rows))[:2500]
-    chunks = list(
-        spool_module.materialise(reader, indices, cols, TV, Task, groups, canonical)  # type: ignore[arg-type]
+    # what the writer gets: a callable that yields the split's row-group chunks
+    split_source = materialise(
+        reader,
+        cols,
+        "sentence",
+        ("sentence", "tokens"),
+        groups,
+        canonical,
+        indices,
+        TV,  # type: ignore[arg-type]
     )
+    chunks = list(split_source())
     assert [c.num_rows for c in chunks] == [1000, 1000, 500]
     assert all(col.num_chunks == 1 for c in chunks for col in c.columns)
     got = pa.concat_tables(chunks)
@@ -265,7 +281,7 @@ def test_tokens_round_trip_including_odd_forms(tmp_path: Path) -> None:
     for r, tokens in zip(rows, odd, strict=True):
         r["inputs"] = {"sentence": "s", "tokens": tokens}
     spool = _spool(tmp_path, rows)
-    cols = spool.numpy_columns()
+    cols = _engine_columns(spool)
     reader = spool.close()
     assert reader is not None
     groups = StringSpool(tmp_path / "groups.arrow")
@@ -277,17 +293,14 @@ def test_tokens_round_trip_including_odd_forms(tmp_path: Path) -> None:
         label_names = ["a", "b", "c"]
         label_remap = np.arange(3, dtype=np.int16)
 
-    class Task:
-        level = "sentence"
-        input_columns = ("sentence", "tokens")
-
     canonical = np.arange(rows[-1]["sentence_index"] + 1, dtype=np.int32)
-    (chunk,) = spool_module.materialise(
+    (chunk,) = materialise_chunks(
         reader,
         np.arange(len(rows)),
         cols,
         TV,  # type: ignore[arg-type]
-        Task,  # type: ignore[arg-type]
+        "sentence",
+        ("sentence", "tokens"),
         greader,  # type: ignore[arg-type]
         canonical,
     )

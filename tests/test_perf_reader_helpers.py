@@ -19,16 +19,16 @@ from hypothesis import strategies as st
 from ud_helpers import read_treebank
 
 from polyprobe.builders import rendering
-from polyprobe.builders.task import TaskParams
+from polyprobe.builders.task import TaskContext
 from polyprobe.loaders.records import Sentence, SurfaceToken, Word
 
 PARAMS = {
-    "en": TaskParams(lang="en", extra={"keep_case_forms": ["I"]}),
-    "de": TaskParams(lang="de", capitalises_nouns=True),
-    "tr": TaskParams(lang="tr"),
-    "es": TaskParams(lang="es"),
-    "ka": TaskParams(lang="ka"),
-    "fi": TaskParams(lang="fi"),
+    "en": TaskContext(lang="en", keep_case_forms=frozenset({"I"})),
+    "de": TaskContext(lang="de", capitalises_nouns=True),
+    "tr": TaskContext(lang="tr"),
+    "es": TaskContext(lang="es"),
+    "ka": TaskContext(lang="ka"),
+    "fi": TaskContext(lang="fi"),
 }
 TREEBANKS = {
     "UD_English-EWT": "en",
@@ -116,20 +116,19 @@ def ref_capital_slots(tokens: Sequence[SurfaceToken]) -> list[int]:
     return slots
 
 
-def ref_is_lexical(tok: SurfaceToken, params: TaskParams, sentence: Sentence | None) -> bool:
+def ref_is_lexical(tok: SurfaceToken, params: TaskContext, sentence: Sentence | None) -> bool:
     upos = tok.upos
     if upos == "MWT" and sentence is not None:
         upos = sentence.word(tok.word_ids[0]).upos
     if upos == "PROPN" or (upos == "NOUN" and params.capitalises_nouns):
         return True
-    forms = frozenset(params.extra.get("keep_case_forms") or ())
-    return tok.form in forms or ref_all_caps(tok.form)
+    return tok.form in params.keep_case_forms or ref_all_caps(tok.form)
 
 
 def ref_permute(
     tokens: Sequence[SurfaceToken],
     new_order: Sequence[int],
-    params: TaskParams,
+    params: TaskContext,
     sentence: Sentence | None = None,
 ) -> list[SurfaceToken]:
     n = len(tokens)
@@ -154,7 +153,7 @@ def ref_permute(
 
 
 def ref_swap(
-    tokens: Sequence[SurfaceToken], i: int, params: TaskParams, sentence: Sentence | None
+    tokens: Sequence[SurfaceToken], i: int, params: TaskContext, sentence: Sentence | None
 ) -> list[SurfaceToken]:
     order = list(range(len(tokens)))
     order[i], order[i + 1] = order[i + 1], order[i]

@@ -1,7 +1,8 @@
 """The fast paths of the substitution tasks against the simple computations they replace.
 
 ``FormInventory.observe`` counts raw values per sentence and keys them once per distinct value
-(shared between the inventories that observe one sentence); ``odd_man_out`` derives its
+(the sentence's digest shared, through ``Shared``, between the inventories that observe one
+sentence); ``odd_man_out`` derives its
 first-split table from raw values, compares home analyses as dicts and computes bigram tiers
 by set algebra on a bigram index. Each is checked here against a plain per-token version (the
 original code) on real treebanks, including multiword tokens (German, Turkish) and Turkic
@@ -10,11 +11,12 @@ casing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
 import pytest
-from test_tasks_perturbation import params_for, read_corpus, with_options
+from test_tasks_perturbation import context_for, read_corpus
 
 from polyprobe.builders.rendering import (
     capital_slots,
@@ -30,8 +32,8 @@ from polyprobe.builders.sentence.inventory import (
     form_key,
     regular_case,
 )
-from polyprobe.builders.sentence.odd_man_out import _SPLIT_ORDER, OddManOut
-from polyprobe.builders.task import TaskParams
+from polyprobe.builders.sentence.odd_man_out import _SPLIT_ORDER, OddManOut, OddManOutFit
+from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.hashing import choice_index, stable_rng
 from polyprobe.loaders.records import Sentence
 
@@ -42,9 +44,9 @@ class ReferenceInventory:
     """The per-token inventory (the original ``FormInventory.observe``)."""
 
     def __init__(
-        self, params: TaskParams, cell_upos: Any, *, bigrams: bool = False, only_upos: Any = None
+        self, context: TaskContext, cell_upos: Any, *, bigrams: bool = False, only_upos: Any = None
     ) -> None:
-        self.params = params
+        self.context = context
         self.cell_upos = frozenset(cell_upos)
         self.only_upos = None if only_upos is None else frozenset(only_upos)
         self.form_counts: Counter[str] = Counter()
@@ -64,9 +66,11 @@ class ReferenceInventory:
         tokens = sentence.surface_tokens()
         slots = capital_slots(tokens)
         slot_lexical = dict(
-            zip(slots, lexical_case([tokens[i] for i in slots], self.params, sentence), strict=True)
+            zip(
+                slots, lexical_case([tokens[i] for i in slots], self.context, sentence), strict=True
+            )
         )
-        lang = self.params.lang
+        lang = self.context.lang
         words = sentence.words
         only = self.only_upos
         self.tokens += len(tokens)
@@ -117,20 +121,21 @@ def _assert_same(fast: FormInventory, ref: ReferenceInventory) -> None:
 
 @pytest.mark.parametrize("key", CORPUS_KEYS)
 def test_inventory_matches_per_token_counting(ud_dir: Any, key: str) -> None:
-    """Both inventory configurations of the tasks, observed interleaved (so the sentence
-    digest is shared) and read in the middle of the corpus (so raw counts are folded in
-    twice), equal the per-token tables."""
-    params = params_for(key)
+    """Both inventory configurations of the tasks, observed interleaved with one ``Shared``
+    per sentence (so the sentence digest is shared) and read in the middle of the corpus (so
+    raw counts are folded in twice), equal the per-token tables."""
+    context = context_for(key)
     configs: list[tuple[tuple[str, ...], dict[str, Any]]] = [
         (("NOUN", "VERB"), {"bigrams": True}),
         (("VERB", "AUX"), {"only_upos": ("VERB", "AUX", "NOUN")}),
         (("NOUN",), {"only_upos": ("NOUN", "MWT")}),  # multiword tokens counted in only-mode
     ]
-    fast = [FormInventory(params, cells, **kw) for cells, kw in configs]
-    ref = [ReferenceInventory(params, cells, **kw) for cells, kw in configs]
+    fast = [FormInventory(context, cells, **kw) for cells, kw in configs]
+    ref = [ReferenceInventory(context, cells, **kw) for cells, kw in configs]
     for n, s in enumerate(read_corpus(key)):
+        shared = Shared(s)
         for f, r in zip(fast, ref, strict=True):
-            f.observe(s)
+            f.observe(s, shared)
             r.observe(s)
         if n == 500:
             for f, r in zip(fast, ref, strict=True):
@@ -149,13 +154,15 @@ def _reference_spelling(ref: ReferenceInventory, key: str) -> str | None:
     return None
 
 
-def _reference_first_split(task: OddManOut, sentences: list[Sentence]) -> dict[Any, int]:
+def _reference_first_split(
+    task: OddManOut, fit: OddManOutFit, sentences: list[Sentence]
+) -> dict[Any, int]:
     first: dict[Any, int] = {}
-    lang = task.params.lang
+    lang = task.context.lang
     for sentence in sentences:
         split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
         for tok in sentence.surface_tokens():
-            if len(tok.word_ids) != 1 or tok.upos not in task.inventory.cell_upos:
+            if len(tok.word_ids) != 1 or tok.upos not in fit.inventory.cell_upos:
                 continue
             word = sentence.word(tok.word_ids[0])
             k = (form_key(word.form, lang), word.upos, feats_key(word.feats))
@@ -164,26 +171,28 @@ def _reference_first_split(task: OddManOut, sentences: list[Sentence]) -> dict[A
     return first
 
 
-def _reference_options(task: OddManOut, sentence: Sentence) -> tuple[int, dict[int, list[str]]]:
+def _reference_options(
+    task: OddManOut, fit: OddManOutFit, sentence: Sentence
+) -> tuple[int, dict[int, list[str]]]:
     """Best tier and its (position -> replacements) by the original member loop, or
     ``(-1, {})`` where the task drops the sentence before tiers."""
-    inv = task.inventory
-    lang = task.params.lang
+    inv = fit.inventory
+    lang = task.context.lang
     tokens = sentence.surface_tokens()
     keys = [form_key(t.form, lang) for t in tokens]
-    upos = set(task.upos)
+    upos = set(task.options.upos)
     singles = [i for i, t in enumerate(tokens) if len(t.word_ids) == 1 and t.upos in upos]
     classed = []
     for i in singles:
         word = sentence.word(tokens[i].word_ids[0])
         key = keys[i]
-        if key in task._class_of and task._home[key] == (word.upos, feats_key(word.feats)):
+        if key in fit.class_of and fit.home[key] == (word.upos, feats_key(word.feats)):
             classed.append(i)
     slots = capital_slots(tokens)
     regular = [i for i in classed if regular_case(inv, tokens, i, lang, slots)]
-    if task.split_aware:
+    if fit.split_aware:
         split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
-        regular = [i for i in regular if task._class_split[task._class_of[keys[i]]] == split]
+        regular = [i for i in regular if fit.class_split[fit.class_of[keys[i]]] == split]
     best = -1
     options: dict[int, list[str]] = {}
     bigrams = inv.bigrams or set()
@@ -193,8 +202,8 @@ def _reference_options(task: OddManOut, sentence: Sentence) -> tuple[int, dict[i
         right = keys[i + 1] if i + 1 < len(tokens) else EOS
         own = keys[i]
         tiered: dict[int, list[str]] = {}
-        for r in task._members[task._class_of[own]]:
-            if r == own or task._lemma[r] == lemma:
+        for r in fit.members[fit.class_of[own]]:
+            if r == own or fit.lemma[r] == lemma:
                 continue
             tier = ((left, r) in bigrams) + ((r, right) in bigrams)
             tiered.setdefault(tier, []).append(r)
@@ -213,19 +222,20 @@ def _reference_options(task: OddManOut, sentence: Sentence) -> tuple[int, dict[i
 def test_odd_man_out_fast_paths(ud_dir: Any, key: str, split: str) -> None:
     """First splits, home-analysis matching and bigram tiers equal the per-token originals:
     every sentence's chosen tier and replacement pool is the one the member loop finds."""
-    params = with_options(params_for(key), "odd_man_out", split=split)
-    task = OddManOut(params, 0)
+    task = OddManOut(None, dataclasses.replace(context_for(key), split=split))
     sentences = list(read_corpus(key))
+    observation = task.observation()
     for s in sentences:
-        task.observe(s)
-    task.derive()
-    assert task._first_split == _reference_first_split(task, sentences)
-    for k, (upos, feats) in task._classed_home.items():
-        assert (upos, feats_key(feats)) == task._home[k]
+        observation.observe(s, Shared(s))
+    fit = task.fit(observation)
+    assert fit.split_aware is (split == "ud")
+    assert fit.first_split == _reference_first_split(task, fit, sentences)
+    for k, (upos, feats) in fit.classed_home.items():
+        assert (upos, feats_key(feats)) == fit.home[k]
     attested: Counter[int] = Counter()
     for s in sentences:
-        best, options = _reference_options(task, s)
-        cands = task.candidates(s)
+        best, options = _reference_options(task, fit, s)
+        cands = task.candidates(s, fit, Shared(s))
         if not options:
             assert cands == []
             continue
@@ -237,7 +247,7 @@ def test_odd_man_out_fast_paths(ud_dir: Any, key: str, split: str) -> None:
         replacement = pool[choice_index(rng, len(pool))]
         original, changed = (c.inputs["tokens"] for c in cands)
         assert [j for j in range(len(original)) if original[j] != changed[j]] == [i]
-        assert form_key(changed[i], task.params.lang) == replacement
+        assert form_key(changed[i], task.context.lang) == replacement
     # Every tier the member loop found is what the task recorded.
     assert {t: attested[i] for i, t in enumerate(("neither", "one", "both"))} == {
         t: task.attestation[t] for t in ("neither", "one", "both")

@@ -28,12 +28,18 @@ from polyprobe.builders.sentence.top_dependencies import (
     root_sequence,
 )
 from polyprobe.builders.sentence.tree_depth import spearman, spearman_of_subset
-from polyprobe.builders.sentence.word_content import WordContent
-from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
-from polyprobe.builders.task import TaskParams
+from polyprobe.builders.sentence.word_content import WordContent, WordContentObservation
+from polyprobe.builders.sentence.word_order import (
+    WordOrder,
+    WordOrderFit,
+    WordOrderObservation,
+    WordOrderPermuted,
+    target_position,
+)
+from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.hashing import lexical_key, normalise_text, stable_u64
-from polyprobe.loaders.conllu import discover, read_sources
 from polyprobe.loaders.records import Sentence
+from polyprobe.loaders.sources import discover, read_sources
 
 # Small treebanks covering the scripts and conventions the fast paths must respect.
 TREEBANKS: tuple[tuple[str, str, bool], ...] = (
@@ -50,11 +56,11 @@ def _sentences(ud_dir: Path, name: str) -> Iterator[Sentence]:
     return read_sources(discover([ud_dir / name]), on_invalid="skip")
 
 
-def _params(lang: str, capitalises_nouns: bool) -> TaskParams:
-    return TaskParams(
+def _context(lang: str, capitalises_nouns: bool) -> TaskContext:
+    return TaskContext(
         lang=lang,
         capitalises_nouns=capitalises_nouns,
-        extra={"keep_case_forms": ["I"] if lang == "en" else []},
+        keep_case_forms=frozenset({"I"} if lang == "en" else ()),
     )
 
 
@@ -94,6 +100,28 @@ def _ref_root_sequence(sentence: Sentence) -> tuple[str | None, str | None]:
     if not root_done:
         parts.append(ROOT)
     return " ".join(parts), None
+
+
+def _ref_target_position(sentence: Sentence, target: str, min_length: int) -> int | str:
+    """word_order's qualification test without any memo (every lemma keyed afresh)."""
+    hits = [w for w in sentence.words if lexical_key(w.lemma) == target]
+    if not hits:
+        return "target lemma absent"
+    if len(hits) > 1:
+        return "target lemma occurs more than once"
+    word = hits[0]
+    if word.upos != "NOUN":
+        return "target lemma not a NOUN here"
+    tokens = sentence.surface_tokens()
+    pos = next(i for i, t in enumerate(tokens) if word.id in t.word_ids)
+    if tokens[pos].upos == "MWT":
+        return "target inside a multiword token"
+    key = lexical_key(tokens[pos].form)
+    if sum(1 for t in tokens if lexical_key(t.form) == key) > 1:
+        return "target form occurs more than once"
+    if len(tokens) < min_length:
+        return "shorter than the minimum length L"
+    return pos
 
 
 def _ref_word_content_counts(sentences: list[Sentence]) -> tuple[Counter, Counter, Counter]:
@@ -166,57 +194,79 @@ def test_word_content_counts_match_reference(
     ud_dir: Path, name: str, lang: str, nouns: bool
 ) -> None:
     sentences = list(_sentences(ud_dir, name))
-    task = WordContent(_params(lang, nouns), 0)
+    task = WordContent(None, _context(lang, nouns))
+    obs = task.observation()
+    assert isinstance(obs, WordContentObservation)
     for s in sentences:
-        task.observe(s)
-    task.derive()
+        obs.observe(s, Shared(s))
     freq, noun, repeated = _ref_word_content_counts(sentences)
-    assert dict(task._freq) == dict(freq)
-    assert dict(task._noun) == dict(noun)
-    assert dict(task._repeated) == dict(repeated)
+    got_freq, got_noun, got_repeated = obs.form_counts()
+    assert dict(got_freq) == dict(freq)
+    assert dict(got_noun) == dict(noun)
+    assert dict(got_repeated) == dict(repeated)
+    task.fit(obs)  # the counts are what the fit reads
     for s in sentences[:200]:
         if s.text is not None:
+            shared = Shared(s)
             assert text_hash(s) == stable_u64("text", normalise_text(s.text))
-            assert text_hash(s) == text_hash(s)  # the memoised answer
+            assert shared.get(text_hash) == text_hash(s)
+            assert shared.get(text_hash) == text_hash(s)  # the remembered answer
 
 
 @pytest.mark.parametrize(("name", "lang", "nouns"), TREEBANKS)
 def test_end_of_sentence_words_match_reference(
     ud_dir: Path, name: str, lang: str, nouns: bool
 ) -> None:
-    task = EndOfSentence(_params(lang, False), 0)  # "lower" case mode
-    assert task.case_mode == "lower"
-    for s in _sentences(ud_dir, name):
+    task = EndOfSentence(None, _context(lang, False))
+    sentences = list(_sentences(ud_dir, name))
+    obs = task.observation()
+    for s in sentences:
+        obs.observe(s, Shared(s))
+    assert task.fit(obs).case_mode == "lower"  # the case mode of a non-capitalising language
+    for s in sentences:
         ref = [lower_for_language(t.form, lang) for t in s.surface_tokens() if t.upos != "PUNCT"]
-        assert task.words(s) == ref
+        assert task.words(s, "lower") == ref
 
 
 @pytest.mark.parametrize(("name", "lang", "nouns"), TREEBANKS)
 def test_word_order_shared_position_matches_reference(
     ud_dir: Path, name: str, lang: str, nouns: bool
 ) -> None:
-    """Both word_order tasks share one memo; each answer equals the unmemoised search."""
+    """Both word_order tasks read each sentence once through one ``Shared`` per sentence (the
+    reading and the target position); each answer equals the unmemoised search."""
     sentences = list(_sentences(ud_dir, name))
-    params = _params(lang, nouns)
-    tasks = [WordOrder(params, 0), WordOrderPermuted(params, 0)]
+    context = _context(lang, nouns)
+    tasks = [WordOrder(None, context), WordOrderPermuted(None, context)]
+    observations = [t.observation() for t in tasks]
     for s in sentences:
-        for t in tasks:
-            t.observe(s)
-    for t in tasks:
-        t.derive()
-    assert tasks[0]._noun_lemmas == tasks[1]._noun_lemmas
+        shared = Shared(s)
+        for o in observations:
+            o.observe(s, shared)
+    assert all(isinstance(o, WordOrderObservation) for o in observations)
+    assert observations[0].noun_lemmas == observations[1].noun_lemmas
+    assert observations[0].lengths == observations[1].lengths
+    fits = [t.fit(o) for t, o in zip(tasks, observations, strict=True)]
+    assert all(isinstance(f, WordOrderFit) for f in fits)
+    assert fits[0] == fits[1]
+    fit = fits[0]
+    assert fit.target is not None
     for s in sentences:
-        tokens = s.surface_tokens()
-        target = tasks[0].target
-        hits = [w for w in s.words if lexical_key(w.lemma) == target]
-        for t in tasks:
-            found = t._target_position(s, tokens)
+        shared = Shared(s)
+        for t, f in zip(tasks, fits, strict=True):
+            t.candidates(s, f, shared)
+        ref = _ref_target_position(s, fit.target, fit.min_length)
+        hits = [w for w in s.words if lexical_key(w.lemma) == fit.target]
+        # the answer the candidate pass left in the shared context, and a fresh search
+        for found in (
+            shared.get(target_position, fit.target, fit.min_length),
+            target_position(s, fit.target, fit.min_length),
+        ):
             if not hits:
                 assert found == "target lemma absent"
             elif len(hits) > 1:
                 assert found == "target lemma occurs more than once"
-            else:
-                assert found == t._find_target(s, tokens)
+            assert found == ref, s.sent_id
+    assert tasks[0].drops == tasks[1].drops  # the same sentences qualify for both
 
 
 def test_spearman_of_subset_is_bit_identical() -> None:

@@ -6,7 +6,6 @@ environment *and* the module constants those variables initialise."""
 from __future__ import annotations
 
 import base64
-import inspect
 import logging
 import shutil
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 import yaml
 from hub_standin import GITATTRIBUTES, HubStandIn
 
-from polyprobe.cards.card import README, render_readme, split_readme
+from polyprobe.cards.card import README, split_readme
 from polyprobe.cli import main
 
 FAKE_TOKEN = "hf_polyprobeFAKEtoken0123456789"
@@ -24,18 +23,17 @@ REPO = "polyprobe-test/demo"
 
 
 def _build(out: Path, release: str, seed: int) -> Path:
-    from polyprobe.builders.pipeline import build_ud
+    from polyprobe.builders.recipes.ud import build_ud
     from polyprobe.demo import DEMO_MIN_PER_CLASS, DEMO_TREEBANK
 
-    kwargs = {"lang": "en", "out": out, "min_per_class": DEMO_MIN_PER_CLASS, "seed": seed}
-    native = "release" in inspect.signature(build_ud).parameters
-    if native:
-        kwargs["release"] = release
-    build_ud([DEMO_TREEBANK], **kwargs)
-    if not native:  # cards from before the release field: add it the way the writer would
-        data, body = split_readme((out / README).read_text(encoding="utf-8"))
-        data["polyprobe"]["release"] = release
-        (out / README).write_text(render_readme(data, body), encoding="utf-8")
+    build_ud(
+        [DEMO_TREEBANK],
+        lang="en",
+        out=out,
+        min_per_class=DEMO_MIN_PER_CLASS,
+        seed=seed,
+        release=release,
+    )
     return out
 
 

@@ -21,13 +21,13 @@ from polyprobe.builders.rendering import (
     render,
     swap_adjacent,
 )
-from polyprobe.builders.task import TaskParams
+from polyprobe.builders.task import TaskContext
 from polyprobe.hashing import normalise_text
 from polyprobe.loaders.records import SurfaceToken
 
-# What the pipeline derives from EWT (see test_keep_case_forms_derived_from_data).
-EN = TaskParams(lang="en", extra={"keep_case_forms": ["I"]})
-DE = TaskParams(lang="de", capitalises_nouns=True)
+# What the build derives from EWT (see test_keep_case_forms_derived_from_data).
+EN = TaskContext(lang="en", keep_case_forms=frozenset({"I"}))
+DE = TaskContext(lang="de", capitalises_nouns=True)
 
 # --- render reproduces `# text` ------------------------------------------------------------
 #
@@ -177,10 +177,10 @@ def test_spanish_del_moves_as_one_unit(ud_dir: Path) -> None:
     toks = sent.surface_tokens()
     i = _at(toks, "del")
     assert toks[i].word_ids == (4, 5) and toks[i].upos == "MWT"
-    out = swap_adjacent(toks, i - 1, TaskParams(lang="es"), sent)
+    out = swap_adjacent(toks, i - 1, TaskContext(lang="es"), sent)
     assert render(out) == "Está localizado del dentro área consolidada de la ciudad."
     assert out[i - 1].word_ids == (4, 5)
-    out = swap_adjacent(toks, 0, TaskParams(lang="es"), sent)
+    out = swap_adjacent(toks, 0, TaskContext(lang="es"), sent)
     assert render(out) == "Localizado está dentro del área consolidada de la ciudad."
 
 
@@ -191,7 +191,7 @@ def test_georgian_multiword_tokens_and_no_case(ud_dir: Path) -> None:
     sent = sentence(ud_dir / "UD_Georgian-GLC", "wiki_automotive_00353")
     toks = sent.surface_tokens()
     assert len(toks) == 7 and len(sent.words) == 9
-    ka = TaskParams(lang="ka")
+    ka = TaskContext(lang="ka")
     assert render(swap_adjacent(toks, 0, ka, sent)) == (
         "ტრაქტატში ამ პირველადაა შემოტანილი მექანიკის ცნება."
     )
@@ -215,14 +215,14 @@ def test_english_I_keeps_its_capital(ud_dir: Path) -> None:
     )
     assert render(swap_adjacent(s2.surface_tokens(), 0, EN, s2)) == "I now have wife and son."
     # Without a derived keep-case list a one-letter capital word is positional.
-    assert lexical_case([_tok("I", "PRON")], TaskParams(lang="cs")) == [False]
+    assert lexical_case([_tok("I", "PRON")], TaskContext(lang="cs")) == [False]
 
 
 def test_keep_case_forms_derived_from_data(ud_dir: Path) -> None:
     """The keep-case list comes from the treebank: EWT capitalises 'I' mid-sentence always;
     German GSD's capitalised nouns are handled by capitalises_nouns instead."""
     from polyprobe.builders.profile import derive_capitalisation
-    from polyprobe.loaders.conllu import discover, read_sources
+    from polyprobe.loaders.sources import discover, read_sources
 
     en = derive_capitalisation(read_sources(discover([ud_dir / "UD_English-EWT"])))
     assert "I" in en["keep_case_forms"]
@@ -253,13 +253,13 @@ def test_nouns_in_noun_capitalising_language(ud_dir: Path) -> None:
     s = sentence(ud_dir / "UD_German-GSD", "dev-s283")
     toks = s.surface_tokens()
     assert render(swap_adjacent(toks, 0, DE, s)) == "Ist Essen ok."
-    assert render(swap_adjacent(toks, 0, TaskParams(lang="de"), s)) == "Ist essen ok."
+    assert render(swap_adjacent(toks, 0, TaskContext(lang="de"), s)) == "Ist essen ok."
 
 
 def test_turkish_dotted_capital(ud_dir: Path) -> None:
     """tr-IMST 00002213_22 'İçeriye gençten bir erkek girdi.' (İçeriye NOUN)."""
     s = sentence(ud_dir / "UD_Turkish-IMST", "00002213_22")
-    out = render(swap_adjacent(s.surface_tokens(), 0, TaskParams(lang="tr"), s))
+    out = render(swap_adjacent(s.surface_tokens(), 0, TaskContext(lang="tr"), s))
     assert out == "Gençten içeriye bir erkek girdi."
 
 
@@ -270,7 +270,7 @@ def test_capital_slot_after_internal_sentence_end(ud_dir: Path) -> None:
     s = sentence(ud_dir / "UD_Finnish-PUD", "w04001053")
     toks = s.surface_tokens()
     assert capital_slots(toks) == [0, 5]
-    out = render(swap_adjacent(toks, 5, TaskParams(lang="fi"), s))
+    out = render(swap_adjacent(toks, 5, TaskContext(lang="fi"), s))
     assert out == (
         "Saaret sijaitsevat Indo-Australian siirroksessa. "
         "Kohosi siirros Intian ja Australian laattojen törmätessä."
@@ -293,7 +293,7 @@ def test_permute_general_order(ud_dir: Path) -> None:
     toks = s.surface_tokens()
     a = _at(toks, "área")
     order = [a] + [i for i in range(len(toks)) if i != a]
-    out = permute(toks, order, TaskParams(lang="es"), s)
+    out = permute(toks, order, TaskContext(lang="es"), s)
     assert render(out) == "Área está localizado dentro del consolidada de la ciudad."
 
 

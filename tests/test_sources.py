@@ -12,13 +12,13 @@ import pytest
 from conftest import all_treebanks
 
 from polyprobe.errors import InputError, PolyprobeError, UsageError
-from polyprobe.loaders.conllu import read_sources
 from polyprobe.loaders.sources import (
     TreebankSource,
     detect_license_text,
     discover,
     git_head,
     normalize_license,
+    read_sources,
     sha256_file,
     treebank_metadata,
 )

@@ -19,13 +19,16 @@ from polyprobe.builders.sentence.contextual import (
     CONTEXTUAL_TASKS,
     FEATURES,
     ContextualFeature,
+    ContextualFit,
 )
-from polyprobe.builders.task import Candidate, Level, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Shared, TaskContext
+from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
-from polyprobe.loaders.conllu import discover, read_sources
 from polyprobe.loaders.records import Sentence
+from polyprobe.loaders.sources import discover, read_sources
+from polyprobe.metadata import Level
 
-BY_NAME: dict[str, type[ContextualFeature]] = {c.name: c for c in CONTEXTUAL_TASKS}  # type: ignore[misc]
+BY_NAME: dict[str, type[ContextualFeature]] = {c.metadata.name: c for c in CONTEXTUAL_TASKS}
 
 
 @cache
@@ -33,17 +36,27 @@ def _sentences(root: str, treebank: str) -> tuple[Sentence, ...]:
     return tuple(read_sources(discover([Path(root) / treebank])))
 
 
+def fitted(
+    sentences: Sequence[Sentence], task: str, seed: int = 0, **options: object
+) -> tuple[ContextualFeature, ContextualFit]:
+    """The task configured as a profile would (``[tasks.<task>]`` = ``options``), observed on
+    every sentence and fitted."""
+    t = BY_NAME[task].configure(dict(options), TaskContext(lang="xx", seed=seed))
+    assert isinstance(t, ContextualFeature)
+    obs = t.observation()
+    for s in sentences:
+        obs.observe(s, Shared(s))
+    fit = t.fit(obs)
+    return t, fit
+
+
 def run(
     ud_dir: Path, treebank: str, task: str, seed: int = 0, **options: object
-) -> tuple[ContextualFeature, dict[str, list[Candidate]]]:
-    """Observe the whole treebank, derive, then candidates per sent_id (stream order)."""
-    params = TaskParams(lang="xx", extra={"tasks": {task: dict(options)}})
-    t = BY_NAME[task](params, seed)
+) -> tuple[ContextualFeature, ContextualFit, dict[str, list[Candidate]]]:
+    """Observe the whole treebank, fit, then candidates per sent_id (stream order)."""
     sents = _sentences(str(ud_dir), treebank)
-    for s in sents:
-        t.observe(s)
-    t.derive()
-    return t, {s.sent_id: t.candidates(s) for s in sents}
+    t, fit = fitted(sents, task, seed, **options)
+    return t, fit, {s.sent_id: t.candidates(s, fit, Shared(s)) for s in sents}
 
 
 def only(cands: Sequence[Candidate]) -> tuple[int, str, str]:
@@ -57,21 +70,25 @@ def only(cands: Sequence[Candidate]) -> tuple[int, str, str]:
 
 
 def test_generated_classes() -> None:
-    names = [c.name for c in CONTEXTUAL_TASKS]
+    names = [c.metadata.name for c in CONTEXTUAL_TASKS]
     assert names == [f"contextual_{f.lower()}" for f in FEATURES]
     assert len(set(names)) == len(names) == 18
     assert names[:2] == ["contextual_number", "contextual_case"]  # stable order
     for cls in CONTEXTUAL_TASKS:
+        meta = cls.metadata
         assert issubclass(cls, ContextualFeature)
-        assert cls.level is Level.WORD_IN_CONTEXT
-        assert cls.needs_observation and cls.seed_dependent and cls.lexical_control
+        assert meta.level is Level.WORD_IN_CONTEXT
+        assert meta.seed_dependent and meta.lexical_control
+        assert meta.labels is None and meta.labels_derived  # derived from the data
         assert getattr(contextual, cls.__name__) is cls  # importable by name
-        assert cls.feature in cls.description
-        t = cls(TaskParams(lang="de"), 0)
+        assert getattr(contextual, cls.Options.__name__) is cls.Options
+        assert cls.feature in meta.description
+        t = cls(context=TaskContext(lang="de"))
+        assert t.observation() is not None  # a first pass is needed
         assert t.input_columns == ("sentence", "tokens", "target_index")
-        assert t.parameters()["feature"] == cls.feature
-        with pytest.raises(RuntimeError):
-            t.candidates(_sentences_stub())
+        assert t.parameters(Fit(()))["feature"] == cls.feature
+        with pytest.raises(TypeError):  # candidates need this task's fit
+            t.candidates(_sentences_stub(), Fit(()), Shared(_sentences_stub()))
 
 
 def _sentences_stub() -> Sentence:
@@ -91,9 +108,9 @@ def test_german_case(ud_dir: Path) -> None:
     and eines Acc, seiner/Seminare Gen; Gen is not a class (too few items in dev/test of this
     dev+test-only treebank), drawn: eines (index 3), Acc. dev-s51 "Absolut zu empfehlen": Absolut
     Degree=Pos, zu _, empfehlen VerbForm=Inf — no Case anywhere, dropped."""
-    t, c = run(ud_dir, "UD_German-GSD", "contextual_case")
-    assert t.label_names == ("Nom", "Acc", "Dat")
-    assert "Gen" in t.derived["values_removed"]  # type: ignore[index]
+    t, fit, c = run(ud_dir, "UD_German-GSD", "contextual_case")
+    assert fit.label_names == ("Nom", "Acc", "Dat")
+    assert "Gen" in fit.report["values_removed"]
     assert only(c["dev-s1"]) == (4, "Parfümeur", "Nom")
     assert only(c["dev-s2"]) == (3, "eines", "Acc")  # token 4: Case=Acc|...|PronType=Art
     assert c["dev-s51"] == []
@@ -106,10 +123,10 @@ def test_german_case(ud_dir: Path) -> None:
 def test_german_number_ignores_layered_keys(ud_dir: Path) -> None:
     """UD_German-GSD dev-s2: seiner (token 5, index 4) has Number=Plur|Number[psor]=Sing: the
     label is the plain key, Plur; the layered key is counted, not used."""
-    t, c = run(ud_dir, "UD_German-GSD", "contextual_number", seed=1)  # seed 1 draws seiner
-    assert t.label_names == ("Sing", "Plur")
+    _, fit, c = run(ud_dir, "UD_German-GSD", "contextual_number", seed=1)  # seed 1: seiner
+    assert fit.label_names == ("Sing", "Plur")
     assert only(c["dev-s2"]) == (4, "seiner", "Plur")
-    assert t.derived["layered_keys_ignored"].get("Number[psor]", 0) > 0  # type: ignore[index]
+    assert fit.report["layered_keys_ignored"].get("Number[psor]", 0) > 0
 
 
 def test_russian_case(ud_dir: Path) -> None:
@@ -117,9 +134,9 @@ def test_russian_case(ud_dir: Path) -> None:
     Acc, отцом Ins, русского Gen, регги Gen; drawn: русского (index 5: `` is token 4), Gen.
     dev-s117 "Держатся парами или небольшими группами.": every Case is Ins, which is not a class
     in dev+test-only GSD → dropped as 'no token with a kept value'."""
-    t, c = run(ud_dir, "UD_Russian-GSD", "contextual_case")
-    assert t.label_names == ("Nom", "Gen", "Loc")
-    assert {"Ins", "Dat", "Acc", "Par"} <= set(t.derived["values_removed"])  # type: ignore[index]
+    t, fit, c = run(ud_dir, "UD_Russian-GSD", "contextual_case")
+    assert fit.label_names == ("Nom", "Gen", "Loc")
+    assert {"Ins", "Dat", "Acc", "Par"} <= set(fit.report["values_removed"])
     assert only(c["dev-s5"]) == (5, "русского", "Gen")
     assert c["dev-s117"] == []
     assert t.drops["no token with a kept value"] > 0
@@ -136,25 +153,27 @@ def test_english_number_and_case(ud_dir: Path) -> None:
     moved/on have none → dropped. Case exists in EWT only on a few pronoun forms (he/him/his,
     ...), all targets in train, so under lexical control no dev/test item survives: infeasible.
     """
-    t, c = run(ud_dir, "UD_English-EWT", "contextual_number", seed=1)  # seed 1 draws the noun
-    assert t.derived["split_mode"] == "ud"  # type: ignore[index]
-    assert t.label_names == ("Sing", "Plur")
+    t, fit, c = run(ud_dir, "UD_English-EWT", "contextual_number", seed=1)  # seed 1: the noun
+    assert fit.report["split_mode"] == "ud"
+    assert fit.label_names == ("Sing", "Plur")
     assert only(c[EWT_RAMADI]) == (7, "demonstration", "Sing")
     assert c[EWT_WE_VE] == []
     assert t.drops["feature only inside multiword tokens"] > 0
-    case, cc = run(ud_dir, "UD_English-EWT", "contextual_case")
+    _, case, cc = run(ud_dir, "UD_English-EWT", "contextual_case")
     assert case.infeasible is not None and case.label_names == ()
-    assert set(case.derived["tokens_per_value"]) == {"Nom", "Acc", "Gen"}  # type: ignore[index]
+    assert set(case.report["tokens_per_value"]) == {"Nom", "Acc", "Gen"}
     assert not any(cc.values())
 
 
 def test_absent_feature_is_infeasible(ud_dir: Path) -> None:
     """German has no Evident: the task is infeasible and every sentence is dropped with it."""
-    t, c = run(ud_dir, "UD_German-GSD", "contextual_evident")
-    assert t.derived["feasible"] is False  # type: ignore[index]
-    assert t.infeasible == ("fewer than 2 values of Evident with enough items (values found: none)")
+    t, fit, c = run(ud_dir, "UD_German-GSD", "contextual_evident")
+    assert fit.report["feasible"] is False
+    assert fit.infeasible == (
+        "fewer than 2 values of Evident with enough items (values found: none)"
+    )
     assert not any(c.values())
-    assert t.drops == {f"task infeasible: {t.infeasible}": len(c)}
+    assert t.drops == {f"task infeasible: {fit.infeasible}": len(c)}
 
 
 # --- invariants, options, determinism ------------------------------------------------------
@@ -172,8 +191,8 @@ def test_absent_feature_is_infeasible(ud_dir: Path) -> None:
 def test_target_carries_label(ud_dir: Path, treebank: str, task: str) -> None:
     """Every candidate: one per sentence, the token at target_index is a single non-PUNCT word
     whose plain feature value is the label; rendered text and lexical key match."""
-    t, c = run(ud_dir, treebank, task)
-    assert len(t.label_names) >= 2
+    t, fit, c = run(ud_dir, treebank, task)
+    assert len(fit.label_names) >= 2
     sents = {s.sent_id: s for s in _sentences(str(ud_dir), treebank)}
     n = 0
     for sid, cands in c.items():
@@ -189,42 +208,77 @@ def test_target_carries_label(ud_dir: Path, treebank: str, task: str) -> None:
             word = s.words[toks[i].word_ids[0] - 1]
             assert word.form == cand.inputs["tokens"][i]
             assert word.feats[t.feature] == cand.label
-            assert cand.label in t.label_names and "," not in cand.label
+            assert cand.label in fit.label_names and "," not in cand.label
             assert cand.lexical_key == lexical_key(word.form) and cand.copy == str(i)
     assert n > 500
 
 
 def test_multi_valued_values_are_not_targets(ud_dir: Path) -> None:
     """Spanish GSD has Case=Acc,Dat (clitics such as 'se', 'le'): counted, never a label."""
-    t, c = run(ud_dir, "UD_Spanish-GSD", "contextual_case")
-    assert t.derived["multi_valued_tokens"].get("Acc,Dat", 0) > 0  # type: ignore[index]
-    assert all("," not in x for x in t.label_names)
+    _, fit, _ = run(ud_dir, "UD_Spanish-GSD", "contextual_case")
+    assert fit.report["multi_valued_tokens"].get("Acc,Dat", 0) > 0
+    assert all("," not in x for x in fit.label_names)
 
 
 def test_upos_and_selection_options(ud_dir: Path) -> None:
-    t, c = run(ud_dir, "UD_German-GSD", "contextual_number", upos=["NOUN"])
-    assert t.parameters()["upos"] == ["NOUN"]
+    t, fit, c = run(ud_dir, "UD_German-GSD", "contextual_number", upos=["NOUN"])
+    assert t.options.upos == ("NOUN",)  # a TOML list becomes a tuple
+    assert t.parameters(fit)["upos"] == ["NOUN"]
     sents = {s.sent_id: s for s in _sentences(str(ud_dir), "UD_German-GSD")}
     targets = [
         sents[sid].surface_tokens()[x[0].inputs["target_index"]].upos for sid, x in c.items() if x
     ]
     assert targets and set(targets) == {"NOUN"}
-    tok, _ = run(ud_dir, "UD_German-GSD", "contextual_number", selection="token")
-    assert tok.parameters()["selection"] == "token"
-    with pytest.raises(ValueError):
-        BY_NAME["contextual_number"](
-            TaskParams(extra={"tasks": {"contextual_number": {"selection": "x"}}}), 0
-        )
+    tok, tok_fit, _ = run(ud_dir, "UD_German-GSD", "contextual_number", selection="token")
+    assert tok.parameters(tok_fit)["selection"] == "token"
+    ctx = TaskContext()
+    with pytest.raises(UsageError, match=r"\[tasks\.contextual_number\] selection"):
+        BY_NAME["contextual_number"].configure({"selection": "x"}, ctx)
+    with pytest.raises(UsageError, match=r"\[tasks\.contextual_case\] upos"):
+        BY_NAME["contextual_case"].configure({"upos": "NOUN"}, ctx)
+    with pytest.raises(UsageError, match=r"\[tasks\.contextual_case\] min_instances"):
+        BY_NAME["contextual_case"].configure({"min_instances": -1}, ctx)
+
+
+def test_floors_come_from_the_context() -> None:
+    """``min_per_class`` and ``split`` are the build's: the default ``min_instances`` is the sum
+    of the context's floors, and the option overrides it."""
+    cls = BY_NAME["contextual_number"]
+    t = cls.configure({}, TaskContext(min_per_class=(10, 5, 5), split="ratio"))
+    params = t.parameters(Fit(()))
+    assert params["min_instances"] == 20 and params["min_per_class"] == [10, 5, 5]
+    t = cls.configure({"min_instances": 7}, TaskContext())
+    assert t.parameters(Fit(()))["min_instances"] == 7
+
+
+@pytest.mark.parametrize("cls", CONTEXTUAL_TASKS, ids=lambda c: c.metadata.name)
+def test_unknown_option_is_refused(cls: type[ContextualFeature]) -> None:
+    with pytest.raises(UsageError) as err:
+        cls.configure({"upos": ["NOUN"], "slection": "token"}, TaskContext())
+    message = str(err.value)
+    assert f"[tasks.{cls.metadata.name}]" in message and "slection" in message
+    assert "valid options: upos, min_instances, selection" in message
+
+
+def test_printed_profile_is_accepted_back(ud_dir: Path) -> None:
+    """A profile entry as ``polyprobe profile`` prints it (the fit report) configures the same
+    task: the reported keys (min_per_class, tokens_per_value, ...) are ignored, upos "all"
+    means every UPOS, and the printed min_instances is the one used."""
+    t, fit, _ = run(ud_dir, "UD_German-GSD", "contextual_gender")
+    again = BY_NAME["contextual_gender"].configure(dict(fit.report), t.context)
+    assert again.options.upos is None
+    assert again.options.selection == t.options.selection
+    assert again.parameters(fit) == t.parameters(fit)
 
 
 def test_deterministic_and_seed_dependent(ud_dir: Path) -> None:
-    _, a = run(ud_dir, "UD_German-GSD", "contextual_gender", seed=0)
-    _, b = run(ud_dir, "UD_German-GSD", "contextual_gender", seed=0)
-    _, other = run(ud_dir, "UD_German-GSD", "contextual_gender", seed=1)
+    _, _, a = run(ud_dir, "UD_German-GSD", "contextual_gender", seed=0)
+    _, _, b = run(ud_dir, "UD_German-GSD", "contextual_gender", seed=0)
+    _, _, other = run(ud_dir, "UD_German-GSD", "contextual_gender", seed=1)
     assert a == b
-    # Called again on the same sentence: same candidates (the pipeline may re-ask).
-    t, _ = run(ud_dir, "UD_German-GSD", "contextual_gender", seed=0)
+    # Called again on the same sentence: same candidates (the build may re-ask).
+    t, fit, _ = run(ud_dir, "UD_German-GSD", "contextual_gender", seed=0)
     s = _sentences(str(ud_dir), "UD_German-GSD")[1]
-    assert t.candidates(s) == t.candidates(s) == a[s.sent_id]
+    assert t.candidates(s, fit, Shared(s)) == t.candidates(s, fit, Shared(s)) == a[s.sent_id]
     changed = sum(1 for k in a if a[k] != other[k])
     assert changed > 100

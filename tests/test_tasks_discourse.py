@@ -8,6 +8,7 @@ them). Invariants run over every shared treebank.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -15,26 +16,30 @@ from conftest import all_treebanks
 from ud_helpers import sentence
 
 from polyprobe.builders.rendering import render
+from polyprobe.builders.sentence import word_order as word_order_module
 from polyprobe.builders.sentence.end_of_sentence import (
     LONG_BIN_STARTS,
     SHORT_BIN_STARTS,
     EndOfSentence,
+    EndOfSentenceFit,
     lower_for_language,
     make_bins,
 )
 from polyprobe.builders.sentence.word_order import (
     LABELS,
     WordOrder,
+    WordOrderFit,
     WordOrderPermuted,
     median_low,
     position_label,
     window_width,
 )
-from polyprobe.builders.task import Level, TaskParams
+from polyprobe.builders.task import Fit, Level, Shared, Task, TaskContext
 from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
-from polyprobe.loaders.conllu import discover, read_conllu, read_sources
+from polyprobe.loaders.conllu import read_conllu
 from polyprobe.loaders.records import Sentence
+from polyprobe.loaders.sources import discover, read_sources
 
 EWT = "UD_English-EWT"
 IMST = "UD_Turkish-IMST"
@@ -51,43 +56,111 @@ LANG = {
 }
 
 
-def params_for(treebank: str, **tasks: dict) -> TaskParams:
+def context_for(treebank: str, seed: int = 0) -> TaskContext:
     lang = LANG[treebank.split("_", 1)[1].split("-")[0]]
-    return TaskParams(lang=lang, capitalises_nouns=lang == "de", extra={"tasks": tasks})
+    return TaskContext(lang=lang, seed=seed, capitalises_nouns=lang == "de")
 
 
 def stream(ud_dir: Path, treebank: str):
     return read_sources(discover([ud_dir / treebank]))
 
 
+def fitted_together(sentences: Iterable[Sentence], *tasks: Task) -> list[tuple[Task, Fit]]:
+    """The tasks with their fits after one first pass over ``sentences``, every sentence
+    shown to all of them with one :class:`Shared`, as the build does."""
+    observations = [t.observation() for t in tasks]
+    for s in sentences:
+        shared = Shared(s)
+        for o in observations:
+            o.observe(s, shared)
+    return [(t, t.fit(o)) for t, o in zip(tasks, observations, strict=True)]
+
+
 def observed(ud_dir: Path, treebank: str, *classes: type, seed: int = 0) -> list:
-    """Tasks of the given classes after one observe pass over the treebank and derive()."""
-    tasks = [cls(params_for(treebank), seed=seed) for cls in classes]
-    for s in stream(ud_dir, treebank):
-        for t in tasks:
-            t.observe(s)
-    for t in tasks:
-        t.derive()
-    return tasks
+    """(task, fit) of the given classes after one first pass over the treebank."""
+    context = context_for(treebank, seed)
+    return fitted_together(stream(ud_dir, treebank), *(cls(None, context) for cls in classes))
 
 
-def copies(task, s: Sentence) -> dict[str, str]:
-    return {c.label: c.inputs["sentence"] for c in task.candidates(s)}
+def unobserved(task: Task) -> Fit:
+    """The fit of a task that saw no sentence (options only)."""
+    return task.fit(task.observation())
 
 
-# --- metadata -------------------------------------------------------------------------------
+def word_order_fit(target: str, min_length: int, window: int) -> WordOrderFit:
+    """A word_order fit set by hand (as a profile would fix it)."""
+    return WordOrderFit(LABELS, target=target, min_length=min_length, window=window)
+
+
+def candidates(task: Task, fit: Fit, s: Sentence) -> list:
+    return task.candidates(s, fit, Shared(s))
+
+
+def copies(task: Task, fit: Fit, s: Sentence) -> dict[str, str]:
+    return {c.label: c.inputs["sentence"] for c in candidates(task, fit, s)}
+
+
+# --- metadata and options -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("cls", [WordOrder, WordOrderPermuted, EndOfSentence])
 def test_metadata(cls: type) -> None:
     task = cls()
-    assert cls.level is Level.SENTENCE and task.input_columns == ("sentence", "tokens")
-    assert cls.needs_observation and not cls.lexical_control
-    assert "Wehner" in cls.citation and cls.description and cls.notes
-    assert task.parameters()
-    assert cls.seed_dependent is (cls is not EndOfSentence)
-    assert WordOrder.name == "word_order" and WordOrderPermuted.name == "word_order_permuted"
-    assert WordOrder.label_names == WordOrderPermuted.label_names == LABELS
+    meta = cls.metadata
+    assert meta.level is Level.SENTENCE and task.input_columns == ("sentence", "tokens")
+    assert task.observation() is not None and not meta.lexical_control
+    assert "Wehner" in meta.citation and meta.description and meta.notes
+    assert task.parameters(unobserved(task))
+    assert meta.seed_dependent is (cls is not EndOfSentence)
+    assert WordOrder.metadata.name == "word_order"
+    assert WordOrderPermuted.metadata.name == "word_order_permuted"
+    assert WordOrder.metadata.labels == WordOrderPermuted.metadata.labels == LABELS
+    assert EndOfSentence.metadata.labels is None and EndOfSentence.metadata.labels_derived
+
+
+@pytest.mark.parametrize(
+    ("cls", "valid"),
+    [
+        (WordOrder, "target, min_length, window"),
+        (WordOrderPermuted, "target, min_length, window"),
+        (
+            EndOfSentence,
+            "bin_starts, n_bins, median_threshold, case, assume_file_order_documents",
+        ),
+    ],
+)
+def test_unknown_option_is_refused(cls: type, valid: str) -> None:
+    name = cls.metadata.name
+    with pytest.raises(UsageError, match=rf"\[tasks\.{name}\].*colour.*valid options: {valid}$"):
+        cls.configure({"colour": "red"}, TaskContext())
+
+
+@pytest.mark.parametrize(
+    ("cls", "raw", "message"),
+    [
+        (WordOrder, {"min_length": "long"}, r"\[tasks\.word_order\] min_length"),
+        (WordOrderPermuted, {"window": [4]}, r"\[tasks\.word_order_permuted\] window"),
+        (EndOfSentence, {"n_bins": 7}, r"\[tasks\.end_of_sentence\] n_bins must be 6 or 8"),
+        (EndOfSentence, {"bin_starts": [2, 5]}, r"\[tasks\.end_of_sentence\] bin_starts"),
+        (EndOfSentence, {"bin_starts": "1, 5"}, r"\[tasks\.end_of_sentence\] bin_starts"),
+        (EndOfSentence, {"case": "upper"}, r"\[tasks\.end_of_sentence\] case"),
+        (
+            EndOfSentence,
+            {"assume_file_order_documents": "no"},
+            r"\[tasks\.end_of_sentence\] assume_file_order_documents",
+        ),
+    ],
+)
+def test_bad_option_values_are_refused(cls: type, raw: dict, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        cls.configure(raw, TaskContext())
+
+
+def test_options_are_coerced() -> None:
+    t = WordOrder.configure({"target": "Year", "min_length": "11", "window": 4}, TaskContext())
+    assert (t.options.target, t.options.min_length, t.options.window) == ("Year", 11, 4)
+    t = EndOfSentence.configure({"bin_starts": [1, 7, 15], "n_bins": "6"}, TaskContext())
+    assert t.options.bin_starts == (1, 7, 15) and t.options.n_bins == 6
 
 
 # --- word_order: windows --------------------------------------------------------------------
@@ -107,39 +180,57 @@ def test_windows_never_overlap() -> None:
 
 
 def test_window_override_must_not_overlap() -> None:
-    t = WordOrder(params_for(EWT, word_order={"min_length": 9, "window": 5}))
+    # Both set: refused when the task is made.
     with pytest.raises(UsageError, match="overlap"):
-        t.derive()
+        WordOrder.configure({"min_length": 9, "window": 5}, context_for(EWT))
+    # W set, L derived (13 without data): refused by the fit, once L is known.
+    t = WordOrder.configure({"window": 7}, context_for(EWT))
+    with pytest.raises(UsageError, match=r"\[tasks\.word_order\] window W=7 .* L=13 .*overlap"):
+        unobserved(t)
 
 
 # --- word_order: hand-checked ---------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def ewt_word_order(ud_dir: Path) -> tuple[WordOrder, WordOrderPermuted]:
-    wo, wp = observed(ud_dir, EWT, WordOrder, WordOrderPermuted)
-    return wo, wp
+def ewt_word_order(ud_dir: Path) -> list[tuple[Task, Fit]]:
+    """[(word_order, fit), (word_order_permuted, fit)] after one first pass over EWT."""
+    return observed(ud_dir, EWT, WordOrder, WordOrderPermuted)
 
 
 def test_word_order_derived_ewt(ewt_word_order) -> None:
     """EWT: 'time' is the most frequent NOUN lemma (557 tokens, 'year' 400); the lower median
     of 16,622 sentence lengths is 13 -> L = 13, W = 5 (Wehner's English values)."""
-    for t in ewt_word_order:
-        assert (t.target, t.target_count) == ("time", 557)
-        assert (t.median_length, t.min_length, t.window) == (13, 13, 5)
-        assert t.parameters()["target"] == "time"
+    for t, fit in ewt_word_order:
+        assert (fit.target, fit.target_count) == ("time", 557)
+        assert (fit.report["median_length"], fit.min_length, fit.window) == (13, 13, 5)
+        assert t.parameters(fit)["target"] == "time"
+        assert fit.label_names == LABELS
+
+
+def test_word_order_profile_round_trip(ewt_word_order) -> None:
+    """The fit report, passed back as options (a printed profile), is accepted and fixes the
+    same target, L and W; its informational keys are ignored."""
+    for t, fit in ewt_word_order:
+        again = type(t).configure(dict(fit.report), t.context)
+        assert (again.options.target, again.options.min_length, again.options.window) == (
+            "time", 13, 5,
+        )  # fmt: skip
+        refit = unobserved(again)
+        assert (refit.target, refit.min_length, refit.window) == ("time", 13, 5)
+        assert refit.report["target_source"] == "profile"
 
 
 def test_word_order_hand_checked_ewt(ud_dir: Path, ewt_word_order) -> None:
-    wo, _ = ewt_word_order
+    (wo, fit), _ = ewt_word_order
     # ripples-0006 'It is a time to learn what happened and how it may affect the future.':
     # 16 tokens, 'time' at 3 < W = 5 -> beginning. Middle = positions 5..10, end = 11..15.
     # Seed 0: middle copy puts 'time' at 9 (after 'how'), end copy at 12 (after 'affect'); the
     # other words keep their order.
     s = sentence(ud_dir / EWT, "weblog-typepad.com_ripples_20040407125600_ENG_20040407_125600-0006")
-    cands = wo.candidates(s)
+    cands = candidates(wo, fit, s)
     assert [(c.label, c.copy) for c in cands] == [(x, x) for x in LABELS]
-    assert copies(wo, s) == {
+    assert copies(wo, fit, s) == {
         "beginning": s.text,
         "middle": "It is a to learn what happened and how time it may affect the future.",
         "end": "It is a to learn what happened and how it may affect time the future.",
@@ -153,7 +244,7 @@ def test_word_order_hand_checked_ewt(ud_dir: Path, ewt_word_order) -> None:
     s = sentence(
         ud_dir / EWT, "weblog-juancole.com_juancole_20040823064025_ENG_20040823_064025-0040"
     )
-    assert copies(wo, s) == {
+    assert copies(wo, fit, s) == {
         "beginning": "NPR's Wade Goodwyn time has this report about Mr. Bush's on that campaign.",
         "middle": "NPR's Wade Goodwyn has this report about time Mr. Bush's on that campaign.",
         "end": s.text,
@@ -165,7 +256,7 @@ def test_word_order_hand_checked_ewt(ud_dir: Path, ewt_word_order) -> None:
     s = sentence(
         ud_dir / EWT, "weblog-blogspot.com_alaindewitt_20040929103700_ENG_20040929_103700-0014"
     )
-    got = copies(wo, s)
+    got = copies(wo, fit, s)
     assert got["middle"] == s.text
     assert got["beginning"] == (
         "For time, example did you know that George Bush spent considerably more in uniform "
@@ -178,19 +269,19 @@ def test_word_order_hand_checked_ewt(ud_dir: Path, ewt_word_order) -> None:
     assert not wo.drops
 
 
-def test_word_order_drops_ewt(ud_dir: Path, ewt_word_order) -> None:
-    wo = WordOrder(params_for(EWT), seed=0)
-    wo.target, wo.min_length, wo.window = "time", 13, 5
+def test_word_order_drops_ewt(ud_dir: Path) -> None:
+    wo = WordOrder(None, context_for(EWT))
+    fit = word_order_fit("time", 13, 5)
     # enronsent44_01-0045 '... at that time ..., I can meet with you individually later some
     # time': two NOUN 'time'.
-    assert wo.candidates(sentence(ud_dir / EWT, "email-enronsent44_01-0045")) == []
+    assert candidates(wo, fit, sentence(ud_dir / EWT, "email-enronsent44_01-0045")) == []
     # enronsent30_01-0023 '... in particular, Real Time Traders.': lemma 'Time' of a PROPN.
-    assert wo.candidates(sentence(ud_dir / EWT, "email-enronsent30_01-0023")) == []
+    assert candidates(wo, fit, sentence(ud_dir / EWT, "email-enronsent30_01-0023")) == []
     # juancole-0076 'He went out in the evenings and had a good time.': 12 tokens < L = 13.
     s = sentence(
         ud_dir / EWT, "weblog-juancole.com_juancole_20040823064025_ENG_20040823_064025-0076"
     )
-    assert len(s.surface_tokens()) == 12 and wo.candidates(s) == []
+    assert len(s.surface_tokens()) == 12 and candidates(wo, fit, s) == []
     assert wo.drops == Counter(
         {
             "target lemma occurs more than once": 1,
@@ -203,15 +294,15 @@ def test_word_order_drops_ewt(ud_dir: Path, ewt_word_order) -> None:
 def test_word_order_hand_checked_turkish(ud_dir: Path) -> None:
     """IMST: target 'şey' (174 NOUN tokens); the lower median length is 8, clipped to L = 9,
     W = 4 (Wehner's Turkish values)."""
-    (wo,) = observed(ud_dir, IMST, WordOrder)
-    assert (wo.target, wo.target_count, wo.median_length, wo.min_length, wo.window) == (
-        "şey", 174, 8, 9, 4,
-    )  # fmt: skip
+    ((wo, fit),) = observed(ud_dir, IMST, WordOrder)
+    assert (
+        fit.target, fit.target_count, fit.report["median_length"], fit.min_length, fit.window
+    ) == ("şey", 174, 8, 9, 4)  # fmt: skip
     # 00006231_149 'Çünkü anlattığı şeyler, bir dindarın anlattıklarına benzemiyor.': 9 tokens,
     # 'şeyler' at 2 -> beginning; the middle window is position 4 alone ('bir'), so the middle
     # copy puts the noun there and 'bir' shifts left of the comma.
     s = sentence(ud_dir / IMST, "00006231_149")
-    assert copies(wo, s) == {
+    assert copies(wo, fit, s) == {
         "beginning": s.text,
         "middle": "Çünkü anlattığı bir, şeyler dindarın anlattıklarına benzemiyor.",
         "end": "Çünkü anlattığı bir, dindarın şeyler anlattıklarına benzemiyor.",
@@ -219,16 +310,16 @@ def test_word_order_hand_checked_turkish(ud_dir: Path) -> None:
     # 00032161_122 'Ramiz de, Katana da her şeyin bittiğini anladılar.': 10 tokens, 'şeyin' at
     # 6 = 10 - 4 -> end; middle window = positions 4, 5.
     s = sentence(ud_dir / IMST, "00032161_122")
-    assert copies(wo, s) == {
+    assert copies(wo, fit, s) == {
         "beginning": "Ramiz de, şeyin Katana da her bittiğini anladılar.",
         "middle": "Ramiz de, Katana da şeyin her bittiğini anladılar.",
         "end": s.text,
     }
     # Drop: 20270000_12 'Herkes istediği gibi sevişiyor, her şey serbest.': 9 tokens, the
     # middle window is position 4 = ',' -> no word slot for the middle copy.
-    assert wo.candidates(sentence(ud_dir / IMST, "20270000_12")) == []
+    assert candidates(wo, fit, sentence(ud_dir / IMST, "20270000_12")) == []
     # Drop: 00002213_356 'Ne tuhaf bir şeydi bu!': 'şeydi' = şey + idi, a multiword token.
-    assert wo.candidates(sentence(ud_dir / IMST, "00002213_356")) == []
+    assert candidates(wo, fit, sentence(ud_dir / IMST, "00002213_356")) == []
     assert wo.drops == Counter(
         {"a window has no word slot": 1, "target inside a multiword token": 1}
     )
@@ -238,15 +329,15 @@ def test_word_order_german_capitals(ud_dir: Path) -> None:
     """de-GSD dev-s4 'Nach einem viertel Jahr hielt ich ein duftendes Wunder in den Händen.':
     13 tokens, 'Jahr' at 3 -> beginning. A NOUN keeps its capital in German wherever it goes;
     in the permuted copies 'Nach' leaves the sentence start and is lowercased."""
-    wo, wp = observed(ud_dir, "UD_German-GSD", WordOrder, WordOrderPermuted)
-    assert (wo.target, wo.min_length, wo.window) == ("jahr", 13, 5)
+    (wo, fit), (wp, wp_fit) = observed(ud_dir, "UD_German-GSD", WordOrder, WordOrderPermuted)
+    assert (fit.target, fit.min_length, fit.window) == ("jahr", 13, 5)
     s = sentence(ud_dir / "UD_German-GSD", "dev-s4")
-    assert copies(wo, s) == {
+    assert copies(wo, fit, s) == {
         "beginning": s.text,
         "middle": "Nach einem viertel hielt ich Jahr ein duftendes Wunder in den Händen.",
         "end": "Nach einem viertel hielt ich ein duftendes Wunder in den Händen Jahr.",
     }
-    assert copies(wp, s) == {
+    assert copies(wp, wp_fit, s) == {
         "beginning": "Hielt einem nach Jahr den duftendes Wunder ich in Händen ein viertel.",
         "middle": "Hielt einem nach den duftendes Jahr Wunder ich in Händen ein viertel.",
         "end": "Hielt einem nach den duftendes Wunder ich in Jahr Händen ein viertel.",
@@ -254,47 +345,75 @@ def test_word_order_german_capitals(ud_dir: Path) -> None:
 
 
 def test_word_order_profile_target_and_mwt_drop(ud_dir: Path) -> None:
-    """A profile target overrides the derived one (for both variants, via [tasks.word_order]).
-    en-PUD w02015086 "... during the Thirty Years' War ...": "Years'" is a multiword token
-    (Years + '), so the noun cannot move alone: dropped."""
-    params = params_for("UD_English-PUD", word_order={"target": "Year"})
+    """A profile target overrides the derived one, in each variant's own table
+    ([tasks.word_order], [tasks.word_order_permuted]). en-PUD w02015086 "... during the Thirty
+    Years' War ...": "Years'" is a multiword token (Years + '), so the noun cannot move alone:
+    dropped."""
     for cls in (WordOrder, WordOrderPermuted):
-        t = cls(params)
-        derived = t.derive()
-        assert derived["target"] == "year" and derived["target_source"] == "profile"
-        assert t.candidates(sentence(ud_dir / "UD_English-PUD", "w02015086")) == []
+        t = cls.configure({"target": "Year"}, context_for("UD_English-PUD"))
+        fit = unobserved(t)
+        assert fit.report["target"] == "year" and fit.report["target_source"] == "profile"
+        s = sentence(ud_dir / "UD_English-PUD", "w02015086")
+        assert candidates(t, fit, s) == []
         assert t.drops == Counter({"target inside a multiword token": 1})
 
 
 def test_word_order_permuted_hand_checked(ud_dir: Path, ewt_word_order) -> None:
     """ripples-0006 again: one shuffle of the 14 other words, shared by all three copies; the
     noun at its own slot (3) in the beginning copy. 'It' leaves the start and is lowercased."""
-    _, wp = ewt_word_order
+    _, (wp, fit) = ewt_word_order
     s = sentence(ud_dir / EWT, "weblog-typepad.com_ripples_20040407125600_ENG_20040407_125600-0006")
-    assert copies(wp, s) == {
+    assert copies(wp, fit, s) == {
         "beginning": "A and happened time to learn affect how may future is the what it it.",
         "middle": "A and happened to learn affect how time may future is the what it it.",
         "end": "A and happened to learn affect how may future is the what time it it.",
     }
-    other_seed = WordOrderPermuted(params_for(EWT), seed=1)
-    other_seed.target, other_seed.min_length, other_seed.window = "time", 13, 5
-    assert copies(other_seed, s)["beginning"] != copies(wp, s)["beginning"]
+    other_seed = WordOrderPermuted(None, context_for(EWT, seed=1))
+    by_hand = word_order_fit("time", 13, 5)
+    assert copies(other_seed, by_hand, s)["beginning"] != copies(wp, fit, s)["beginning"]
+
+
+def test_word_order_variants_share_per_sentence_work(ud_dir: Path, monkeypatch) -> None:
+    """With one Shared per sentence (as the build hands them), the first pass reads a sentence
+    once and the target search runs once, for both variants together."""
+    calls: Counter[str] = Counter()
+    reading, position = word_order_module.sentence_reading, word_order_module.target_position
+
+    def counted_reading(s: Sentence):
+        calls["reading"] += 1
+        return reading(s)
+
+    def counted_position(s: Sentence, target: str, min_length: int):
+        calls["position"] += 1
+        return position(s, target, min_length)
+
+    monkeypatch.setattr(word_order_module, "sentence_reading", counted_reading)
+    monkeypatch.setattr(word_order_module, "target_position", counted_position)
+    sentences = list(read_conllu(ud_dir / IMST / "tr_imst-ud-dev.conllu", treebank=IMST))
+    context = context_for(IMST)
+    pairs = fitted_together(sentences, WordOrder(None, context), WordOrderPermuted(None, context))
+    assert calls["reading"] == len(sentences)
+    built = 0
+    for s in sentences:
+        shared = Shared(s)
+        built += sum(len(t.candidates(s, fit, shared)) for t, fit in pairs)
+    assert calls["position"] == len(sentences) and built > 0
 
 
 # --- word_order: invariants on every treebank ------------------------------------------------
 
 
-def _check_word_order(task: WordOrder, s: Sentence, cands: list) -> None:
+def _check_word_order(task: WordOrder, fit: WordOrderFit, s: Sentence, cands: list) -> None:
     def key(form: str) -> str:
         # Case-insensitive with the language's i/ı (a decapitalised 'İki' is 'iki').
-        return lexical_key(lower_for_language(form, task.params.lang))
+        return lexical_key(lower_for_language(form, task.context.lang))
 
     tokens = s.surface_tokens()
     forms = [t.form for t in tokens]
-    n, W = len(tokens), task.window
+    n, W = len(tokens), fit.window
     assert [c.label for c in cands] == list(LABELS) == [c.copy for c in cands]
     assert len({c.inputs["sentence"] for c in cands}) == 3
-    noun_keys = {key(w.form) for w in s.words if lexical_key(w.lemma) == task.target}
+    noun_keys = {key(w.form) for w in s.words if lexical_key(w.lemma) == fit.target}
     (noun,) = noun_keys
     punct = [(i, t.form) for i, t in enumerate(tokens) if t.upos == "PUNCT"]
     rest = []
@@ -324,14 +443,17 @@ def _check_word_order(task: WordOrder, s: Sentence, cands: list) -> None:
 
 @pytest.mark.parametrize("treebank", all_treebanks())
 def test_word_order_invariants(ud_dir: Path, treebank: str) -> None:
-    wo, wp = observed(ud_dir, treebank, WordOrder, WordOrderPermuted)
+    pairs = observed(ud_dir, treebank, WordOrder, WordOrderPermuted)
+    (wo, _), (wp, _) = pairs
     built = 0
     for s in stream(ud_dir, treebank):
-        for t in (wo, wp):
-            cands = t.candidates(s)
+        shared = Shared(s)  # one per sentence for both tasks, as the build does
+        for t, fit in pairs:
+            cands = t.candidates(s, fit, shared)
             if cands:
-                _check_word_order(t, s, cands)
-                assert [c.inputs for c in t.candidates(s)] == [c.inputs for c in cands]
+                _check_word_order(t, fit, s, cands)
+                # A pure function of (sentence, options, context, fit): asked again, alone.
+                assert [c.inputs for c in candidates(t, fit, s)] == [c.inputs for c in cands]
                 built += 1
     assert built > 0
     assert wo.drops == wp.drops  # the same sentences qualify for both variants
@@ -353,25 +475,31 @@ def test_bins() -> None:
     long = [f"{lo}-{hi}" if hi else f"{lo}+" for lo, hi in make_bins(LONG_BIN_STARTS)]
     assert short == ["1-4", "5-8", "9-12", "13-16", "17-20", "21+"]
     assert long == ["1-8", "9-12", "13-16", "17-20", "21-24", "25-28", "29-32", "33+"]
-    assert EndOfSentence.label_names == tuple(long)
+    assert unobserved(EndOfSentence()).label_names == tuple(long)  # no data: the 8 bins
     with pytest.raises(UsageError):
         make_bins([2, 5])
-    t = EndOfSentence(TaskParams(extra={"tasks": {"end_of_sentence": {"n_bins": 6}}}))
-    assert t.derive()["bin_rule"] == "profile n_bins" and t.label_names == tuple(short)
+    t = EndOfSentence.configure({"n_bins": 6}, TaskContext())
+    fit = unobserved(t)
+    assert fit.report["bin_rule"] == "profile n_bins" and fit.label_names == tuple(short)
+    t = EndOfSentence.configure({"bin_starts": [1, 7, 15]}, TaskContext())
+    fit = unobserved(t)
+    assert fit.report["bin_rule"] == "profile bin_starts"
+    assert fit.label_names == ("1-6", "7-14", "15+")
 
 
-def run_file(task: EndOfSentence, path: Path, treebank: str) -> dict[str, list]:
-    """observe + derive + candidates over one file, as the pipeline does; candidates by the
-    second sentence's id."""
-    for s in read_conllu(path, treebank=treebank):
-        task.observe(s)
-    task.derive()
+def run_file(
+    task: EndOfSentence, path: Path, treebank: str
+) -> tuple[dict[str, list], EndOfSentenceFit]:
+    """First pass + fit + candidates over one file, as the build does; candidates by the
+    second sentence's id, and the fit."""
+    ((_, fit),) = fitted_together(read_conllu(path, treebank=treebank), task)
+    assert isinstance(fit, EndOfSentenceFit)
     out: dict[str, list] = {}
     for s in read_conllu(path, treebank=treebank):
-        cands = task.candidates(s)
+        cands = candidates(task, fit, s)
         if cands:
             out[s.sent_id] = cands
-    return out
+    return out, fit
 
 
 # --- end_of_sentence: hand-checked ----------------------------------------------------------
@@ -379,9 +507,9 @@ def run_file(task: EndOfSentence, path: Path, treebank: str) -> dict[str, list]:
 
 def test_eos_hand_checked_ewt_dev(ud_dir: Path) -> None:
     """en_ewt-ud-dev alone: lower median of words per sentence 8 < 11 -> 6 bins."""
-    task = EndOfSentence(params_for(EWT))
-    got = run_file(task, ud_dir / EWT / "en_ewt-ud-dev.conllu", EWT)
-    assert task.median_length == 8 and task.label_names[-1] == "21+"
+    task = EndOfSentence(None, context_for(EWT))
+    got, fit = run_file(task, ud_dir / EWT / "en_ewt-ud-dev.conllu", EWT)
+    assert fit.median_length == 8 and fit.label_names[-1] == "21+"
     doc = "weblog-blogspot.com_nominations_20041117172713_ENG_20041117_172713"
     # -0001 'From the AP comes this story :' (6 words) + -0002 'President Bush on Tuesday ...'
     (c,) = got[f"{doc}-0002"]
@@ -430,9 +558,9 @@ def test_eos_hand_checked_ewt_dev(ud_dir: Path) -> None:
 
 def test_eos_turkish_dotless_i(ud_dir: Path) -> None:
     """tr-IMST dev: 'Işıkları' -> 'ışıkları', 'İzini' -> 'izini' (Turkish i/ı)."""
-    task = EndOfSentence(params_for(IMST))
-    got = run_file(task, ud_dir / IMST / "tr_imst-ud-dev.conllu", IMST)
-    assert task.label_names[0] == "1-4"  # median 5 words -> 6 bins
+    task = EndOfSentence(None, context_for(IMST))
+    got, fit = run_file(task, ud_dir / IMST / "tr_imst-ud-dev.conllu", IMST)
+    assert fit.label_names[0] == "1-4"  # median 5 words -> 6 bins
     # 00002213_323 'Arada, elini düğün fotoğrafının durduğu sol göğsünün üstüne koyar.'
     # (9 words) + 00002213_324 'Işıkları yok mu onun.'
     (c,) = got["00002213_324"]
@@ -455,9 +583,10 @@ def test_eos_german_positional_case(ud_dir: Path) -> None:
     'Ein' and the second sentence's 'Für' lose their capital, nouns and 'Vereinigten' keep it.
     PUD documents are samples: n01001012 is not in the treebank, so the pair is 011 + 013."""
     treebank = "UD_German-PUD"
-    task = EndOfSentence(params_for(treebank))
-    got = run_file(task, ud_dir / treebank / "de_pud-ud-test.conllu", treebank)
-    assert task.case_mode == "positional" and task.median_length == 18
+    path = ud_dir / treebank / "de_pud-ud-test.conllu"
+    task = EndOfSentence(None, context_for(treebank))
+    got, fit = run_file(task, path, treebank)
+    assert fit.case_mode == "positional" and fit.median_length == 18
     (c,) = got["n01001013"]
     assert (c.label, c.copy, c.group) == ("25-28", "n01001011", "n01001")
     toks = c.inputs["tokens"]
@@ -466,13 +595,9 @@ def test_eos_german_positional_case(ud_dir: Path) -> None:
         "Staaten", "neu",
     ]  # fmt: skip
     assert toks[26:29] == ["für", "alle", "die"]
-    keep = EndOfSentence(params_for(treebank, end_of_sentence={"case": "keep"}))
-    assert (
-        run_file(keep, ud_dir / treebank / "de_pud-ud-test.conllu", treebank)["n01001013"][
-            0
-        ].inputs["tokens"][0]
-        == "Ein"
-    )
+    keep = EndOfSentence.configure({"case": "keep"}, context_for(treebank))
+    got, _ = run_file(keep, path, treebank)
+    assert got["n01001013"][0].inputs["tokens"][0] == "Ein"
 
 
 def test_eos_no_markup_is_infeasible_unless_assumed(ud_dir: Path) -> None:
@@ -481,18 +606,32 @@ def test_eos_no_markup_is_infeasible_unless_assumed(ud_dir: Path) -> None:
     H&M' (5 words, no punctuation) + b204.2 -> 5-8."""
     treebank = "UD_Finnish-TDT"
     path = ud_dir / treebank / "fi_tdt-ud-dev.conllu"
-    task = EndOfSentence(params_for(treebank))
-    assert run_file(task, path, treebank) == {}
+    task = EndOfSentence(None, context_for(treebank))
+    got, fit = run_file(task, path, treebank)
+    assert got == {}
     assert task.drops == Counter({"no document markup (# newdoc)": 1364})
-    assert task.parameters()["assume_file_order_documents"] is False
-    task = EndOfSentence(
-        params_for(treebank, end_of_sentence={"assume_file_order_documents": True})
-    )
-    got = run_file(task, path, treebank)
+    assert task.parameters(fit)["assume_file_order_documents"] is False
+    assert fit.report["feasible"] is False
+    task = EndOfSentence.configure({"assume_file_order_documents": True}, context_for(treebank))
+    got, fit = run_file(task, path, treebank)
     (c,) = got["b204.2"]
     assert (c.label, c.copy, c.group) == ("5-8", "b204.1", "file:fi_tdt-ud-dev.conllu")
     assert c.inputs["tokens"][:6] == ["the", "garden", "collection", "by", "h&m", "viikonlopun"]
     assert len(got) == 1364 // 2
+    assert task.parameters(fit)["assume_file_order_documents"] is True
+    assert fit.report["feasible"] is True
+
+
+def test_eos_profile_round_trip(ud_dir: Path) -> None:
+    """The fit report, passed back as options (a printed profile), is accepted: its option
+    keys (n_bins, case, ...) fix the same choices, the others are ignored."""
+    treebank = "UD_German-PUD"
+    task = EndOfSentence(None, context_for(treebank))
+    _, fit = run_file(task, ud_dir / treebank / "de_pud-ud-test.conllu", treebank)
+    again = EndOfSentence.configure(dict(fit.report), context_for(treebank))
+    refit = unobserved(again)
+    assert (refit.bins, refit.case_mode) == (fit.bins, fit.case_mode)
+    assert refit.report["bin_rule"] == "profile n_bins"
 
 
 SYNTHETIC = """# newdoc id = d1
@@ -536,15 +675,17 @@ def test_eos_skipped_sentence_breaks_the_pair(tmp_path: Path, bad: bool) -> None
     document, last sentence of the stream) is counted as unpaired either way."""
     path = tmp_path / "x-ud-test.conllu"
     path.write_text(SYNTHETIC.format(bad="\textra" if bad else ""), encoding="utf-8")
-    task = EndOfSentence(TaskParams(lang="en"))
+    task = EndOfSentence(None, TaskContext(lang="en"))
+
+    def read():
+        return read_conllu(path, on_invalid="skip", skipped=Counter())
+
+    ((_, fit),) = fitted_together(read(), task)
     out: list[tuple[str, str, str]] = []
-    for s in read_conllu(path, on_invalid="skip", skipped=Counter()):
-        task.observe(s)
-    task.derive()
-    for s in read_conllu(path, on_invalid="skip", skipped=Counter()):
-        for c in task.candidates(s):
+    for s in read():
+        for c in candidates(task, fit, s):
             out.append((c.copy, s.sent_id, c.inputs["sentence"]))
-            assert task.candidates(s)[0].inputs == c.inputs  # a repeated call, same answer
+            assert candidates(task, fit, s)[0].inputs == c.inputs  # a repeated call, same answer
     if bad:
         assert out == [("s3", "s4", "e f g h")]
         assert task.drops == Counter(
@@ -558,39 +699,55 @@ def test_eos_skipped_sentence_breaks_the_pair(tmp_path: Path, bad: bool) -> None
         assert task.drops == Counter({"unpaired last sentence of a document": 1})
 
 
+def test_eos_new_fit_starts_a_new_pass(tmp_path: Path) -> None:
+    """The pending first sentence belongs to one candidate pass: a pass under a new fit
+    starts afresh. Pass 1 stops after s1 (left pending); pass 2, from s2 on, pairs s2 + s3
+    (not s1 + s2)."""
+    path = tmp_path / "x-ud-test.conllu"
+    path.write_text(SYNTHETIC.format(bad=""), encoding="utf-8")
+    task = EndOfSentence(None, TaskContext(lang="en"))
+    sentences = list(read_conllu(path))
+    passes = []
+    for part in (sentences[:1], sentences[1:]):
+        ((_, fit),) = fitted_together(sentences, task)
+        passes.append([c.copy for s in part for c in candidates(task, fit, s)])
+    assert passes == [[], ["s2"]]
+
+
 # --- end_of_sentence: invariants on every treebank -----------------------------------------
 
 
 @pytest.mark.parametrize("treebank", all_treebanks())
 def test_eos_invariants(ud_dir: Path, treebank: str) -> None:
-    task = EndOfSentence(params_for(treebank))
-    for s in stream(ud_dir, treebank):
-        task.observe(s)
-    derived = task.derive()
+    task = EndOfSentence(None, context_for(treebank))
+    ((_, fit),) = fitted_together(stream(ud_dir, treebank), task)
+    assert isinstance(fit, EndOfSentenceFit)
+    derived = fit.report
     bins = make_bins(SHORT_BIN_STARTS if derived["n_bins"] == 6 else LONG_BIN_STARTS)
-    assert task.bins == bins
+    assert fit.bins == bins
     prev: Sentence | None = None
     pairs = 0
     used: set[str] = set()
     n = 0
     for s in stream(ud_dir, treebank):
         n += 1
-        for c in task.candidates(s):
+        for c in candidates(task, fit, s):
             pairs += 1
             assert prev is not None and c.copy == prev.sent_id and c.group == s.doc_id
             assert prev.doc_id == s.doc_id and prev.source.path == s.source.path
             assert not {prev.sent_id, s.sent_id} & used  # non-overlapping pairs
             used |= {prev.sent_id, s.sent_id}
-            first = task.words(prev)
-            assert c.inputs["tokens"] == first + task.words(s)
+            first = task.words(prev, fit.case_mode)
+            assert c.inputs["tokens"] == first + task.words(s, fit.case_mode)
             assert c.inputs["sentence"] == " ".join(c.inputs["tokens"])
             assert c.label == next(
                 f"{lo}-{hi}" if hi else f"{lo}+"
                 for lo, hi in bins
                 if lo <= len(first) and (hi is None or len(first) <= hi)
             )
-            if task.case_mode == "lower":
-                assert all(lower_for_language(t, task.params.lang) == t for t in c.inputs["tokens"])
+            if fit.case_mode == "lower":
+                lang = task.context.lang
+                assert all(lower_for_language(t, lang) == t for t in c.inputs["tokens"])
         prev = s
     drops = task.drops
     if derived["document_markup"] == "none":

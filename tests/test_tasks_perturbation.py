@@ -1,8 +1,8 @@
 """The substitution and reordering tasks of issue 3: ``odd_man_out``, ``coordination_inversion``,
 ``subject_verb_agreement`` (and their shared form inventory).
 
-Corpus-dependent tasks are observed over a whole corpus before candidates are asked for, as the
-pipeline does. To keep the file fast, English uses EWT dev + test (4,078 sentences) as its
+Corpus-dependent tasks are observed over a whole corpus and fitted before candidates are asked
+for, as the build does (one ``Shared`` per sentence, handed to every task). To keep the file fast, English uses EWT dev + test (4,078 sentences) as its
 corpus, so the expectations below hold for that corpus (derived choices, such as replacement
 classes and frequency bands, depend on it). Every hand-checked expectation was read off the
 CoNLL-U lines quoted in the comments.
@@ -10,11 +10,12 @@ CoNLL-U lines quoted in the comments.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,18 +28,24 @@ from polyprobe.builders.profile import derive_capitalisation
 from polyprobe.builders.rendering import casefold_first, render
 from polyprobe.builders.sentence.coordination_inversion import (
     CoordinationInversion,
+    CoordinationInversionFit,
     find_clauses,
 )
 from polyprobe.builders.sentence.inventory import FormInventory, case_shape, feats_key, form_key
-from polyprobe.builders.sentence.odd_man_out import OddManOut
+from polyprobe.builders.sentence.odd_man_out import OddManOut, OddManOutFit
 from polyprobe.builders.sentence.subject_verb_agreement import (
     SubjectVerbAgreement,
+    SubjectVerbAgreementFit,
     agreement,
     rest_key,
+    subject_agreement,
 )
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
-from polyprobe.loaders.conllu import discover, read_conllu, read_sources
+from polyprobe.builders.task import Candidate, Fit, Shared, Task, TaskContext
+from polyprobe.errors import UsageError
+from polyprobe.loaders.conllu import read_conllu
 from polyprobe.loaders.records import Sentence, SurfaceToken
+from polyprobe.loaders.sources import discover, read_sources
+from polyprobe.metadata import Level
 
 EWT = "UD_English-EWT"
 TASK_CLASSES: tuple[type[Task], ...] = (OddManOut, CoordinationInversion, SubjectVerbAgreement)
@@ -92,43 +99,57 @@ def read_corpus(key: str) -> Iterator[Sentence]:
 
 
 @cache
-def params_for(key: str) -> TaskParams:
-    """Task parameters as the pipeline derives them (capitalisation facts from the data)."""
-    lang = CORPORA[key][0]
-    caps = derive_capitalisation(read_corpus(key))
-    return TaskParams(
-        lang=lang,
+def _capitalisation(key: str) -> dict[str, Any]:
+    return derive_capitalisation(read_corpus(key))
+
+
+@cache
+def context_for(key: str, seed: int = 0) -> TaskContext:
+    """The task context as the build derives it (capitalisation facts from the data)."""
+    caps = _capitalisation(key)
+    return TaskContext(
+        lang=CORPORA[key][0],
+        seed=seed,
         capitalises_nouns=bool(caps["capitalises_nouns"]),
-        extra={"keep_case_forms": list(caps["keep_case_forms"])},
+        keep_case_forms=frozenset(caps["keep_case_forms"]),
     )
 
 
-def with_options(params: TaskParams, name: str, **options: Any) -> TaskParams:
-    extra = dict(params.extra)
-    extra["tasks"] = {name: options}
-    return TaskParams(params.lang, params.capitalises_nouns, extra)
-
-
-def observed(tasks: list[Task], key: str) -> list[dict[str, Any]]:
-    """Run the first pass for every task over the corpus (one read) and derive."""
+def fitted(tasks: Sequence[Task], key: str) -> list[Fit]:
+    """Run the first pass for every task over the corpus (one read, one ``Shared`` per
+    sentence for all of them, as the build does) and fit."""
+    observations = [t.observation() for t in tasks]
     for s in read_corpus(key):
-        for t in tasks:
-            t.observe(s)
-    return [t.derive() for t in tasks]
+        shared = Shared(s)
+        for o in observations:
+            if o is not None:
+                o.observe(s, shared)
+    return [t.fit(o) for t, o in zip(tasks, observations, strict=True)]
+
+
+def candidates(task: Task, fit: Fit, s: Sentence) -> list[Candidate]:
+    """The candidates of one sentence (with a fresh ``Shared``, as a new record)."""
+    return task.candidates(s, fit, Shared(s))
 
 
 @cache
 def prepared(
     key: str, seed: int = 0
-) -> tuple[OddManOut, CoordinationInversion, SubjectVerbAgreement]:
-    params = params_for(key)
-    tasks = (
-        OddManOut(params, seed),
-        CoordinationInversion(params, seed),
-        SubjectVerbAgreement(params, seed),
-    )
-    observed(list(tasks), key)
-    return tasks
+) -> tuple[
+    tuple[OddManOut, OddManOutFit],
+    tuple[CoordinationInversion, CoordinationInversionFit],
+    tuple[SubjectVerbAgreement, SubjectVerbAgreementFit],
+]:
+    """The three tasks, fitted over the corpus, each with its fit."""
+    context = context_for(key, seed)
+    somo = OddManOut(None, context)
+    coord = CoordinationInversion(None, context)
+    sva = SubjectVerbAgreement(None, context)
+    somo_fit, coord_fit, sva_fit = fitted([somo, coord, sva], key)
+    assert isinstance(somo_fit, OddManOutFit)
+    assert isinstance(coord_fit, CoordinationInversionFit)
+    assert isinstance(sva_fit, SubjectVerbAgreementFit)
+    return (somo, somo_fit), (coord, coord_fit), (sva, sva_fit)
 
 
 def folder(key: str) -> Path:
@@ -150,18 +171,60 @@ def _needs_data(ud_dir: Path) -> None:
 
 @pytest.mark.parametrize("cls", TASK_CLASSES)
 def test_metadata(cls: type[Task]) -> None:
-    task = cls(TaskParams(lang="en"))
-    assert cls.level is Level.SENTENCE and task.input_columns == ("sentence", "tokens")
-    assert cls.description and cls.citation and cls.notes and cls.recipe_version == "1.0.0"
-    assert cls.needs_observation and cls.seed_dependent
-    assert task.parameters()
+    task = cls(None, TaskContext(lang="en"))
+    meta = cls.metadata
+    assert meta.level is Level.SENTENCE and task.input_columns == ("sentence", "tokens")
+    assert meta.description and meta.citation and meta.notes and meta.recipe_version == "1.0.0"
+    assert task.observation() is not None and meta.seed_dependent and meta.paired_copies
+    assert meta.labels is not None
+    assert task.parameters(Fit(label_names=meta.labels))
     assert {
         OddManOut: ("original", "changed"),
         CoordinationInversion: ("original", "inverted"),
         SubjectVerbAgreement: ("agree", "disagree"),
-    }[cls] == cls.label_names
-    assert cls.lexical_control is (cls is OddManOut)
-    assert ("Conneau" if cls is not SubjectVerbAgreement else "Wehner") in cls.citation
+    }[cls] == meta.labels
+    assert meta.lexical_control is (cls is OddManOut)
+    assert ("Conneau" if cls is not SubjectVerbAgreement else "Wehner") in meta.citation
+
+
+@pytest.mark.parametrize(
+    ("cls", "valid"),
+    [
+        (OddManOut, "upos, class_size, split_aware"),
+        (CoordinationInversion, "balance_longer_clause"),
+        (
+            SubjectVerbAgreement,
+            "subject_relations, third_person_upos, number_agreement_threshold, "
+            "number_agreement, unimorph, unimorph_layout",
+        ),
+    ],
+)
+def test_unknown_option_refused(cls: type[Task], valid: str) -> None:
+    """A ``[tasks.<name>]`` key that is neither an option nor a reported key is an error that
+    lists the valid options."""
+    with pytest.raises(UsageError) as err:
+        cls.configure({"no_such_option": 1}, TaskContext(lang="en"))
+    message = str(err.value)
+    assert f"[tasks.{cls.metadata.name}]" in message and "no_such_option" in message
+    assert message.endswith(f"valid options: {valid}")
+
+
+@pytest.mark.parametrize(
+    ("cls", "raw", "key"),
+    [
+        (OddManOut, {"class_size": "many"}, "class_size"),
+        (OddManOut, {"upos": "NOUN"}, "upos"),
+        (
+            SubjectVerbAgreement,
+            {"number_agreement_threshold": "high"},
+            "number_agreement_threshold",
+        ),
+        (SubjectVerbAgreement, {"subject_relations": "nsubj"}, "subject_relations"),
+    ],
+)
+def test_bad_option_value_refused(cls: type[Task], raw: dict[str, Any], key: str) -> None:
+    with pytest.raises(UsageError, match=rf"\[tasks\.{cls.metadata.name}\] {key}"):
+        cls.configure(raw, TaskContext(lang="en"))
 
 
 # --- inventory --------------------------------------------------------------------------------
@@ -171,9 +234,9 @@ def test_inventory_ranks_bands_spelling(ud_dir: Path) -> None:
     """Competition ranks (ties share a rank, so one band holds all forms of one count); band
     k = ranks 2^k..2^(k+1)-1; spellings ignore the positional capital; bigrams include the
     sentence boundaries."""
-    inv = FormInventory(params_for("de"), ("NOUN",), bigrams=True)
+    inv = FormInventory(context_for("de"), ("NOUN",), bigrams=True)
     for s in read_corpus("de"):
-        inv.observe(s)
+        inv.observe(s, Shared(s))
     table = inv.band_table()
     assert [row["band"] for row in table] == list(range(len(table)))
     for row in table:
@@ -196,53 +259,55 @@ def test_inventory_ranks_bands_spelling(ud_dir: Path) -> None:
 
 
 def test_odd_man_out_hand_checked(ud_dir: Path) -> None:
-    somo, _, _ = prepared("en")
-    inv = somo.inventory
+    (somo, fit), _, _ = prepared("en")
+    inv = fit.inventory
     # EWT marketview-0002 "We've moved on.": We've is a multiword token (we + 've), 'on' ADV,
     # so 'moved' (3, VERB Tense=Past|VerbForm=Part) is the only eligible word. 'seen' (VERB,
     # lemma see) has the same home analysis (6 of its 10 dev/test occurrences; 4 add
     # Voice=Pass).
     s = sentence(folder("en"), MARKETVIEW_2)
-    cands = somo.candidates(s)
+    cands = candidates(somo, fit, s)
     assert pair(cands) == ("We've moved on.", "We've seen on.")
     assert [c.label for c in cands] == ["original", "changed"]
     assert [c.copy for c in cands] == ["original", "changed"]
     assert cands[1].inputs["tokens"] == ["We've", "seen", "on", "."]
-    assert cands[0].lexical_key == cands[1].lexical_key == somo.class_id("moved")
+    assert cands[0].lexical_key == cands[1].lexical_key == somo.class_id(fit, "moved")
     assert cands[0].lexical_key.startswith("verb|tense=past|verbform=part|b")
-    assert "seen" in somo.replacement_class("moved")
+    assert "seen" in somo.replacement_class(fit, "moved")
     assert inv.band("moved") == inv.band("seen")
     # EWT enronsent23_11-0014 "those dogs aren't even friendly.": 'aren't' is a multiword
     # token, 'friendly' ADJ: 'dogs' (NOUN Number=Plur) is replaced by 'units' (NOUN
     # Number=Plur, 4 occurrences).
-    cands = somo.candidates(sentence(folder("en"), DOGS))
+    cands = candidates(somo, fit, sentence(folder("en"), DOGS))
     assert pair(cands) == (
         "those dogs aren't even friendly.",
         "those units aren't even friendly.",
     )
     # EWT "Excerpt:" (1 NOUN Number=Sing at the capital slot): the replacement 'strip' (NOUN 3
     # times, PROPN twice) takes the capital.
-    assert pair(somo.candidates(sentence(folder("en"), EXCERPT))) == ("Excerpt:", "Strip:")
+    assert pair(candidates(somo, fit, sentence(folder("en"), EXCERPT))) == ("Excerpt:", "Strip:")
     # de-GSD dev-s12 "Vielen Dank.": 'Dank' NOUN Case=Acc|Gender=Masc|Number=Sing; 'Frieden'
     # has the same analysis (4 of 5 occurrences) and, as a German noun, its own capital.
-    de, _, _ = prepared("de")
-    cands = de.candidates(sentence(folder("de"), "dev-s12"))
+    (de, de_fit), _, _ = prepared("de")
+    cands = candidates(de, de_fit, sentence(folder("de"), "dev-s12"))
     assert pair(cands) == ("Vielen Dank.", "Vielen Frieden.")
     assert "|title|" in cands[0].lexical_key
     assert not somo.drops and not de.drops
 
 
 def test_odd_man_out_drops(ud_dir: Path) -> None:
-    somo = OddManOut(params_for("en"), 0)
-    observed([somo], "en")
+    somo = OddManOut(None, context_for("en"))
+    (fit,) = fitted([somo], "en")
     # "TEHRAN (AFP) -": PROPN, PUNCT, PROPN, PUNCT, PUNCT -> no NOUN/VERB at all.
-    assert somo.candidates(sentence(folder("en"), TEHRAN)) == []
+    assert candidates(somo, fit, sentence(folder("en"), TEHRAN)) == []
     # "Laura and I are Methodists.": PROPN CCONJ PRON AUX PROPN PUNCT.
-    assert somo.candidates(sentence(folder("en"), METHODISTS)) == []
+    assert candidates(somo, fit, sentence(folder("en"), METHODISTS)) == []
     assert somo.drops == Counter({"no NOUN/VERB outside multiword tokens": 2})
 
 
-def _check_odd_man_out(task: OddManOut, s: Sentence, cands: list[Candidate]) -> tuple[str, str]:
+def _check_odd_man_out(
+    task: OddManOut, fit: OddManOutFit, s: Sentence, cands: list[Candidate]
+) -> tuple[str, str]:
     """Exactly one token differs; it is a single-word NOUN/VERB replaced by a member of its own
     class with the same home analysis and band and another lemma; both copies carry the
     class as key. Returns (replaced form, replacement form), case-folded."""
@@ -255,14 +320,15 @@ def _check_odd_man_out(task: OddManOut, s: Sentence, cands: list[Candidate]) -> 
     assert len(diff) == 1, (s.sent_id, diff)
     i = diff[0]
     assert len(tokens[i].word_ids) == 1 and tokens[i].upos in ("NOUN", "VERB")
-    lang = task.params.lang
+    lang = task.context.lang
     old, new = form_key(a[i], lang), form_key(b[i], lang)
     assert old != new
     word = s.word(tokens[i].word_ids[0])
-    assert task._home[old] == task._home[new] == (word.upos, feats_key(word.feats))
-    assert task.inventory.band(old) == task.inventory.band(new)
-    assert task._lemma[new] != form_key(word.lemma, lang)
-    assert orig.lexical_key == changed.lexical_key == task.class_id(old) == task.class_id(new)
+    assert fit.home[old] == fit.home[new] == (word.upos, feats_key(word.feats))
+    assert fit.inventory.band(old) == fit.inventory.band(new)
+    assert fit.lemma[new] != form_key(word.lemma, lang)
+    assert orig.lexical_key == changed.lexical_key == task.class_id(fit, old)
+    assert task.class_id(fit, old) == task.class_id(fit, new)
     skeleton = [
         SurfaceToken(f, t.word_ids, t.space_after, t.upos) for f, t in zip(b, tokens, strict=True)
     ]
@@ -274,7 +340,7 @@ def _check_odd_man_out(task: OddManOut, s: Sentence, cands: list[Candidate]) -> 
 
 
 def test_coordination_inversion_hand_checked(ud_dir: Path) -> None:
-    _, coord, _ = prepared("en")
+    _, (coord, fit), _ = prepared("en")
     # EWT reviews-186135-0002: root 'okay' (4) has one conj 'outrageous' (10) with nsubj
     # 'price' (8) and cc 'but' (6); the comma (5) attaches to the conj. Separator ", but",
     # final '.'; body 1 holds the multiword token "food's". Body 1 = 3 tokens, body 2 = 4.
@@ -282,7 +348,7 @@ def test_coordination_inversion_hand_checked(ud_dir: Path) -> None:
     clauses = find_clauses(s)
     assert not isinstance(clauses, str)
     assert (clauses.sep, clauses.cc, clauses.end, clauses.longer) == (3, 4, 9, "second")
-    cands = coord.candidates(s)
+    cands = candidates(coord, fit, s)
     assert pair(cands) == (
         "The food's okay, but the price is outrageous.",
         "The price is outrageous, but the food's okay.",
@@ -293,7 +359,7 @@ def test_coordination_inversion_hand_checked(ud_dir: Path) -> None:
     ]  # fmt: skip
     # EWT AlexandrianReligiousStudies-0003: 'apologize' <- conj 'be' with nsubj 'it'; "it'll"
     # is a multiword token that moves whole and takes the capital; 'Again' loses it.
-    cands = coord.candidates(sentence(folder("en"), APOLOGIZE))
+    cands = candidates(coord, fit, sentence(folder("en"), APOLOGIZE))
     assert pair(cands) == (
         "Again I apologize, but it'll be better over there.",
         "It'll be better over there, but again I apologize.",
@@ -301,16 +367,16 @@ def test_coordination_inversion_hand_checked(ud_dir: Path) -> None:
     # de-GSD dev-s36: root 'brach' (2) <- conj 'fahren' (15) with nsubj 'Vater' (11) and cc
     # 'und' (9), no comma. 'mein' takes the capital; the pronoun 'Er' loses its positional
     # one, while 'Vater' (a NOUN in a noun-capitalising language) keeps its own.
-    _, de, _ = prepared("de")
-    cands = de.candidates(sentence(folder("de"), "dev-s36"))
+    _, (de, de_fit), _ = prepared("de")
+    cands = candidates(de, de_fit, sentence(folder("de"), "dev-s36"))
     assert pair(cands) == (
         "Er brach von sich aus die Einweisung ab und mein Vater konnte somit nicht fahren.",
         "Mein Vater konnte somit nicht fahren und er brach von sich aus die Einweisung ab.",
     )
     # es-GSD es-dev-001-s53: 'espera' (3) <- conj 'da' (9), nsubj 'Martha', cc 'pero' (4)
     # with no comma; both first words are PROPN and keep their capitals.
-    _, es, _ = prepared("es")
-    cands = es.candidates(sentence(folder("es"), "es-dev-001-s53"))
+    _, (es, es_fit), _ = prepared("es")
+    cands = candidates(es, es_fit, sentence(folder("es"), "es-dev-001-s53"))
     assert pair(cands) == (
         "Gabriel lo espera pero Martha no se lo da.",
         "Martha no se lo da pero Gabriel lo espera.",
@@ -318,17 +384,17 @@ def test_coordination_inversion_hand_checked(ud_dir: Path) -> None:
 
 
 def test_coordination_inversion_drops(ud_dir: Path) -> None:
-    coord = CoordinationInversion(params_for("en"), 0)
-    observed([coord], "en")
+    coord = CoordinationInversion(None, context_for("en"))
+    (fit,) = fitted([coord], "en")
     # enronsent28_03-0018 "Let me know if acceptable and I will go ahead and execute.": cc 6
     # and cc 11.
-    assert coord.candidates(sentence(folder("en"), EXECUTE)) == []
+    assert candidates(coord, fit, sentence(folder("en"), EXECUTE)) == []
     # enronsent08_01-0022 "Catriona is well and has landed herself ...": conj 'landed' (6)
     # has no nsubj of its own.
-    assert coord.candidates(sentence(folder("en"), CATRIONA)) == []
+    assert candidates(coord, fit, sentence(folder("en"), CATRIONA)) == []
     # juancole-0005 "The battles and demonstrations were provoked ...": the conj
     # 'demonstrations' depends on 'battles', not on the root.
-    assert coord.candidates(sentence(folder("en"), BATTLES)) == []
+    assert candidates(coord, fit, sentence(folder("en"), BATTLES)) == []
     assert coord.drops == Counter(
         {
             "more than one cc": 1,
@@ -341,7 +407,7 @@ def test_coordination_inversion_drops(ud_dir: Path) -> None:
 def _check_coordination(task: CoordinationInversion, s: Sentence, cands: list[Candidate]) -> str:
     """Same tokens up to the capital transfer; separator and final punctuation in place; the
     bodies swapped. Returns which clause was longer."""
-    lang = task.params.lang
+    lang = task.context.lang
     clauses = find_clauses(s)
     assert not isinstance(clauses, str)
     a, b = cands[0].inputs["tokens"], cands[1].inputs["tokens"]
@@ -363,11 +429,11 @@ def _check_coordination(task: CoordinationInversion, s: Sentence, cands: list[Ca
 
 
 def test_subject_verb_agreement_hand_checked(ud_dir: Path) -> None:
-    _, _, sva = prepared("en")
+    _, _, (sva, fit) = prepared("en")
     # EWT tacitusproject-0017: root 'married' (7, VBN, non-finite) -> the finite aux:pass
     # 'were' (6, Number=Plur|Person=1) carries agreement with nsubj:pass 'we' (1 Plur).
     # 'was' (1sg, 3sg in dev/test) is incompatible with 1pl.
-    cands = sva.candidates(sentence(folder("en"), MARRIED))
+    cands = candidates(sva, fit, sentence(folder("en"), MARRIED))
     assert pair(cands) == (
         "Four months later, we were married.",
         "Four months later, we was married.",
@@ -379,21 +445,21 @@ def test_subject_verb_agreement_hand_checked(ud_dir: Path) -> None:
     # and 'are' (1pl/2sg/3pl), never 3sg; but 'am' is also a NOUN (21 times: "8 am"), so
     # 'are' is the only replacement.
     s = sentence(folder("en"), TABLE)
-    assert sorted(sva.replacements(s.word(6), ("3", "Sing"))) == ["are"]
-    assert sva.inventory.upos_of["am"] == {"AUX": 58, "NOUN": 21}
-    assert pair(sva.candidates(s)) == (
+    assert sorted(sva.replacements(s.word(6), ("3", "Sing"), fit)) == ["are"]
+    assert fit.inventory.upos_of["am"] == {"AUX": 58, "NOUN": 21}
+    assert pair(candidates(sva, fit, s)) == (
         "In other words the table is set.",
         "In other words the table are set.",
     )
     # EWT nominations-0001: finite root 'comes' (3 Sing), nsubj 'story' -> 'come', which is
     # the lemma (allowed for the replacement).
-    assert pair(sva.candidates(sentence(folder("en"), AP_STORY))) == (
+    assert pair(candidates(sva, fit, sentence(folder("en"), AP_STORY))) == (
         "From the AP comes this story :",
         "From the AP come this story :",
     )
     # de-GSD dev-s392: aux:pass 'wurde' (3 Sing Past) with nsubj:pass 'Akte' -> 'wurden'.
-    _, _, de = prepared("de")
-    assert pair(de.candidates(sentence(folder("de"), "dev-s392"))) == (
+    _, _, (de, de_fit) = prepared("de")
+    assert pair(candidates(de, de_fit, sentence(folder("de"), "dev-s392"))) == (
         "Die Akte wurde ausführlich besprochen.",
         "Die Akte wurden ausführlich besprochen.",
     )
@@ -401,8 +467,8 @@ def test_subject_verb_agreement_hand_checked(ud_dir: Path) -> None:
     # singular verb (Turkish fails the number-agreement test), so the original agrees and
     # the replacement must differ in person: kalktık (1 Plur) or kalktım (1 Sing); seed 0
     # draws kalktık. kalktılar (3 Plur) would only be a number change.
-    _, _, tr = prepared("tr")
-    assert pair(tr.candidates(sentence(folder("tr"), "00032161_236"))) == (
+    _, _, (tr, tr_fit) = prepared("tr")
+    assert pair(candidates(tr, tr_fit, sentence(folder("tr"), "00032161_236"))) == (
         "Kadehler onun şerefine kalktı.",
         "Kadehler onun şerefine kalktık.",
     )
@@ -410,19 +476,20 @@ def test_subject_verb_agreement_hand_checked(ud_dir: Path) -> None:
 
 
 def test_subject_verb_agreement_drops(ud_dir: Path) -> None:
-    sva = SubjectVerbAgreement(params_for("en"), 0)
-    de = SubjectVerbAgreement(params_for("de"), 0)
-    observed([sva], "en")
-    observed([de], "de")
+    sva = SubjectVerbAgreement(None, context_for("en"))
+    de = SubjectVerbAgreement(None, context_for("de"))
+    (fit,) = fitted([sva], "en")
+    (de_fit,) = fitted([de], "de")
+    assert isinstance(de_fit, SubjectVerbAgreementFit)
     # "We've moved on.": the agreeing aux 've is inside the multiword token "We've".
-    assert sva.candidates(sentence(folder("en"), MARKETVIEW_2)) == []
+    assert candidates(sva, fit, sentence(folder("en"), MARKETVIEW_2)) == []
     # "We have changed ...": 'have' equals its lemma.
-    assert sva.candidates(sentence(folder("en"), E_MAIL)) == []
+    assert candidates(sva, fit, sentence(folder("en"), E_MAIL)) == []
     # "A clean and redlined version are attached.": 'version' Sing, 'are' Plur (annotated as
     # written): the original does not agree.
-    assert sva.candidates(sentence(folder("en"), REDLINED)) == []
+    assert candidates(sva, fit, sentence(folder("en"), REDLINED)) == []
     # "those dogs aren't even friendly.": the root is the ADJ 'friendly'.
-    assert sva.candidates(sentence(folder("en"), DOGS)) == []
+    assert candidates(sva, fit, sentence(folder("en"), DOGS)) == []
     assert sva.drops == Counter(
         {
             "verb inside a multiword token": 1,
@@ -433,29 +500,35 @@ def test_subject_verb_agreement_drops(ud_dir: Path) -> None:
     )
     # de-GSD dev-s338 "Ich war heute da.": root 'war' (1 Sing Past); the only other form of the
     # cell, 'waren', is also the noun 'Waren' (goods): case-folded, it was seen as NOUN.
-    assert de.candidates(sentence(folder("de"), "dev-s338")) == []
+    assert candidates(de, de_fit, sentence(folder("de"), "dev-s338")) == []
     assert de.drops == Counter({"no disagreeing form of the verb": 1})
-    assert de.inventory.seen_as("waren", "NOUN")
+    assert de_fit.inventory.seen_as("waren", "NOUN")
 
 
 def test_number_agreement_is_derived(ud_dir: Path) -> None:
     """German agrees in number (>= 95% of plural-subject clauses), Turkish does not; a profile
     may force the choice."""
-    de = prepared("de")[2]._derived["number_agreement_evidence"]
-    tr = prepared("tr")[2]._derived["number_agreement_evidence"]
-    assert prepared("de")[2]._derived["number_agreement"] is True
-    assert prepared("tr")[2]._derived["number_agreement"] is False
+    de_fit, tr_fit = prepared("de")[2][1], prepared("tr")[2][1]
+    de = de_fit.report["number_agreement_evidence"]
+    tr = tr_fit.report["number_agreement_evidence"]
+    assert de_fit.report["number_agreement"] is True and de_fit.number_agreement
+    assert tr_fit.report["number_agreement"] is False and not tr_fit.number_agreement
     assert de["derived"] and de["share"] >= 0.95 and de["plural_subject_clauses"] > 300
     assert not tr["derived"] and tr["share"] < 0.5 and tr["plural_subject_clauses"] > 300
-    forced = SubjectVerbAgreement(
-        with_options(params_for("tr"), "subject_verb_agreement", number_agreement=True)
+    forced = SubjectVerbAgreement.configure({"number_agreement": True}, context_for("tr"))
+    (forced_fit,) = fitted([forced], "tr")
+    assert isinstance(forced_fit, SubjectVerbAgreementFit)
+    assert (
+        forced_fit.number_agreement
+        and not forced_fit.report["number_agreement_evidence"]["derived"]
     )
-    assert forced.number_agreement
-    assert not forced.compatible(("3", "Plur"), ("3", "Sing"))
-    assert prepared("tr")[2].compatible(("3", "Plur"), ("3", "Sing"))
+    assert not forced_fit.compatible(("3", "Plur"), ("3", "Sing"))
+    assert tr_fit.compatible(("3", "Plur"), ("3", "Sing"))
 
 
-def _check_agreement(task: SubjectVerbAgreement, s: Sentence, cands: list[Candidate]) -> None:
+def _check_agreement(
+    task: SubjectVerbAgreement, fit: SubjectVerbAgreementFit, s: Sentence, cands: list[Candidate]
+) -> None:
     """One token differs: the agreeing verb, replaced by a form of the same lemma, UPOS and
     other features whose every attested analysis is incompatible with the subject."""
     a, b = cands[0].inputs["tokens"], cands[1].inputs["tokens"]
@@ -467,16 +540,16 @@ def _check_agreement(task: SubjectVerbAgreement, s: Sentence, cands: list[Candid
     carrier = s.word(wid)
     root = s.root
     assert carrier.id == root.id or (carrier.head == root.id and carrier.deprel.startswith("aux"))
-    subj = next(c for c in s.children(root.id) if c.deprel in task.subject_relations)
-    s_agr = task._subject_agreement(subj)
-    assert task.compatible(s_agr, agreement(carrier.feats))
-    lang = task.params.lang
+    subj = next(c for c in s.children(root.id) if c.deprel in task.options.subject_relations)
+    s_agr = subject_agreement(subj, task.options.third_person_upos)
+    assert fit.compatible(s_agr, agreement(carrier.feats))
+    lang = task.context.lang
     new = form_key(b[diff[0]], lang)
-    cell = task._paradigms[(form_key(carrier.lemma, lang), carrier.upos, rest_key(carrier.feats))]
+    cell = fit.paradigms[(form_key(carrier.lemma, lang), carrier.upos, rest_key(carrier.feats))]
     assert new in cell and new != form_key(carrier.form, lang)
-    assert all(not task.compatible(s_agr, x) for x in cell[new])
-    assert not task.inventory.seen_as(new, "NOUN")
-    if not task.number_agreement:  # only person changes
+    assert all(not fit.compatible(s_agr, x) for x in cell[new])
+    assert not fit.inventory.seen_as(new, "NOUN")
+    if not fit.number_agreement:  # only person changes
         assert all(x[0] is not None and x[0] != s_agr[0] for x in cell[new])
 
 
@@ -488,33 +561,36 @@ def test_invariants_on_real_data(key: str) -> None:
     """Every candidate of every sentence, for the three tasks: the checks above; determinism
     (a second call gives the same candidates); the SOMO partition (each replaced or
     replacement form has exactly one key); the longer-clause balance."""
-    somo, coord, sva = prepared(key)
+    (somo, somo_fit), (coord, coord_fit), (sva, sva_fit) = prepared(key)
     forms_keys: dict[str, set[str]] = {}
     longer: Counter[str] = Counter()
     counts: Counter[str] = Counter()
+    fitted_tasks: tuple[tuple[Task, Fit], ...] = prepared(key)
     for s in read_corpus(key):
-        for task in (somo, coord, sva):
-            cands = task.candidates(s)
+        shared = Shared(s)  # one per sentence for all tasks, as in the build
+        for task, fit in fitted_tasks:
+            cands = task.candidates(s, fit, shared)
             if not cands:
                 continue
-            assert cands == task.candidates(s)
-            assert [c.copy for c in cands] == list(task.label_names)
-            assert [c.label for c in cands] == list(task.label_names)
+            assert cands == candidates(task, fit, s)
+            assert [c.copy for c in cands] == list(fit.label_names)
+            assert [c.label for c in cands] == list(fit.label_names)
+            assert fit.label_names == task.metadata.labels
             assert cands[0].inputs["sentence"] == render(s.surface_tokens())
             counts[task.name] += 1
             if task is somo:
-                for form in _check_odd_man_out(somo, s, cands):
+                for form in _check_odd_man_out(somo, somo_fit, s, cands):
                     forms_keys.setdefault(form, set()).add(cands[0].lexical_key)
             elif task is coord:
                 longer[_check_coordination(coord, s, cands)] += 1
             else:
-                _check_agreement(sva, s, cands)
+                _check_agreement(sva, sva_fit, s, cands)
     assert counts["odd_man_out"] > 500
     assert all(len(keys) == 1 for keys in forms_keys.values())
     assert longer["first"] == longer["second"]
     if key != "ka":  # 16 items in Georgian: root VERBs with an agreeing overt subject are rare
         assert counts["subject_verb_agreement"] > 100
-    attestation = somo.parameters()["bigram_attestation"]
+    attestation = somo.parameters(somo_fit)["bigram_attestation"]
     assert attestation["items"] > 0
     assert abs(sum(attestation[t] for t in ("neither", "one", "both")) - 1) < 1e-3
 
@@ -524,20 +600,22 @@ def test_odd_man_out_classes_partition_and_split_awareness(ud_dir: Path) -> None
     class_size..2*class_size-1 when the pool allows); with --split ud the classes never mix
     forms first seen in different UD splits, and each sentence replaces a word whose class
     starts in its own split."""
-    somo, _, _ = prepared("en")
+    (somo, fit), _, _ = prepared("en")
     seen: set[str] = set()
-    for members in somo._members.values():
+    for members in fit.members.values():
         assert len(members) >= 2 and not (seen & set(members))
         seen |= set(members)
-    assert seen == set(somo._class_of)
-    ud = OddManOut(with_options(params_for("en"), "odd_man_out", split="ud"), 0)
-    derived = observed([ud], "en")[0]
-    assert derived["split_aware"] and not somo.split_aware
-    for members in ud._members.values():
-        assert len({ud._first_split[(m, *ud._home[m])] for m in members}) == 1
+    assert seen == set(fit.class_of)
+    ud = OddManOut(None, dataclasses.replace(context_for("en"), split="ud"))
+    (ud_fit,) = fitted([ud], "en")
+    assert isinstance(ud_fit, OddManOutFit)
+    assert ud_fit.report["split_aware"] and ud_fit.split_aware
+    assert not somo.split_aware and not fit.split_aware
+    for members in ud_fit.members.values():
+        assert len({ud_fit.first_split[(m, *ud_fit.home[m])] for m in members}) == 1
     homes: Counter[tuple[str, str]] = Counter()
     for s in read_corpus("en"):
-        for c in ud.candidates(s)[:1]:
+        for c in candidates(ud, ud_fit, s)[:1]:
             home = c.lexical_key.split("|")[-2]  # ...|b<band>|<shape>|<split>|<index>
             homes[(home, s.source.split or "")] += 1
             assert home == s.source.split
@@ -549,16 +627,17 @@ def test_odd_man_out_classes_partition_and_split_awareness(ud_dir: Path) -> None
 
 def test_seed_changes_choices(ud_dir: Path) -> None:
     """Another seed gives other classes and replacements for most sentences (same corpus)."""
-    a, _, sva_a = prepared("de", 0)
-    b, _, sva_b = prepared("de", 1)
+    (a, a_fit), _, (_, sva_a) = prepared("de", 0)
+    (b, b_fit), _, (_, sva_b) = prepared("de", 1)
+    assert a.seed == 0 and b.seed == 1
     changed = total = 0
     for s in read_corpus("de"):
-        ca, cb = a.candidates(s), b.candidates(s)
+        ca, cb = candidates(a, a_fit, s), candidates(b, b_fit, s)
         if ca and cb:
             total += 1
             changed += ca[1].inputs != cb[1].inputs
     assert total > 500 and changed / total > 0.6
-    assert sva_a._derived == sva_b._derived  # nothing seeded in SVA's derivation
+    assert sva_a.report == sva_b.report  # nothing seeded in SVA's derivation
 
 
 def test_unimorph_forms(ud_dir: Path, data_dir: Path) -> None:
@@ -568,51 +647,53 @@ def test_unimorph_forms(ud_dir: Path, data_dir: Path) -> None:
         data_dir / "unimorph" / "sigmorphon2018" / f"german-{p}"
         for p in ("train-high", "dev", "test")
     ]
-    task = SubjectVerbAgreement(
-        with_options(params_for("de"), "subject_verb_agreement", unimorph=[str(f) for f in files])
-    )
-    derived = observed([task], "de")[0]
+    task = SubjectVerbAgreement.configure({"unimorph": [str(f) for f in files]}, context_for("de"))
+    (fit,) = fitted([task], "de")
+    assert isinstance(fit, SubjectVerbAgreementFit)
+    derived = fit.report
     assert derived["unimorph_lexicon"]["verbal_entries"] > 4000
     assert sorted(derived["unimorph_lexicon"]["files"]) == sorted(f.name for f in files)
     assert "unimorph" not in derived  # no local paths in the card
     for s in read_corpus("de"):
-        task.candidates(s)
-    sources = task.parameters()["replacement_sources"]
+        candidates(task, fit, s)
+    sources = task.parameters(fit)["replacement_sources"]
     assert sources.get("unimorph", 0) > 0 and sources["treebank"] > 400
     # 'wird' (3sg present of werden): the lexicon has 'werdet' (2pl), which GSD never shows.
-    entries = task._unimorph["werden"]
+    entries = fit.unimorph["werden"]
     assert ("werdet", "werdet") in {(e[0], e[1]) for e in entries if e[3] == ("2", "Plur")}
 
 
 def test_derived_profile_round_trips(ud_dir: Path) -> None:
-    """What ``derive`` writes into the profile can be passed back as the task's options (as
+    """What ``fit`` writes into the profile can be passed back as the task's options (as
     ``polyprobe profile`` output is meant to be): same derivation, same candidates."""
-    first = prepared("de")
-    params = params_for("de")
+    first: tuple[tuple[Task, Fit], ...] = prepared("de")
+    context = context_for("de")
     again: list[Task] = [
-        cls(with_options(params, cls.name, **task.derive()), 0)  # derive is idempotent
-        for cls, task in zip(TASK_CLASSES, first, strict=True)
+        cls.configure(dict(fit.report), context)
+        for cls, (_, fit) in zip(TASK_CLASSES, first, strict=True)
     ]
-    derived = observed(again, "de")
-    for task, d in zip(first, derived, strict=True):
-        assert d == task._derived, task.name
+    refits = fitted(again, "de")
+    for (task, fit), refit in zip(first, refits, strict=True):
+        assert refit.report == fit.report, task.name
     for n, s in enumerate(read_corpus("de")):
         if n == 300:
             break
-        for task, redo in zip(first, again, strict=True):
-            assert task.candidates(s) == redo.candidates(s)
+        for (task, fit), redo, refit in zip(first, again, refits, strict=True):
+            assert candidates(task, fit, s) == candidates(redo, refit, s)
 
 
 _DIGEST_SCRIPT = """
 import hashlib, sys
 sys.path.insert(0, {tests!r})
-from test_tasks_perturbation import TASK_CLASSES, observed, params_for, read_corpus
-tasks = [cls(params_for("ka"), 3) for cls in TASK_CLASSES]
-observed(tasks, "ka")
+from polyprobe.builders.task import Shared
+from test_tasks_perturbation import TASK_CLASSES, context_for, fitted, read_corpus
+tasks = [cls(None, context_for("ka", 3)) for cls in TASK_CLASSES]
+fits = fitted(tasks, "ka")
 h = hashlib.sha256()
 for s in read_corpus("ka"):
-    for t in tasks:
-        for c in t.candidates(s):
+    shared = Shared(s)
+    for t, fit in zip(tasks, fits):
+        for c in t.candidates(s, fit, shared):
             h.update(repr((t.name, c.copy, c.label, c.lexical_key, c.inputs)).encode())
 print(h.hexdigest())
 """

@@ -2,6 +2,8 @@
 
 Hand-checked sentences are named by treebank and sent_id; each expectation was read off the
 CoNLL-U lines (see the docstrings). Invariants run over every sentence of every shared treebank.
+The registry imports every task module, so the registry tests import it themselves: a module
+that fails to import then fails those tests, not the collection of the task tests here.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ import pytest
 from conftest import all_treebanks
 from ud_helpers import read_treebank, sentence
 
-from polyprobe.builders.registry import DEFAULT_TASKS, TASKS, get_task
 from polyprobe.builders.rendering import casefold_first, render
 from polyprobe.builders.sentence.bigram_shift import BigramShift, swappable_pairs
 from polyprobe.builders.sentence.sentence_length import BINS, SentenceLength, length_bin
+from polyprobe.builders.sentence.sentence_length_senteval import SentenceLengthSentEval
 from polyprobe.builders.sentence.subject_number import SubjectNumber
-from polyprobe.builders.task import Level, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Level, Shared, Task, TaskContext
 from polyprobe.errors import UsageError
 from polyprobe.loaders.records import Sentence, SourceFile, SurfaceToken
 
@@ -44,58 +46,127 @@ LANG = {
 }
 
 
-def params_for(treebank: str) -> TaskParams:
+def context_for(treebank: str, seed: int = 0) -> TaskContext:
     lang = LANG[treebank.split("_", 1)[1].split("-")[0]]
-    return TaskParams(lang=lang, capitalises_nouns=lang == "de")
+    return TaskContext(lang=lang, seed=seed, capitalises_nouns=lang == "de")
+
+
+def empty_fit(task: Task) -> Fit:
+    """The task's fit after a first pass over nothing (the build fits every task, even on an
+    empty corpus); for the tasks here, which need no first pass, it is the fixed label set."""
+    return task.fit(task.observation())
+
+
+def run(task: Task, s: Sentence, fit: Fit | None = None) -> list[Candidate]:
+    """The task's candidates for one sentence, as the build asks for them."""
+    return task.candidates(s, empty_fit(task) if fit is None else fit, Shared(s))
+
+
+def shifter(lang: str, seed: int) -> BigramShift:
+    return BigramShift(context=TaskContext(lang=lang, seed=seed))
 
 
 # --- registry and task metadata -------------------------------------------------------------
 
 
 def test_registry_order_and_lookup() -> None:
+    from polyprobe.builders.registry import DEFAULTS, GROUPS, family_tasks, get_task
+
+    tasks = family_tasks("ud")
     platform = ["sentence_length", "bigram_shift", "subject_number"]
-    assert list(TASKS)[0] == "sentence_length"  # the default config of a full build
-    assert [n for n in TASKS if n in platform] == platform
-    assert get_task("bigram_shift") is BigramShift
+    assert list(tasks)[0] == "sentence_length"  # the default config of a full build
+    assert DEFAULTS["ud"][0] == "sentence_length"
+    assert [n for n in tasks if n in platform] == platform
+    assert get_task("ud", "bigram_shift") is BigramShift
     with pytest.raises(UsageError) as err:
-        get_task("bigram_shfit")
+        get_task("ud", "bigram_shfit")
     message = str(err.value)
     assert "bigram_shfit" in message
-    for name in TASKS:
+    for name in [*tasks, *GROUPS["ud"]]:
         assert name in message
 
 
-# Tasks whose label set is derived from the corpus in derive() (class attribute is empty).
-DYNAMIC_LABELS = {"word_content", "tree_depth", "top_dependencies"}
+def test_registry_resolves_names() -> None:
+    """Names come back in registry order, groups expanded, duplicates removed; no names is
+    the family's default suite (the sentence tasks: the contextual group is opt-in)."""
+    from polyprobe.builders.registry import DEFAULTS, GROUPS, resolve_task_names
+
+    assert resolve_task_names("ud", ["subject_number", "sentence_length", "subject_number"]) == [
+        "sentence_length",
+        "subject_number",
+    ]
+    assert resolve_task_names("ud", None) == list(DEFAULTS["ud"])
+    assert resolve_task_names("ud", ["sentence"]) == list(DEFAULTS["ud"])
+    assert resolve_task_names("ud", ["contextual"]) == list(GROUPS["ud"]["contextual"])
+    assert not set(GROUPS["ud"]["contextual"]) & set(DEFAULTS["ud"])
+    with pytest.raises(UsageError, match="bigram_shfit"):
+        resolve_task_names("ud", ["bigram_shfit"])
 
 
-@pytest.mark.parametrize("name", list(DEFAULT_TASKS))
-def test_task_metadata(name: str) -> None:
-    cls = TASKS[name]
-    task = cls()
-    assert cls.name == name
-    assert cls.level is Level.SENTENCE
-    assert task.input_columns == ("sentence", "tokens")
-    assert cls.recipe_version == "1.0.0"
-    assert cls.description and cls.citation
-    assert bool(cls.label_names) != (name in DYNAMIC_LABELS)
-    assert task.parameters()
-    assert ("Conneau" in cls.citation) or ("Wehner" in cls.citation)
+# Tasks whose label set is derived from the corpus by fit() (metadata.labels is None).
+# end_of_sentence chooses its bins from the median sentence length (its old class attribute
+# held the English default only).
+DYNAMIC_LABELS = {"word_content", "tree_depth", "top_dependencies", "end_of_sentence"}
+
+
+def test_task_metadata() -> None:
+    """Every task of the default suite: named as registered, sentence-level, cites SentEval
+    or Wehner, and shows its recipe parameters even when fitted on nothing."""
+    from polyprobe.builders.registry import DEFAULTS, family_tasks
+
+    tasks = family_tasks("ud")
+    for name in DEFAULTS["ud"]:
+        cls = tasks[name]
+        meta = cls.metadata
+        task = cls()
+        assert meta.name == name
+        assert meta.level is Level.SENTENCE, name
+        assert task.input_columns == ("sentence", "tokens"), name
+        assert meta.recipe_version == "1.0.0", name
+        assert meta.description and meta.citation, name
+        assert (meta.labels is None) == (name in DYNAMIC_LABELS), name
+        assert meta.labels is not None or meta.labels_derived, name
+        assert task.parameters(empty_fit(task)), name
+        assert ("Conneau" in meta.citation) or ("Wehner" in meta.citation), name
 
 
 def test_declared_flags() -> None:
-    assert (SentenceLength.seed_dependent, SentenceLength.lexical_control) == (False, False)
-    assert (BigramShift.seed_dependent, BigramShift.lexical_control) == (True, False)
-    assert (SubjectNumber.seed_dependent, SubjectNumber.lexical_control) == (False, True)
-    assert SentenceLength.label_names == (
+    sl, bs, sn = SentenceLength.metadata, BigramShift.metadata, SubjectNumber.metadata
+    assert (sl.seed_dependent, sl.lexical_control) == (False, False)
+    assert (bs.seed_dependent, bs.lexical_control) == (True, False)
+    assert (sn.seed_dependent, sn.lexical_control) == (False, True)
+    assert sl.labels == (
         "1-4", "5-8", "9-12", "13-16", "17-20", "21-25", "26-29", "30-33", "34-55", "56+",
     )  # fmt: skip
-    assert SubjectNumber.label_names == ("Sing", "Plur")
-    assert BigramShift.label_names == ("original", "inverted")
-    assert SubjectNumber().parameters()["subject_upos"] == ["NOUN"]
-    assert SubjectNumber().parameters()["relations"] == ["nsubj", "nsubj:pass"]
-    assert SentenceLength().parameters()["bins"][-1] == [56, None]
-    assert any("once" in note for note in SentenceLength.notes)
+    assert sn.labels == ("Sing", "Plur")
+    assert bs.labels == ("original", "inverted")
+    assert bs.paired_copies and not sl.paired_copies and not sn.paired_copies
+    subject = SubjectNumber()
+    assert subject.parameters(empty_fit(subject))["subject_upos"] == ["NOUN"]
+    assert subject.parameters(empty_fit(subject))["relations"] == ["nsubj", "nsubj:pass"]
+    length = SentenceLength()
+    assert length.parameters(empty_fit(length))["bins"][-1] == [56, None]
+    assert any("once" in note for note in sl.notes)
+    assert SubjectNumber.option_names() == ("subject_upos",)
+    assert SentenceLength.option_names() == BigramShift.option_names() == ()
+    # None of them needs a first pass; the fit is the fixed label set.
+    for task in (length, BigramShift(), subject):
+        assert task.observation() is None
+        assert empty_fit(task).label_names == task.metadata.labels
+
+
+@pytest.mark.parametrize(
+    "cls", [SentenceLength, SentenceLengthSentEval, BigramShift, SubjectNumber]
+)
+def test_unknown_option_refused(cls: type[Task]) -> None:
+    """A profile's ``[tasks.<name>]`` key the task does not know is an error that names the
+    table and the key and lists the valid options (``none`` when the task has none)."""
+    with pytest.raises(UsageError) as err:
+        cls.configure({"no_such_option": 1}, TaskContext())
+    message = str(err.value)
+    assert f"[tasks.{cls.metadata.name}]" in message and "no_such_option" in message
+    valid = ", ".join(cls.option_names()) or "none"
+    assert f"valid options: {valid}" in message
 
 
 # --- sentence_length ------------------------------------------------------------------------
@@ -107,7 +178,7 @@ def test_length_bin_edges() -> None:
     for n, label in edges.items():
         assert length_bin(n) == label
     assert length_bin(0) is None
-    assert [length_bin(lo) for lo, _ in BINS] == list(SentenceLength.label_names)
+    assert [length_bin(lo) for lo, _ in BINS] == list(SentenceLength.metadata.labels)
 
 
 def test_sentence_length_hand_checked(ud_dir: Path) -> None:
@@ -115,7 +186,7 @@ def test_sentence_length_hand_checked(ud_dir: Path) -> None:
     # EWT juancole-0007: 31 syntactic words, MWTs "Allawi's" (1-2) and "man's" (7-8) -> 29
     # surface tokens (26-29); counting words would give 30-33.
     s = sentence(ud_dir / EWT, JUANCOLE_7)
-    (c,) = task.candidates(s)
+    (c,) = run(task, s)
     assert len(s.words) == 31 and len(c.inputs["tokens"]) == 29
     assert c.label == "26-29" and c.copy == "0" and c.lexical_key == ""
     assert c.inputs["tokens"][:2] == ["Allawi's", "aged"] and "man's" in c.inputs["tokens"]
@@ -124,7 +195,7 @@ def test_sentence_length_hand_checked(ud_dir: Path) -> None:
     # es-GSD es-dev-001-s248 'Está localizado dentro del área consolidada de la ciudad.':
     # 11 words, 'del' (4-5) counts once -> 10 tokens.
     s = sentence(ud_dir / "UD_Spanish-GSD", "es-dev-001-s248")
-    (c,) = task.candidates(s)
+    (c,) = run(task, s)
     assert len(s.words) == 11
     assert c.inputs["tokens"] == [
         "Está", "localizado", "dentro", "del", "área", "consolidada", "de", "la", "ciudad", ".",
@@ -133,11 +204,11 @@ def test_sentence_length_hand_checked(ud_dir: Path) -> None:
 
     # ka-GLC wiki_automotive_00353: 9 words, two MWTs -> 7 tokens -> 5-8 (words: 9-12).
     s = sentence(ud_dir / "UD_Georgian-GLC", "wiki_automotive_00353")
-    (c,) = task.candidates(s)
+    (c,) = run(task, s)
     assert len(s.words) == 9 and len(c.inputs["tokens"]) == 7 and c.label == "5-8"
 
     # EWT 'Excerpt:' -> 2 tokens, punctuation counted.
-    (c,) = task.candidates(sentence(ud_dir / EWT, EXCERPT))
+    (c,) = run(task, sentence(ud_dir / EWT, EXCERPT))
     assert c.inputs["tokens"] == ["Excerpt", ":"] and c.label == "1-4"
     assert not task.drops
 
@@ -146,7 +217,7 @@ def test_sentence_length_drops_empty() -> None:
     """No real sentence is empty (CoNLL-U requires a word), so the one drop is synthetic."""
     task = SentenceLength()
     empty = Sentence("x", "", None, SourceFile("T", "t.conllu", None), 1, [])
-    assert task.candidates(empty) == []
+    assert run(task, empty) == []
     assert task.drops == Counter({"empty sentence": 1})
 
 
@@ -158,7 +229,7 @@ def test_bigram_shift_spanish_del_moves_whole(ud_dir: Path) -> None:
     (del, área): 'del' moves as one token, and no 'de'/'el' appear."""
     s = sentence(ud_dir / "UD_Spanish-GSD", "es-dev-001-s248")
     assert swappable_pairs(s.surface_tokens()) == list(range(8))
-    orig, inv = BigramShift(TaskParams(lang="es"), seed=2).candidates(s)
+    orig, inv = run(shifter("es", 2), s)
     assert (orig.label, orig.copy, inv.label, inv.copy) == (
         "original", "original", "inverted", "inverted",
     )  # fmt: skip
@@ -167,7 +238,7 @@ def test_bigram_shift_spanish_del_moves_whole(ud_dir: Path) -> None:
     assert len(inv.inputs["tokens"]) == 10
     # Over many seeds, 'del' is always a single token wherever it lands.
     for seed in range(40):
-        _, inv = BigramShift(TaskParams(lang="es"), seed=seed).candidates(s)
+        _, inv = run(shifter("es", seed), s)
         assert inv.inputs["tokens"].count("del") == 1
         assert "el" not in inv.inputs["tokens"]
 
@@ -175,7 +246,7 @@ def test_bigram_shift_spanish_del_moves_whole(ud_dir: Path) -> None:
 def test_bigram_shift_georgian_mwt(ud_dir: Path) -> None:
     """ka-GLC wiki_automotive_00353: seed 3 draws pair 1, two MWTs (ტრაქტატში, პირველადაა)."""
     s = sentence(ud_dir / "UD_Georgian-GLC", "wiki_automotive_00353")
-    _, inv = BigramShift(TaskParams(lang="ka"), seed=3).candidates(s)
+    _, inv = run(shifter("ka", 3), s)
     assert inv.inputs["sentence"] == "ამ პირველადაა ტრაქტატში შემოტანილი მექანიკის ცნება."
     assert inv.inputs["tokens"] == [
         "ამ", "პირველადაა", "ტრაქტატში", "შემოტანილი", "მექანიკის", "ცნება", ".",
@@ -186,9 +257,9 @@ def test_bigram_shift_clitic_and_capital(ud_dir: Path) -> None:
     """EWT "We've moved on.": pairs 0 and 1. Seed 0 draws pair 0 -> "Moved we've on."."""
     s = sentence(ud_dir / EWT, WE_VE)
     assert swappable_pairs(s.surface_tokens()) == [0, 1]
-    _, inv = BigramShift(TaskParams(lang="en"), seed=0).candidates(s)
+    _, inv = run(shifter("en", 0), s)
     assert inv.inputs == {"sentence": "Moved we've on.", "tokens": ["Moved", "we've", "on", "."]}
-    _, inv = BigramShift(TaskParams(lang="en"), seed=3).candidates(s)
+    _, inv = run(shifter("en", 3), s)
     assert inv.inputs["sentence"] == "We've on moved."
 
 
@@ -198,7 +269,7 @@ def test_bigram_shift_never_swaps_identical_forms(ud_dir: Path) -> None:
     s = sentence(ud_dir / EWT, NASSER)
     assert swappable_pairs(s.surface_tokens()) == [0]
     for seed in range(5):
-        _, inv = BigramShift(TaskParams(lang="en"), seed=seed).candidates(s)
+        _, inv = run(shifter("en", seed), s)
         assert inv.inputs["sentence"] == "Photo AP/Nasser Nasser"
     # Case-insensitively identical forms are not a pair either ('The the' would render the
     # same string once the capital stays at the sentence start).
@@ -207,10 +278,10 @@ def test_bigram_shift_never_swaps_identical_forms(ud_dir: Path) -> None:
 
 
 def test_bigram_shift_drops(ud_dir: Path) -> None:
-    task = BigramShift(TaskParams(lang="en"), seed=0)
+    task = shifter("en", 0)
     # 'Excerpt:' has one movable token; 'TEHRAN (AFP) -' has two, separated by '('.
-    assert task.candidates(sentence(ud_dir / EWT, EXCERPT)) == []
-    assert task.candidates(sentence(ud_dir / EWT, TEHRAN)) == []
+    assert run(task, sentence(ud_dir / EWT, EXCERPT)) == []
+    assert run(task, sentence(ud_dir / EWT, TEHRAN)) == []
     assert task.drops == Counter({"fewer than 2 movable tokens": 1, "no swappable pair": 1})
 
 
@@ -229,25 +300,26 @@ def test_invariants_on_real_data(ud_dir: Path, treebank: str) -> None:
     sentence_length: one candidate per sentence, label = bin of the surface-token count.
     subject_number: labels Sing/Plur with a non-empty case-folded key; candidates + drops
     account for every sentence."""
-    params = params_for(treebank)
-    lang = params.lang
-    task = BigramShift(params, seed=0)
-    again = BigramShift(params, seed=0)
-    other = BigramShift(params, seed=1)
-    length = SentenceLength(params)
-    subject = SubjectNumber(params)
+    context = context_for(treebank)
+    lang = context.lang
+    task = BigramShift(context=context)
+    again = BigramShift(context=context)
+    other = BigramShift(context=context_for(treebank, seed=1))
+    length = SentenceLength(context=context)
+    subject = SubjectNumber(context=context)
+    fits = {t: empty_fit(t) for t in (task, again, other, length, subject)}
     n = multi = moved = sentences = subjects = 0
     for s in read_treebank(ud_dir / treebank):
         sentences += 1
         toks = s.surface_tokens()
-        (c,) = length.candidates(s)
+        (c,) = run(length, s, fits[length])
         assert c.label == length_bin(len(toks)) and len(c.inputs["tokens"]) == len(toks)
-        for c in subject.candidates(s):
+        for c in run(subject, s, fits[subject]):
             subjects += 1
             assert c.label in ("Sing", "Plur")
             assert c.lexical_key and c.lexical_key == c.lexical_key.casefold()
-        cands = task.candidates(s)
-        assert cands == again.candidates(s)
+        cands = run(task, s, fits[task])
+        assert cands == run(again, s, fits[again])
         if not cands:
             continue
         n += 1
@@ -274,7 +346,7 @@ def test_invariants_on_real_data(ud_dir: Path, treebank: str) -> None:
         assert inv.inputs["sentence"] == render(skeleton)
         if len(swappable_pairs(toks)) > 1:
             multi += 1
-            if other.candidates(s)[1].inputs != inv.inputs:
+            if run(other, s, fits[other])[1].inputs != inv.inputs:
                 moved += 1
     assert n > 0
     assert not (set(task.drops) - {"fewer than 2 movable tokens", "no swappable pair"})
@@ -291,43 +363,51 @@ def test_subject_number_coordinated_subject_dropped(ud_dir: Path) -> None:
     """EWT juancole-0007 'Allawi's aged cousin and the man's wife and daughter-in-law were
     abducted ...': root 'abducted' (17); its only nsubj:pass is 'cousin' (4, NOUN, Sing), which
     has conj dependents 'wife' (9) and 'daughter' (11) -> dropped as coordinated."""
-    task = SubjectNumber(TaskParams(lang="en"))
-    assert task.candidates(sentence(ud_dir / EWT, JUANCOLE_7)) == []
+    task = SubjectNumber(context=TaskContext(lang="en"))
+    assert run(task, sentence(ud_dir / EWT, JUANCOLE_7)) == []
     assert task.drops == Counter({"coordinated subject (conj dependent)": 1})
 
 
 def test_subject_number_hand_checked(ud_dir: Path) -> None:
-    task = SubjectNumber(TaskParams(lang="en"))
+    task = SubjectNumber(context=TaskContext(lang="en"))
     # 'those dogs aren't even friendly.': root 'friendly' (6), nsubj 'dogs' NOUN Number=Plur.
-    (c,) = task.candidates(sentence(ud_dir / EWT, DOGS))
+    (c,) = run(task, sentence(ud_dir / EWT, DOGS))
     assert (c.label, c.lexical_key, c.copy) == ("Plur", "dogs", "0")
     assert c.inputs["tokens"] == ["those", "dogs", "aren't", "even", "friendly", "."]
     assert c.inputs["sentence"] == "those dogs aren't even friendly."
     # 'Our extra bedroom is nicer now.': root 'nicer' (5), nsubj 'bedroom' NOUN Number=Sing.
-    (c,) = task.candidates(sentence(ud_dir / EWT, BEDROOM))
+    (c,) = run(task, sentence(ud_dir / EWT, BEDROOM))
     assert (c.label, c.lexical_key) == ("Sing", "bedroom")
     # de-GSD dev-s283 'Essen ist ok.': root 'ok' (3), nsubj 'Essen' NOUN Number=Sing; the
     # lexical key is case-folded.
-    (c,) = SubjectNumber(TaskParams(lang="de")).candidates(
-        sentence(ud_dir / "UD_German-GSD", "dev-s283")
+    (c,) = run(
+        SubjectNumber(context=TaskContext(lang="de")),
+        sentence(ud_dir / "UD_German-GSD", "dev-s283"),
     )
     assert (c.label, c.lexical_key) == ("Sing", "essen")
     assert not task.drops
 
 
 def test_subject_number_other_drops_and_profile_upos(ud_dir: Path) -> None:
-    task = SubjectNumber(TaskParams(lang="en"))
+    task = SubjectNumber(context=TaskContext(lang="en"))
     # "We've moved on.": nsubj 'We' (1) is PRON -> not admitted by default.
-    assert task.candidates(sentence(ud_dir / EWT, WE_VE)) == []
+    assert run(task, sentence(ud_dir / EWT, WE_VE)) == []
     # 'Excerpt:': the root is the noun itself, no subject.
-    assert task.candidates(sentence(ud_dir / EWT, EXCERPT)) == []
+    assert run(task, sentence(ud_dir / EWT, EXCERPT)) == []
     assert task.drops == Counter(
         {"subject UPOS not allowed": 1, "no nsubj/nsubj:pass dependent of the root": 1}
     )
     # A profile admitting pronouns: 'We' is Number=Plur; key is the case-folded form.
-    wide = SubjectNumber(
-        TaskParams(lang="en", extra={"tasks": {"subject_number": {"subject_upos": ("NOUN", "PRON")}}})
-    )
-    (c,) = wide.candidates(sentence(ud_dir / EWT, WE_VE))
+    wide = SubjectNumber.configure({"subject_upos": ("NOUN", "PRON")}, TaskContext(lang="en"))
+    (c,) = run(wide, sentence(ud_dir / EWT, WE_VE))
     assert (c.label, c.lexical_key) == ("Plur", "we")
-    assert wide.parameters()["subject_upos"] == ["NOUN", "PRON"]
+    assert wide.options.subject_upos == ("NOUN", "PRON")
+    assert wide.parameters(empty_fit(wide))["subject_upos"] == ["NOUN", "PRON"]
+    # As a TOML profile gives it (a list), and refused when it is not a list of tags.
+    assert SubjectNumber.configure(
+        {"subject_upos": ["NOUN", "PROPN"]}, TaskContext()
+    ).options.subject_upos == ("NOUN", "PROPN")
+    with pytest.raises(UsageError, match=r"\[tasks.subject_number\] subject_upos"):
+        SubjectNumber.configure({"subject_upos": "PRON"}, TaskContext())
+    with pytest.raises(UsageError, match=r"\[tasks.subject_number\] subject_upos"):
+        SubjectNumber.configure({"subject_upos": [1, 2]}, TaskContext())

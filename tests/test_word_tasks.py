@@ -1,12 +1,17 @@
-"""Word-level task logic on the shared UniMorph lexicons: hand-checked labels and invariants."""
+"""Word-level task logic on the shared UniMorph lexicons: hand-checked labels and invariants, and
+the word tasks as Task objects (metadata, options, fit)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from polyprobe.builders.citations import SAHIN_2020
+from polyprobe.builders.registry import DEFAULTS, FAMILIES, get_task, resolve_task_names
+from polyprobe.builders.task import TaskContext
 from polyprobe.builders.word import (
     LEMMA_LABEL,
     NONE_LABEL,
@@ -22,11 +27,26 @@ from polyprobe.builders.word import (
     single_feature,
     tag_count,
 )
+from polyprobe.builders.word.common import CHARACTER_BINS
+from polyprobe.builders.word.corpus import WordCorpus
 from polyprobe.builders.word.pairs import skipped_features
+from polyprobe.builders.word.tasks import (
+    WORD_TASKS,
+    CharacterBin,
+    OddFeature,
+    SameFeature,
+    TagCount,
+    WordOptions,
+    WordTask,
+    layer_task,
+)
+from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.frequency import from_conllu
-from polyprobe.loaders.unimorph import LexEntry, read_unimorph
+from polyprobe.loaders.records import LexEntry
+from polyprobe.loaders.unimorph import read_unimorph
 from polyprobe.loaders.wuggy import filter_pseudowords, read_wuggy_output
+from polyprobe.metadata import Level
 
 SCALE = SizeParams(scale=True)
 
@@ -217,3 +237,133 @@ def test_pseudo_task_from_real_output(data_dir: Path, german: list[LexEntry]) ->
     assert all(sorted(labels) == ["0", "1"] for labels in groups.values())
     real = {lexical_key(e.form) for e in german}
     assert not any(c.lexical_key in real for c in result.candidates if c.label == "0")
+
+
+# ------------------------------------------------------------------------- Task objects
+
+
+def _corpus(entries: list[LexEntry], lang: str = "de") -> WordCorpus:
+    return WordCorpus(list(entries), lang=lang, iso3={"de": "deu", "es": "spa"}[lang])
+
+
+def _task(cls: type[WordTask], **options: Any) -> WordTask:
+    return cls.configure({"scale": True, **options}, TaskContext(lang="de"))
+
+
+def test_word_task_metadata() -> None:
+    names = [cls.metadata.name for cls in WORD_TASKS]
+    assert names == [
+        "case", "gender", "mood", "number", "person", "polarity", "possession", "tense",
+        "voice", "pos", "tag_count", "character_bin", "pseudo", "same_feature", "odd_feature",
+    ]  # fmt: skip
+    assert list(DEFAULTS["unimorph"]) == names
+    for cls in WORD_TASKS:
+        meta = cls.metadata
+        assert meta.citation == SAHIN_2020 and meta.lexical_control and meta.seed_dependent
+        assert meta.record == "lexicon entry" and meta.labels is None and meta.labels_derived
+        assert cls.whole_corpus and cls.Options is WordOptions
+        pair = meta.name in ("same_feature", "odd_feature")
+        assert meta.level == (Level.WORD_PAIR if pair else Level.WORD)
+    case = get_task("unimorph", "case").metadata.description
+    assert case == (
+        "Case of a word form (UniMorph schema value names, as LINSPECTOR released them), or "
+        "`None` for forms that never carry it."
+    )
+    assert get_task("unimorph", "person").metadata.description.startswith(
+        "Person and number of the subject of a word form"
+    )
+
+
+def test_argument_layer_tasks_made_on_demand(data_dir: Path) -> None:
+    cls = get_task("unimorph", "person_dat")
+    assert cls is layer_task("person_dat") and "person_dat" not in FAMILIES["unimorph"]
+    assert cls.metadata.description.startswith("person and number of the DAT argument")
+    assert resolve_task_names("unimorph", ["person_dat", "case", "person_acc"]) == [
+        "case",
+        "person_acc",
+        "person_dat",
+    ]
+    for bad in ("person_", "person_DAT", "person_d4t", "casus"):
+        with pytest.raises(UsageError, match="unknown task"):
+            get_task("unimorph", bad)
+    spanish = _lexicon(data_dir, "sigmorphon2023/spa.*", "spa")
+    task = cls.configure({"scale": True}, TaskContext(lang="es"))
+    fit = task.fit(_corpus(spanish, "es"))
+    assert fit.label_names[-1] == NONE_LABEL and "Third person Singular" in fit.label_names
+    values: dict[str, set[str | None]] = {}
+    for e in spanish:
+        values.setdefault(lexical_key(e.form), set()).add(e.features.get("person_dat"))
+    labelled = [c for c in fit.pools[0].candidates if c.label != NONE_LABEL]
+    assert len(labelled) > 100
+    assert all(values[c.lexical_key] - {None} == {c.label} for c in labelled)
+    # hand-checked: abocínale is V;IMP;DAT(3,SG);NOM(INFM,2,SG)
+    assert values["abocínale"] == {"Third person Singular"}
+
+
+def test_feature_task_fit_is_a_value(german: list[LexEntry]) -> None:
+    """The fit holds what the lexicon decided; the task object holds options and context
+    only, and fitting twice gives equal values."""
+    task = _task(get_task("unimorph", "case"))
+    corpus = _corpus(german)
+    fit = task.fit(corpus)
+    assert fit.label_names == ("Accusative", "Dative", "Genitive", "Nominative", "None")
+    assert [p.disjoint for p in fit.pools] == ["form", "lemma"]
+    direct = single_feature(german, "case", sizes=SCALE)
+    assert list(fit.pools[0].candidates) == direct.candidates
+    assert fit.pools[0].counts == (1998, 571, 285)  # 2854 rows as 7000/2000/1000
+    assert fit.report["counts"] == direct.report.counts and fit.report["eligible"]
+    assert fit.drops["ambiguous-form"] >= 500 and fit.infeasible is None
+    assert task.fit(corpus) == fit
+    assert set(vars(task)) == {"options", "context", "drops"}
+    gender = _task(get_task("unimorph", "gender")).fit(corpus)
+    assert gender.pools == () and gender.infeasible == "no form carries gender"
+
+
+def test_declared_label_orders(german: list[LexEntry]) -> None:
+    corpus = _corpus(german)
+    tags = _task(TagCount).fit(corpus).label_names
+    assert list(tags) == sorted(tags, key=int) and len(tags) >= 2
+    bins = _task(CharacterBin).fit(corpus).label_names
+    assert list(bins) == [b for b in CHARACTER_BINS if b in bins]
+    pairs = _task(OddFeature).fit(corpus).label_names
+    assert pairs[-1] == LEMMA_LABEL and list(pairs[:-1]) == sorted(pairs[:-1])
+
+
+def test_pair_tasks_share_the_lemma_partition(german: list[LexEntry]) -> None:
+    corpus = _corpus(german)
+    same = _task(SameFeature).fit(corpus)
+    odd = _task(OddFeature).fit(corpus)
+    # same_feature: both sets inside a partition; odd_feature: only the lemma-disjoint one
+    assert [p.source_split is not None for p in same.pools] == [True, True]
+    assert [p.source_split is not None for p in odd.pools] == [False, True]
+    assert sorted(k[0] for k in corpus.partitions) == ["form", "lemma"]  # made once each
+    lemma_of = {lexical_key(e.form): e.lemma for e in german}
+    for fit in (same, odd):
+        pool = fit.pools[1]
+        split_of: dict[str, int] = {}
+        for cand, split in zip(pool.candidates, pool.source_split or (), strict=True):
+            for key in cand.keys:
+                assert split_of.setdefault(lemma_of[key], split) == split
+
+
+def test_word_options_are_checked() -> None:
+    ctx = TaskContext(lang="de")
+    task = get_task("unimorph", "case").configure(
+        {"min_forms": 300, "scale": True, "split_sizes": [70, 20, 10]}, ctx
+    )
+    assert task.options == WordOptions(min_forms=300, scale=True, split_sizes=(70, 20, 10))
+    assert task.options.sizes == SizeParams(min_forms=300, scale=True, scale_floor=300)
+    assert WordOptions().sizes == SizeParams()  # LINSPECTOR's 10,000
+    with pytest.raises(UsageError) as err:
+        get_task("unimorph", "case").configure({"min_form": 3}, ctx)
+    assert str(err.value) == (
+        "[tasks.case]: unknown option(s) min_form; valid options: min_forms, scale, split_sizes"
+    )
+    for raw, what in (
+        ({"split_sizes": [0, 1, 1]}, "split_sizes"),
+        ({"split_sizes": [7, 2]}, "split_sizes"),
+        ({"min_forms": 0}, "min_forms"),
+        ({"scale": "yes"}, "scale"),
+    ):
+        with pytest.raises(UsageError, match=rf"^\[tasks\.same_feature\]: {what}"):
+            SameFeature.configure(raw, ctx)

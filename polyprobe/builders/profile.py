@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from polyprobe.errors import InputError
+from polyprobe.errors import InputError, UsageError
 
 _TOP_KEYS = {"language", "tasks"}
 # What ``polyprobe profile`` prints besides the overridable sections: accepted and ignored, so
@@ -35,8 +35,9 @@ KEEP_CASE_MIN_COUNT = 20
 KEEP_CASE_SHARE = 0.95
 
 
-def load_profile(path: str | Path) -> dict[str, Any]:
-    """Read and check a profile file; errors name the file and the offending key."""
+def load_profile(path: str | Path, known: Iterable[str]) -> dict[str, Any]:
+    """Read and check a profile file whose ``[tasks.*]`` may name the tasks ``known``; errors
+    name the file and the offending key (each task checks its own table's keys)."""
     p = Path(path)
     if not p.is_file():
         raise InputError(p, None, "profile file not found", "no-profile")
@@ -74,18 +75,33 @@ def load_profile(path: str | Path) -> dict[str, Any]:
     tasks = data.get("tasks", {})
     if not isinstance(tasks, dict) or not all(isinstance(v, dict) for v in tasks.values()):
         raise InputError(p, None, "[tasks] must hold one table per task name", "bad-profile")
-    return {"language": dict(lang), "tasks": {k: dict(v) for k, v in tasks.items()}}
-
-
-def check_task_names(profile: dict[str, Any], known: Iterable[str], path: str | Path) -> None:
-    unknown = sorted(set(profile.get("tasks", {})) - set(known))
+    known = list(known)
+    unknown = sorted(set(tasks) - set(known))
     if unknown:
         raise InputError(
-            path,
+            p,
             None,
             f"profile names unknown task(s) {unknown}; known: {sorted(known)}",
             "bad-profile",
         )
+    return {"language": dict(lang), "tasks": {k: dict(v) for k, v in tasks.items()}}
+
+
+def checked_profile(
+    path: str | Path, known: Mapping[str, Any], base: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """:func:`load_profile`, with every ``[tasks.<name>]`` table checked by its task's options
+    (over ``base``, options the command line sets for every task), built or not: a misspelt
+    key fails before any input is read. ``known`` maps task names to task classes."""
+    from polyprobe.builders.task import options_from
+
+    profile = load_profile(path, known)
+    for name, table in profile["tasks"].items():
+        try:
+            options_from(known[name], {**(base or {}), **table})
+        except UsageError as exc:
+            raise InputError(path, None, str(exc), "bad-profile") from None
+    return profile
 
 
 def derive_capitalisation(sentences: Iterable[Any]) -> dict[str, Any]:

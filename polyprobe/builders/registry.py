@@ -1,10 +1,12 @@
-"""The task registry. Its order decides which config is the dataset's ``default``: the first
-task in registry order that is built gets ``default: true``."""
+"""The task registry, per source family. Its order decides which config is a dataset's
+``default``: the first task in registry order that is built gets ``default: true``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
+from polyprobe.builders.downstream.trec import TREC_TASKS
 from polyprobe.builders.sentence.bigram_shift import BigramShift
 from polyprobe.builders.sentence.contextual import CONTEXTUAL_TASKS
 from polyprobe.builders.sentence.coordination_inversion import CoordinationInversion
@@ -23,59 +25,90 @@ from polyprobe.builders.sentence.voice import Voice
 from polyprobe.builders.sentence.word_content import WordContent
 from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import Task
+from polyprobe.builders.word.tasks import WORD_TASKS, layer_task
 from polyprobe.errors import UsageError
 
-TASKS: dict[str, type[Task]] = {
-    cls.name: cls
-    for cls in (
-        SentenceLength,
-        SentenceLengthSentEval,
-        WordContent,
-        TreeDepth,
-        TopDependencies,
-        BigramShift,
-        Tense,
-        SubjectNumber,
-        ObjectNumber,
-        OddManOut,
-        CoordinationInversion,
-        SubjectVerbAgreement,
-        SubjectVerbDistance,
-        Voice,
-        WordOrder,
-        WordOrderPermuted,
-        EndOfSentence,
-    )
+SENTENCE_TASKS: tuple[type[Task[Any]], ...] = (
+    SentenceLength,
+    SentenceLengthSentEval,
+    WordContent,
+    TreeDepth,
+    TopDependencies,
+    BigramShift,
+    Tense,
+    SubjectNumber,
+    ObjectNumber,
+    OddManOut,
+    CoordinationInversion,
+    SubjectVerbAgreement,
+    SubjectVerbDistance,
+    Voice,
+    WordOrder,
+    WordOrderPermuted,
+    EndOfSentence,
+)
+
+
+def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
+    return {cls.metadata.name: cls for cls in classes}
+
+
+# family -> every task it offers, in registry order
+FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
+    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS)),
+    "trec": _by_name(TREC_TASKS),
+    "unimorph": _by_name(WORD_TASKS),
+}
+# family -> what it builds when no tasks are named. ``build ud``: the sentence-level suite;
+# the word-in-context family is opt-in (``--tasks contextual``, one task per FEATS key).
+DEFAULTS: dict[str, tuple[str, ...]] = {
+    "ud": tuple(cls.metadata.name for cls in SENTENCE_TASKS),
+    "trec": tuple(cls.metadata.name for cls in TREC_TASKS),
+    # LINSPECTOR's 15; argument-layer tasks (person_dat, ...) only when named
+    "unimorph": tuple(cls.metadata.name for cls in WORD_TASKS),
+}
+# family -> group name -> task names
+GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
+    "ud": {
+        "contextual": tuple(cls.metadata.name for cls in CONTEXTUAL_TASKS),
+        "sentence": tuple(cls.metadata.name for cls in SENTENCE_TASKS),
+    },
 }
 
 
-# What ``build ud`` builds when no --tasks are given: the sentence-level suite. The
-# word-in-context family is opt-in (``--tasks contextual``): 18 more tasks, one per FEATS key.
-DEFAULT_TASKS: tuple[str, ...] = tuple(TASKS)
-TASKS.update({cls.name: cls for cls in CONTEXTUAL_TASKS})
-TASK_GROUPS: dict[str, tuple[str, ...]] = {
-    "contextual": tuple(cls.name for cls in CONTEXTUAL_TASKS),
-    "sentence": DEFAULT_TASKS,
-}
+# family -> a maker of tasks whose names follow a pattern rather than a list (UniMorph's
+# argument layers: person_dat, person_acc, ...): the class for a name, or None.
+MAKERS: dict[str, Callable[[str], type[Task[Any]] | None]] = {"unimorph": layer_task}
 
 
-def get_task(name: str) -> type[Task]:
+def family_tasks(family: str) -> dict[str, type[Task[Any]]]:
+    """Every task of ``family`` by name, in registry order."""
+    return FAMILIES[family]
+
+
+def get_task(family: str, name: str) -> type[Task[Any]]:
     """The task class called ``name``; a ``UsageError`` naming the valid tasks otherwise."""
-    try:
-        return TASKS[name]
-    except KeyError:
-        valid = ", ".join([*TASKS, *TASK_GROUPS])
-        raise UsageError(f"unknown task {name!r}; valid tasks and groups: {valid}") from None
+    found = FAMILIES[family].get(name)
+    if found is None and family in MAKERS:
+        found = MAKERS[family](name)
+    if found is None:
+        valid = ", ".join([*FAMILIES[family], *GROUPS.get(family, {})])
+        raise UsageError(f"unknown task {name!r}; valid tasks and groups: {valid}")
+    return found
 
 
-def resolve_task_names(names: Iterable[str] | None) -> list[str]:
-    """Task names in registry order, groups expanded, duplicates removed; the default suite
-    when ``names`` is empty."""
+def resolve_task_names(family: str, names: Iterable[str] | None) -> list[str]:
+    """Task names in registry order, groups expanded, duplicates removed; the family's
+    default suite when ``names`` is empty."""
+    groups = GROUPS.get(family, {})
     wanted: set[str] = set()
-    for name in names or DEFAULT_TASKS:
-        if name in TASK_GROUPS:
-            wanted.update(TASK_GROUPS[name])
+    made: list[str] = []  # pattern-made names, after the listed ones, sorted
+    for name in names or DEFAULTS[family]:
+        if name in groups:
+            wanted.update(groups[name])
         else:
-            get_task(name)
+            get_task(family, name)
             wanted.add(name)
-    return [n for n in TASKS if n in wanted]
+            if name not in FAMILIES[family]:
+                made.append(name)
+    return [n for n in FAMILIES[family] if n in wanted] + sorted(set(made))

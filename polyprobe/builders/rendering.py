@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from polyprobe.builders.task import TaskParams
+from polyprobe.builders.task import TaskContext
 from polyprobe.hashing import normalise_text, stable_u64
 from polyprobe.loaders.records import Sentence, SurfaceToken
 
@@ -34,9 +34,9 @@ _TURKIC = frozenset({"tr", "tur", "az", "aze", "azb", "crh", "tt", "tat", "kk", 
 
 # Words whose capital is lexical although their UPOS is not PROPN (English "I": lowercasing it
 # when it leaves the sentence start would create "i", a form no original contains — a surface
-# cue for the perturbed class). Derived from the data by the pipeline (forms capitalised in
+# cue for the perturbed class). Derived from the data by the build (forms capitalised in
 # almost every non-initial occurrence, see ``builders.profile.derive_capitalisation``) and passed
-# as ``params.extra["keep_case_forms"]``; a profile may override the list.
+# as ``TaskContext.keep_case_forms``; a profile may override the list.
 
 
 def render(tokens: Sequence[SurfaceToken]) -> str:
@@ -68,23 +68,14 @@ def sentence_inputs(sentence: Sentence) -> dict[str, Any]:
     return {"sentence": memo[0], "tokens": memo[1]}
 
 
-# The last sentence whose text hash was asked for, and that hash: the pipeline and the tasks
-# that estimate duplicate-aware split sizes (word_content, tree_depth, top_dependencies) ask
-# for the same sentence one after the other, so normalisation and blake2b run once. One entry,
-# keyed on object identity (the entry holds a reference, so the id cannot be reused).
-_TEXT_HASH_MEMO: list[Any] = [None, 0]
-
-
 def text_hash(sentence: Sentence) -> int:
     """``stable_u64("text", normalise_text(text))``: the duplicate-text identity of a sentence
     (its ``# text``, or its rendering when it has none). Sentences with the same identity
-    share a group, so they never straddle splits."""
-    memo = _TEXT_HASH_MEMO
-    if memo[0] is not sentence:
-        text = sentence.text if sentence.text is not None else render(sentence.surface_tokens())
-        memo[1] = stable_u64("text", normalise_text(text))
-        memo[0] = sentence
-    return int(memo[1])
+    share a group, so they never straddle splits. The build and the tasks that estimate
+    duplicate-aware split sizes ask for it through :class:`~polyprobe.builders.task.Shared`, so
+    it is computed once per sentence."""
+    text = sentence.text if sentence.text is not None else render(sentence.surface_tokens())
+    return stable_u64("text", normalise_text(text))
 
 
 # --- casing -------------------------------------------------------------------------------
@@ -147,24 +138,15 @@ def _all_caps(form: str) -> bool:
     return len(letters) >= 2 and all(c.isupper() for c in letters)
 
 
-def keep_case_forms(params: TaskParams) -> frozenset[str]:
-    """Forms whose capital is lexical whatever their UPOS (``params.extra["keep_case_forms"]``,
-    derived from the data by the pipeline or set by a profile)."""
-    forms = params.extra.get("keep_case_forms") or ()
-    cached = _KEEP_CACHE.get(id(forms))
-    if cached is None or cached[0] is not forms:
-        cached = (forms, frozenset(forms))
-        _KEEP_CACHE[id(forms)] = cached
-    return cached[1]
-
-
-# keep_case_forms is asked per moved token: memoise the frozenset per list object.
-_KEEP_CACHE: dict[int, tuple[object, frozenset[str]]] = {}
+def keep_case_forms(params: TaskContext) -> frozenset[str]:
+    """Forms whose capital is lexical whatever their UPOS (derived from the data by the build
+    or set by a profile's ``[language]``)."""
+    return params.keep_case_forms
 
 
 def lexical_case(
     tokens: Sequence[SurfaceToken],
-    params: TaskParams,
+    params: TaskContext,
     sentence: Sentence | None = None,
 ) -> list[bool]:
     """Per token: is its initial case lexical (kept wherever it stands) rather than positional?
@@ -179,7 +161,7 @@ def lexical_case(
     return [_lexical(tok, keep, nouns, sentence) for tok in tokens]
 
 
-def _is_lexical(tok: SurfaceToken, params: TaskParams, sentence: Sentence | None) -> bool:
+def _is_lexical(tok: SurfaceToken, params: TaskContext, sentence: Sentence | None) -> bool:
     return _lexical(tok, keep_case_forms(params), params.capitalises_nouns, sentence)
 
 
@@ -216,7 +198,7 @@ def capital_slots(tokens: Sequence[SurfaceToken]) -> list[int]:
 def permute(
     tokens: Sequence[SurfaceToken],
     new_order: Sequence[int],
-    params: TaskParams,
+    params: TaskContext,
     sentence: Sentence | None = None,
 ) -> list[SurfaceToken]:
     """Reorder surface tokens: output position ``i`` holds input token ``new_order[i]``.
@@ -274,7 +256,7 @@ def permute(
 def swap_adjacent(
     tokens: Sequence[SurfaceToken],
     i: int,
-    params: TaskParams,
+    params: TaskContext,
     sentence: Sentence | None = None,
 ) -> list[SurfaceToken]:
     """Swap tokens ``i`` and ``i + 1`` under the rules of :func:`permute`."""

@@ -1,38 +1,52 @@
-"""The task interface: a named probing task turns records into candidates.
+"""The task interface: a named task turns records into candidates, in the shape of a
+scikit-learn estimator.
 
-Tasks know nothing of variants, splits, files or cards. A task must be a pure function of
-(record, its parameters, the seed): the pipeline may call it again on the same record and must
-get the same candidates (perturbations draw from :func:`polyprobe.hashing.stable_rng`).
+* **Metadata** (:class:`~polyprobe.metadata.TaskMetadata`): one frozen value per class.
+* **Options**: a frozen dataclass per task (``Task.Options``), every field a documented
+  parameter; a profile's ``[tasks.<name>]`` table becomes one through :meth:`Task.configure`,
+  which refuses an unknown key and lists the valid ones.
+* **Fit**: a task whose choices depend on the whole corpus (target words, bins, label sets)
+  sees every record once through the :class:`Observation` it makes (:meth:`Task.observe`),
+  then :meth:`Task.fit` turns that into a frozen :class:`Fit` value. Nothing corpus-derived
+  is kept on the task object.
+* **Transform**: :meth:`Task.candidates` (one record at a time) or :meth:`Task.emit` (tasks
+  whose candidates come from the whole fitted corpus, such as word pairs), given the fit.
+
+Tasks know nothing of variants, splits, files or cards. ``candidates`` must be a pure
+function of (record, options, context, fit): the build may call it again on the same record
+and must get the same candidates (perturbations draw from :func:`polyprobe.hashing.stable_rng`).
+What a task rejects is counted by reason in ``task.drops`` (the card lists it); a task may
+count what its candidate pass emitted the same way (run statistics its recipe prints), but
+every choice it derives from the corpus lives in its fit.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from polyprobe.loaders.records import Sentence
+from polyprobe.builders.variants import SplitEstimate
+from polyprobe.errors import UsageError
+from polyprobe.metadata import INPUT_COLUMNS, Level, TaskMetadata
 
+R = TypeVar("R")
+T = TypeVar("T")
 
-class Level(str, Enum):
-    WORD = "word"
-    WORD_PAIR = "word-pair"
-    WORD_IN_CONTEXT = "word-in-context"
-    SENTENCE = "sentence"
-    SENTENCE_PAIR = "sentence-pair"
-    DISCOURSE = "discourse"
-
-
-# Input columns per level: part of the published schema (changing it is a major version).
-INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
-    Level.WORD: ("word",),
-    Level.WORD_PAIR: ("word1", "word2"),
-    Level.WORD_IN_CONTEXT: ("sentence", "tokens", "target_index"),
-    Level.SENTENCE: ("sentence", "tokens"),
-    Level.SENTENCE_PAIR: ("sentence1", "sentence2"),
-    Level.DISCOURSE: ("sentence1", "sentence2"),
-}
+__all__ = [
+    "Candidate",
+    "Fit",
+    "Level",
+    "NoOptions",
+    "Observation",
+    "Shared",
+    "SplitEstimate",
+    "Task",
+    "TaskContext",
+    "TaskMetadata",
+]
 
 
 @dataclass(slots=True)
@@ -40,8 +54,8 @@ class Candidate:
     """One potential dataset row, before any variant decides where (or whether) it goes.
 
     ``copy`` distinguishes several rows made from one record (``original``/``inverted``) and
-    ends the stable row id ``<treebank>/<sent_id>/<task>/<copy>``. ``group`` and the id prefix
-    are filled in by the pipeline, which knows the source and the duplicate-text grouping.
+    ends the stable row id ``<source>/<record id>/<task>/<copy>``. ``group`` and the id prefix
+    are filled in by the build, which knows the source and the duplicate-text grouping.
     """
 
     inputs: dict[str, Any]
@@ -49,83 +63,176 @@ class Candidate:
     copy: str = "0"
     lexical_key: str = ""
     # Only for candidates built from several records (e.g. two sentences of one document): the
-    # group to use instead of the sentence's own. The pipeline prefixes it with the treebank.
+    # group to use instead of the record's own. The build prefixes it with the source name.
     group: str | None = None
+    # The row id after the source name, when the record's own id is the row id (TREC's
+    # ``train/12``); by default ``<record id>/<task>/<copy>``.
+    id: str | None = None
 
 
-@dataclass
-class TaskParams:
-    """Language-specific choices a task may read. Derived from data by the pipeline and written
-    into the card; overridable by a profile."""
+@dataclass(frozen=True)
+class TaskContext:
+    """What every task of one build may read besides its options: explicit, the same for all
+    tasks, never a global. ``keep_case_forms`` and ``capitalises_nouns`` are the language's
+    capitalisation facts (derived from the data, overridable by a profile's ``[language]``);
+    ``min_per_class`` and ``split`` are the build's class floors and split mode (``None``:
+    decided from the data)."""
 
     lang: str = "und"
+    seed: int = 0
     capitalises_nouns: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    keep_case_forms: frozenset[str] = frozenset()
+    min_per_class: tuple[int, int, int] = (50, 20, 20)
+    split: str | None = None
+
+    def split_estimate(self) -> SplitEstimate:
+        """A fresh estimate of how the variant engine will split this build's items, for
+        tasks that choose their classes before candidates exist: the engine answers with its
+        own rules, so no task copies them."""
+        return SplitEstimate(self.min_per_class, self.split)
 
 
-class Task:
-    """Base class. Subclasses set the class attributes and implement :meth:`candidates`.
+class Shared:
+    """Per-record work that several tasks share, computed once per record: the build makes one
+    for every record it shows the tasks (in both passes) and hands it to each of them.
+    ``shared.get(make, *args)`` is ``make(record, *args)``, remembered for this record; ``make``
+    must be a module-level function (it is part of the key) and ``args`` hashable."""
 
-    Drops are counted by reason in ``self.drops`` (the pipeline copies them into the card);
-    a drop is any record the task looked at and rejected for a stated reason.
-    """
+    __slots__ = ("_memo", "record")
 
-    name: ClassVar[str]
-    level: ClassVar[Level]
-    description: ClassVar[str]
-    label_names: ClassVar[tuple[str, ...]]
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = ""
-    seed_dependent: ClassVar[bool] = False
-    lexical_control: ClassVar[bool] = False
-    # Each source record yields several copies with different labels (original/perturbed):
-    # the pipeline then also builds an ``unpaired`` variant with one copy per group.
-    paired_copies: ClassVar[bool] = False
-    # Free-text lines that the card prints under the recipe (e.g. how multiword tokens count).
-    notes: ClassVar[tuple[str, ...]] = ()
-    # What adding the task to a build costs, relative to ``sentence_length`` (observation,
-    # candidates, spooling and writing; measured on EWT with ``python bench/task_costs.py``).
-    # Only used to balance tasks across worker processes (``--jobs``); never affects output.
-    relative_cost: ClassVar[float] = 1.0
-    # Tasks with the same non-empty affinity share per-sentence work through one-entry memos
-    # (the form inventory's sentence digest, word order's reading of a sentence), which only
-    # pays when they run in one process: ``--jobs`` keeps them in one shard.
-    shard_affinity: ClassVar[str] = ""
+    def __init__(self, record: Any) -> None:
+        self.record = record
+        self._memo: dict[Hashable, Any] = {}
 
-    def __init__(self, params: TaskParams | None = None, seed: int = 0):
-        self.params = params or TaskParams()
-        self.seed = seed
+    def get(self, make: Callable[..., T], *args: Hashable) -> T:
+        key = (make, args) if args else make
+        value = self._memo.get(key, _MISSING)
+        if value is _MISSING:
+            value = self._memo[key] = make(self.record, *args)
+        return value  # type: ignore[no-any-return]
+
+
+_MISSING = object()
+
+
+class Observation:
+    """A task's first-pass state (counts, accumulators): made fresh by
+    :meth:`Task.observation`, fed every record, then handed to :meth:`Task.fit`."""
+
+    def observe(self, record: Any, shared: Shared) -> None:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Fit:
+    """What a task learned from the corpus: a value, never the task's own state.
+
+    ``label_names`` is the label set in label-id order; ``report`` is what the card's profile
+    shows for the task (every derived choice, and the counts behind it); ``notes`` are card
+    notes that depend on the data. Tasks that keep more (targets, bins, classes) subclass it.
+    ``infeasible`` says why the task can make no candidate at all."""
+
+    label_names: tuple[str, ...]
+    report: Mapping[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    infeasible: str | None = None
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """A task without options."""
+
+
+class Task(Generic[R]):
+    """Base class. Subclasses set :attr:`metadata`, optionally :attr:`Options`, and implement
+    :meth:`candidates` (per record) or :meth:`emit` (whole corpus). Two-pass tasks implement
+    :meth:`observation` and :meth:`fit`."""
+
+    metadata: ClassVar[TaskMetadata]
+    Options: ClassVar[type] = NoOptions
+    # Keys of ``fit().report`` that ``polyprobe profile`` prints: a profile may carry them
+    # back (they are informational and ignored); any other unknown key is an error.
+    reported: ClassVar[frozenset[str]] = frozenset()
+    # Candidates come from the fitted corpus as a whole (:meth:`emit`), not record by record.
+    whole_corpus: ClassVar[bool] = False
+
+    def __init__(self, options: Any = None, context: TaskContext | None = None):
+        self.options = options if options is not None else self.Options()
+        if not isinstance(self.options, self.Options):
+            raise TypeError(f"{self.name}: options must be {self.Options.__name__}")
+        self.context = context if context is not None else TaskContext()
         self.drops: Counter[str] = Counter()
+
+    # --- construction ---------------------------------------------------------------------
+    @classmethod
+    def configure(cls, raw: Mapping[str, Any] | None, context: TaskContext) -> Task[R]:
+        """The task with options from a profile's ``[tasks.<name>]`` table (or command-line
+        task options). Unknown keys are a ``UsageError`` that lists the valid ones."""
+        return cls(options_from(cls, raw or {}), context)
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls.Options))
+
+    # --- metadata shortcuts ---------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+    @property
+    def level(self) -> Level:
+        return self.metadata.level
 
     @property
     def input_columns(self) -> tuple[str, ...]:
-        return INPUT_COLUMNS[self.level]
+        return INPUT_COLUMNS[self.metadata.level]
 
-    def option(self, key: str, default: Any = None) -> Any:
-        """A profile override for this task (``[tasks.<name>]`` in a profile file), or default."""
-        return (self.params.extra.get("tasks", {}).get(self.name) or {}).get(key, default)
+    @property
+    def seed(self) -> int:
+        return self.context.seed
 
-    def parameters(self) -> dict[str, Any]:
-        """Recipe parameters as they appear in the card and the fingerprint."""
-        return {}
+    # --- fit --------------------------------------------------------------------------------
+    def observation(self) -> Observation | None:
+        """A fresh first-pass state, or None when the task needs no first pass."""
+        return None
 
-    # --- optional first pass -----------------------------------------------------------
-    # Tasks whose choices depend on the whole corpus (target words, frequency bands, class
-    # sets, length windows) see every sentence once through ``observe`` before any
-    # ``candidates`` call, then ``derive`` fixes those choices; they are written into the card
-    # (and can be overridden by a profile through ``params.extra``).
-    needs_observation: ClassVar[bool] = False
+    def fit(self, observation: Observation | None) -> Fit:
+        """Fix the corpus-derived choices. The default: the metadata's fixed labels."""
+        labels = self.metadata.labels
+        if labels is None:
+            raise NotImplementedError(f"{self.name}: derived labels need a fit()")
+        return Fit(label_names=labels)
 
-    def observe(self, sentence: Sentence) -> None:
-        """First pass over the corpus (only called when ``needs_observation``)."""
-
-    def derive(self) -> dict[str, Any]:
-        """Fix corpus-derived choices after the first pass; returns them for the card."""
-        return {}
-
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
+    # --- transform --------------------------------------------------------------------------
+    def candidates(self, record: R, fit: Fit, shared: Shared) -> list[Candidate]:
         raise NotImplementedError
+
+    def emit(self, fit: Fit) -> Iterable[Any]:
+        """Whole-corpus tasks: every candidate, from the fit alone."""
+        raise NotImplementedError
+
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        """Recipe parameters as the card and the fingerprint show them."""
+        return {}
 
     def drop(self, reason: str) -> list[Candidate]:
         self.drops[reason] += 1
         return []
+
+
+def options_from(task: type[Task[Any]], raw: Mapping[str, Any]) -> Any:
+    """``task.Options`` from a mapping: unknown keys refused (listing the valid ones), keys the
+    task's fit reports accepted and ignored (so ``polyprobe profile`` output can be passed back
+    as it is)."""
+    names = task.option_names()
+    unknown = sorted(k for k in raw if k not in names and k not in task.reported)
+    if unknown:
+        valid = ", ".join(names) or "none"
+        raise UsageError(
+            f"[tasks.{task.metadata.name}]: unknown option(s) {', '.join(unknown)}; "
+            f"valid options: {valid}"
+        )
+    try:
+        return task.Options(**{k: v for k, v in raw.items() if k in names})
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"[tasks.{task.metadata.name}]: {exc}") from None

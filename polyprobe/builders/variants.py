@@ -7,7 +7,7 @@ Why it looks the way it does:
   candidate) and works with vectorised numpy, so 10M candidates fit in a few hundred MB and take
   seconds. No Python object is created per candidate; scratch arrays use int32 where they can.
 * **One source of randomness.** Every random decision is "sort by ``order``" (a blake2b hash of
-  seed and row id made by the pipeline): shuffling is sorting, undersampling keeps the lowest
+  seed and row id made by the build): shuffling is sorting, undersampling keeps the lowest
   ``order`` values, ratio splits walk components in the order of a candidate's ``order``. No
   numpy RNG stream is used, so the output is identical across numpy versions; ties are broken
   by candidate index, never by sort-algorithm accident.
@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -93,6 +95,9 @@ class SplitSpec:
     ratios: tuple[int, int, int] = (80, 10, 10)
     reason: str = ""  # why this mode was chosen (goes into the card)
     counts: tuple[int, int, int] | None = None  # rows per split, for mode "sizes"
+    # How the card names mode "ud" (the source's own splits): "ud" for treebanks, "source"
+    # for sources whose splits are not UD's.
+    source_label: str = "ud"
 
     @property
     def label(self) -> str:
@@ -102,6 +107,8 @@ class SplitSpec:
             return "ratio:" + "/".join(str(r) for r in self.ratios)
         if self.mode == "sizes" and self.counts is not None:
             return "sizes:" + "/".join(str(c) for c in self.counts)
+        if self.mode == "ud":
+            return self.source_label
         return self.mode
 
 
@@ -158,6 +165,232 @@ class TaskVariants:
             if variant.balance == balance and variant.size == size:
                 return variant
         return None
+
+
+# --------------------------------------------------------------------------------------------
+# Estimates before candidates exist
+# --------------------------------------------------------------------------------------------
+
+_SOURCE_SPLIT_CODE: dict[str, int] = {"train": 0, "dev": 1, "validation": 1, "test": 2}
+DEFAULT_RATIOS: tuple[int, int, int] = (80, 10, 10)
+
+
+def _floors_tuple(value: Any) -> tuple[int, int, int]:
+    """``min_per_class`` as a 3-sequence, a :class:`MinPerClass` or one int."""
+    if isinstance(value, MinPerClass):
+        return value.as_tuple()
+    if isinstance(value, int):
+        return (value, value, value)
+    train, dev, test = (int(v) for v in value)
+    return (train, dev, test)
+
+
+def _split_request(value: Any) -> tuple[str, tuple[int, int, int]] | None:
+    """``split`` as the build gives it: ``"ud"``, ``"ratio"``, ``"ratio:80/10/10"``, a
+    :class:`SplitSpec`, or ``None`` (decided from the data)."""
+    if value is None:
+        return None
+    if isinstance(value, SplitSpec):
+        return (value.mode, tuple(int(r) for r in value.ratios))  # type: ignore[return-value]
+    text = str(value).strip()
+    if text == "ud":
+        return ("ud", DEFAULT_RATIOS)
+    if text == "ratio":
+        return ("ratio", DEFAULT_RATIOS)
+    if text.startswith("ratio:"):
+        parts = [int(p) for p in text[len("ratio:") :].split("/")]
+        if len(parts) != 3 or sum(parts) != 100 or min(parts) < 0:
+            raise ValueError(f"bad split {value!r}: use ud or ratio:TRAIN/VALIDATION/TEST")
+        return ("ratio", (parts[0], parts[1], parts[2]))
+    raise ValueError(f"bad split {value!r}: use ud or ratio:TRAIN/VALIDATION/TEST")
+
+
+class SplitEstimate:
+    """How many items of each class each split will hold, estimated by this engine's rules
+    while a task is still choosing its classes (before any candidate exists).
+
+    Why: a task that picks its own label set (``word_content``'s targets, ``tree_depth``'s
+    bins, ``top_dependencies``' sequences, the contextual tasks' values) must know which
+    classes will survive ``--min-per-class`` in every split, or it would publish classes that
+    :func:`make_variants` then deletes. The rules are this module's, in one place:
+
+    * ``ud`` (when every source has train, dev and test records, or when the build says so):
+      the record's own split counts, and a record whose normalised text already occurred in an
+      earlier split (train < dev < test) counts nowhere, because :func:`_ud_split` drops such
+      groups; with lexical keys, an item whose key an earlier split used counts nowhere either;
+    * ``ratio``: a class with n items is expected to get n·share items in a split (without
+      keys); with keys, whole key components are placed as :func:`_ratio_split` places them
+      (components holding >= 1/1000 of the items first, largest first, into the split furthest
+      below its target; the rest in proportion to the room left). A random ratio split can
+      still leave a class a few items short by chance; the engine then drops it and the card
+      says so.
+
+    Feed it every record in stream order (:meth:`add`), then ask :meth:`table`."""
+
+    def __init__(self, floors: Any = (50, 20, 20), split: Any = None) -> None:
+        self.floors = _floors_tuple(floors)
+        self._requested = _split_request(split)
+        self._split = array("b")
+        self._text = array("Q")
+        self._source_splits: dict[str, set[str | None]] = {}
+        self.mode = "ratio"
+        self.ratios: tuple[int, int, int] = DEFAULT_RATIOS
+        self.reason = ""
+        self._effective: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self._split)
+
+    def add(self, split: str | None, text_hash: int, source: str) -> None:
+        """One record: its source split (``train``/``dev``/``test`` or None), the hash of its
+        normalised text (duplicates share it) and its source's name."""
+        self._split.append(_SOURCE_SPLIT_CODE.get(split or "", -1))
+        self._text.append(text_hash)
+        self._source_splits.setdefault(source, set()).add(split)
+
+    def finish(self) -> None:
+        """Decide the split mode and each record's effective split (once)."""
+        if self._requested is not None:
+            self.mode, self.ratios = self._requested
+            self.reason = "split mode passed in by the pipeline"  # (card text: kept as published)
+        elif self._source_splits and all(
+            {"train", "dev", "test"} <= s for s in self._source_splits.values()
+        ):
+            self.mode, self.ratios = "ud", DEFAULT_RATIOS
+            self.reason = "every treebank has train, dev and test sentences"
+        else:
+            self.mode, self.ratios = "ratio", DEFAULT_RATIOS
+            self.reason = "not every treebank has train, dev and test sentences"
+        split = (
+            np.frombuffer(self._split, dtype=np.int8).copy()
+            if self._split
+            else np.zeros(0, np.int8)
+        )
+        if self.mode == "ud" and split.size:
+            text = np.frombuffer(self._text, dtype=np.uint64)
+            seen = np.zeros(0, dtype=np.uint64)
+            for code in range(3):
+                idx = np.flatnonzero(split == code)
+                dup = np.isin(text[idx], seen)
+                split[idx[dup]] = -1
+                seen = np.union1d(seen, text[idx[~dup]])
+        self._effective = split
+
+    def source_splits(self) -> np.ndarray:
+        """Per record, its source split code (0 train, 1 dev, 2 test, -1 none)."""
+        return np.frombuffer(self._split, dtype=np.int8) if self._split else np.zeros(0, np.int8)
+
+    def table(
+        self, classes: np.ndarray, n_classes: int, keys: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Per class, items per split (train, dev, test) as float: counts under ``ud``,
+        expected counts under ``ratio``. ``classes[i]`` is record i's class (-1: none);
+        ``keys[i]`` its item's lexical key id (lexical control), if any."""
+        if self._effective is None:
+            self.finish()
+        assert self._effective is not None
+        classes = np.asarray(classes, dtype=np.int64)
+        if keys is not None:
+            if self.mode == "ud":
+                classes = self._without_late_keys(classes, np.asarray(keys, dtype=np.int64))
+            else:
+                return self._ratio_key_table(classes, np.asarray(keys), n_classes)
+        out = np.zeros((n_classes, 3), dtype=np.float64)
+        if n_classes == 0:
+            return out
+        has = classes >= 0
+        if self.mode == "ud":
+            split = self._effective[has].astype(np.int64)
+            cls = classes[has]
+            ok = split >= 0
+            np.add.at(out, (cls[ok], split[ok]), 1.0)
+        else:
+            totals = np.bincount(classes[has], minlength=n_classes).astype(np.float64)
+            out[:] = totals[:, None] * np.asarray(self.ratios, dtype=np.float64)[None, :] / 100.0
+        return out
+
+    def _without_late_keys(self, classes: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """``classes`` with -1 for items whose key an earlier source split already used (the
+        engine's ``ud`` rule for lexical keys)."""
+        classes = classes.copy()
+        split = self.source_splits()
+        seen = np.zeros(0, dtype=np.int64)
+        for code in range(3):
+            at = np.flatnonzero((split == code) & (classes >= 0))
+            late = np.isin(keys[at], seen)
+            classes[at[late]] = -1
+            seen = np.union1d(seen, keys[at[~late]])
+        return classes
+
+    def _ratio_key_table(self, classes: np.ndarray, keys: np.ndarray, n_classes: int) -> np.ndarray:
+        """Expected items per class and split under a ratio split with lexical control: every
+        item of a key goes to one split (see the class docstring), so a closed-class value
+        (German Person=1: a handful of pronouns) gets its share of a split only if its items
+        are spread over enough keys, which expected counts alone would miss."""
+        out = np.zeros((n_classes, 3), dtype=np.float64)
+        has = classes >= 0
+        if not has.any():
+            return out
+        cls, frm = classes[has], keys[has]
+        n = float(cls.size)
+        ratios = np.asarray(self.ratios, dtype=np.float64)
+        active = ratios > 0
+        target = ratios * n / ratios.sum()
+        size = np.bincount(frm)
+        count = np.zeros(3, dtype=np.float64)
+        big = np.flatnonzero(size * _BIG_COMPONENT_SHARE >= n)
+        big = big[np.lexsort((big, -size[big]))]
+        is_big = np.zeros(size.size, dtype=bool)
+        for f in big.tolist():
+            deficit = np.where(active, target - count, -np.inf)
+            s = int(np.argmax(deficit))
+            count[s] += size[f]
+            is_big[f] = True
+            np.add.at(out[:, s], cls[frm == f], 1.0)
+        room = np.where(active, np.maximum(target - count, 0.0), 0.0)
+        if room.sum() <= 0:
+            room = np.where(active, target, 0.0)
+        small = ~is_big[frm]
+        per_class = np.bincount(cls[small], minlength=n_classes).astype(np.float64)
+        out += per_class[:, None] * (room / room.sum())[None, :]
+        return out
+
+    def required(self) -> np.ndarray:
+        """The floor per split; a split that gets no data under ``ratio`` asks for nothing."""
+        floors = np.asarray(self.floors, dtype=np.float64)
+        if self.mode == "ratio":
+            floors = np.where(np.asarray(self.ratios) > 0, floors, 0.0)
+        return floors
+
+    def passing(self, table: np.ndarray) -> np.ndarray:
+        """Per class: does every split reach its floor?"""
+        if table.size == 0:
+            return np.zeros(table.shape[0], dtype=bool)
+        return np.all(table + 1e-9 >= self.required()[None, :], axis=1)
+
+    def minimum_items(self) -> int | None:
+        """Under ``ratio``: the fewest items a class needs in all (None under ``ud``)."""
+        if self.mode != "ratio":
+            return None
+        need = [-(-f * 100 // r) for f, r in zip(self.floors, self.ratios, strict=True) if r > 0]
+        return int(max(need)) if need else 0
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "split_mode": "ud" if self.mode == "ud" else "ratio:" + "/".join(map(str, self.ratios)),
+            "split_mode_reason": self.reason,
+            "min_per_class": list(self.floors),
+        }
+        if self.mode == "ud":
+            out["split_estimate"] = (
+                "items per UD split, minus texts already seen in an earlier split"
+            )
+        else:
+            out["split_estimate"] = (
+                "expected items per split = items x split share; a class needs "
+                f">= {self.minimum_items()} items"
+            )
+        return out
 
 
 # --------------------------------------------------------------------------------------------

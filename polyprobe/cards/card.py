@@ -17,18 +17,15 @@ import enum
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
-from polyprobe.builders.task import INPUT_COLUMNS, Level
 from polyprobe.cards import schema
-from polyprobe.cards.stats import ConfigStats, ordered_splits, size_category
-
-if TYPE_CHECKING:
-    from polyprobe.cards.folder import ConfigPayload, DatasetMeta
+from polyprobe.cards.payload import ConfigCard, ConfigPayload
+from polyprobe.cards.stats import ordered_splits, size_category
+from polyprobe.metadata import INPUT_COLUMNS, DatasetMeta, Level
 
 README = "README.md"
 REPORT = "report.json"
@@ -200,19 +197,6 @@ def anchored_tables(body: str) -> dict[tuple[str, str | None], list[list[str]]]:
 # the card
 
 
-@dataclass
-class ConfigCard:
-    """What the writer keeps per config after its tables are on disk (the payload without its
-    tables, plus statistics of the written files)."""
-
-    payload: ConfigPayload
-    stats: ConfigStats
-
-    @property
-    def name(self) -> str:
-        return self.payload.name
-
-
 def polyprobe_config_block(payload: ConfigPayload) -> dict[str, Any]:
     """The payload's ``polyprobe`` dict, completed with task/level/inputs/labels so that
     evaluation needs nothing but the card. A disagreement with the payload is a pipeline bug."""
@@ -292,16 +276,7 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
         "profile": meta.profile,
         "skipped_invalid": meta.skipped_invalid,
         "duplicates": meta.duplicates,
-        "sources": [
-            {
-                "kind": s.kind,
-                "name": s.name,
-                "version": s.version,
-                "license": s.license,
-                "files": s.files,
-            }
-            for s in meta.sources
-        ],
+        "sources": [s.card_entry() for s in meta.sources],
         "changelog": list(meta.changelog),
     }
     if meta.bump_check:
@@ -431,6 +406,31 @@ def _config_section(cfg: ConfigCard, load_target: str) -> list[str]:
     return out
 
 
+_CONFIG_HEADING = re.compile(r"^### `(?P<name>(?:[^`\\]|\\.)+)`(?: \(default\))?$")
+
+
+def config_descriptions(body: str) -> dict[str, str]:
+    """Each config's task description as the card body shows it (the paragraph under the
+    config's heading): what a reader of the card, or an export, learns of the task without
+    knowing the task itself."""
+    out: dict[str, str] = {}
+    lines = body.splitlines()
+    for i, line in enumerate(lines):
+        m = _CONFIG_HEADING.match(line)
+        if not m:
+            continue
+        paragraph: list[str] = []
+        for nxt in lines[i + 1 :]:
+            if nxt.startswith(("```", "#", "**")):
+                break
+            if nxt.strip() or paragraph:
+                if not nxt.strip():
+                    break
+                paragraph.append(nxt.strip())
+        out[m["name"]] = " ".join(paragraph)
+    return out
+
+
 def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
     """The markdown body. Every number comes from ``ConfigStats`` (the written files) or from
     the meta the pipeline counted (skips, duplicates, drops)."""
@@ -540,17 +540,29 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
         ]
 
     out += ["## Licence", ""]
+    rows = [s for s in meta.sources if s.role == "rows"]
+    references = [s for s in meta.sources if s.role != "rows"]
     if hub_license(meta.license) == "other":
         out += [
             "The sources do not share one licence; each row is under its source's licence:",
             "",
+            md_table(["source", "licence"], [(s.name, s.license) for s in rows], [False, False]),
+            "",
+        ]
+    elif references:
+        out += [f"`{meta.license}`, the licence of every source of rows.", ""]
+    else:
+        out += [f"`{meta.license}`, the licence of every source.", ""]
+    if references:
+        out += [
+            "Reference sources inform which rows are chosen (e.g. which forms are frequent) "
+            "but no row comes from them; they keep their own licences:",
+            "",
             md_table(
-                ["source", "licence"], [(s.name, s.license) for s in meta.sources], [False, False]
+                ["source", "licence"], [(s.name, s.license) for s in references], [False, False]
             ),
             "",
         ]
-    else:
-        out += [f"`{meta.license}`, the licence of every source.", ""]
     if meta.license_mix_allowed:
         out += [
             "Sources under NonCommercial and ShareAlike licences were merged because the builder "

@@ -27,6 +27,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from polyprobe.cards.card import README, CardFormatError, config_descriptions, read_readme
 from polyprobe.cards.diff import FolderView, read_folder
 from polyprobe.errors import PolyprobeError, UsageError
 
@@ -248,15 +249,20 @@ def _sample_creation(view: FolderView, config: str, block: dict[str, Any]) -> st
     return "found"
 
 
-def _description(cblock: dict[str, Any], config: str, level: str) -> str:
+def _description(
+    cblock: dict[str, Any], config: str, level: str, descriptions: dict[str, str]
+) -> str:
+    """The task description the card shows for ``config``; a generic line if it has none."""
     task = str(cblock.get("task", config))
-    try:
-        from polyprobe.builders.registry import get_task
+    return descriptions.get(config) or f"polyprobe probing task {task} ({level} level)"
 
-        text = " ".join(str(get_task(task).description).split())
-    except Exception:  # a task this polyprobe does not know (e.g. a newer build)
-        text = ""
-    return text or f"polyprobe probing task {task} ({level} level)"
+
+def _card_descriptions(folder: Path) -> dict[str, str]:
+    try:
+        _, body = read_readme(folder / README)
+    except (OSError, UnicodeDecodeError, CardFormatError):
+        return {}
+    return config_descriptions(body)
 
 
 def mteb_metadata(
@@ -270,6 +276,7 @@ def mteb_metadata(
     card = view.card or {}
     block = card.get("polyprobe") or {}
     pconfigs = block.get("configs") or {}
+    descriptions = _card_descriptions(Path(folder))
     revision = str(block.get("fingerprint", ""))
     license_id = str(card.get("license", "unknown"))
     langs = []
@@ -287,7 +294,7 @@ def mteb_metadata(
         level = str(cblock.get("level", ""))
         out[config] = {
             "name": f"polyprobe.{'-'.join(langs) or 'und'}.{config}",
-            "description": _description(cblock, config, level),
+            "description": _description(cblock, config, level, descriptions),
             "reference": None,
             "dataset": {
                 "path": dataset_path or str(folder),

@@ -27,7 +27,6 @@ import shutil
 import warnings
 import weakref
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -39,7 +38,6 @@ from polyprobe.cards import schema
 from polyprobe.cards.card import (
     README,
     REPORT,
-    ConfigCard,
     card_body,
     card_data,
     has_block,
@@ -48,6 +46,7 @@ from polyprobe.cards.card import (
     polyprobe_config_block,
     render_readme,
 )
+from polyprobe.cards.payload import ConfigCard, ConfigPayload, SplitCopy
 from polyprobe.cards.stats import (
     EXAMPLE_ROWS,
     ConfigStats,
@@ -56,77 +55,7 @@ from polyprobe.cards.stats import (
     ordered_splits,
 )
 from polyprobe.errors import PolyprobeError
-
-
-@dataclass(frozen=True)
-class SplitCopy:
-    """A split source: the same split of a config written before into the same staging
-    folder (``written``), whose rows this split holds exactly, in the same order, under the
-    same label names. Its file is copied instead of encoding the same rows again: a split
-    file's bytes depend on its rows and label names only, never on the config's name
-    (``tests/test_folder_writer.py`` checks the copy against a fresh write)."""
-
-    written: ConfigCard
-
-
-@dataclass
-class ConfigPayload:
-    """One (task, variant) config as the pipeline hands it over."""
-
-    name: str  # "subject_number" (recommended) or "subject_number.natural-full"
-    task: str
-    level: str
-    description: str
-    label_names: list[str]
-    polyprobe: dict[str, Any]  # the YAML ``polyprobe:`` block (task, level, inputs, labels, ...)
-    recipe: dict[str, Any]  # recipe parameters printed in the card
-    # final schema (cards.schema.arrow_schema), output order: a table, or a callable yielding
-    # chunks of ROW_GROUP rows (the last shorter) so big splits are never whole in memory, or
-    # a SplitCopy of a config written before
-    splits: dict[str, pa.Table | Callable[[], Iterable[pa.Table]] | SplitCopy]
-    dropped: dict[str, int] = field(default_factory=dict)  # reason -> count, task + engine
-    dropped_classes: dict[str, str] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    citation: str = ""
-    default: bool = False
-
-
-@dataclass
-class SourceInfo:
-    kind: str  # "ud-treebank", "unimorph", ...
-    name: str  # "UD_English-EWT"
-    version: str  # git HEAD, --source-version, or "unknown"
-    license: str  # SPDX-like id, e.g. "CC-BY-SA-4.0"
-    files: list[dict[str, str]]  # [{"name": "en_ewt-ud-dev.conllu", "sha256": "..."}]
-
-
-@dataclass
-class DatasetMeta:
-    pretty_name: str
-    languages: list[str]
-    license: str  # one id when all sources agree, else "other"
-    sources: list[SourceInfo]
-    polyprobe_version: str
-    fingerprint: str
-    parameters: dict[str, Any]  # build parameters (seed, sizes, split, min-per-class, ...)
-    skipped_invalid: dict[str, int] = field(default_factory=dict)  # reason -> sentences skipped
-    duplicates: dict[str, int] = field(default_factory=dict)  # e.g. {"sentences": n, "groups": m}
-    feasibility: dict[str, Any] = field(default_factory=dict)  # task -> report (also report.json)
-    profile: dict[str, Any] = field(default_factory=dict)  # derived language choices
-    license_mix_allowed: bool = False
-    task_categories: list[str] = field(default_factory=lambda: ["text-classification"])
-    tags: list[str] = field(default_factory=lambda: ["probing", "polyprobe"])
-    source_datasets: list[str] = field(default_factory=list)
-    summary: str = ""
-    # Hub id ("org/name") shown in the card's load snippets; "" shows a folder placeholder.
-    # Never the output path: the card must not depend on where the folder was written.
-    repo_id: str = ""
-    # The dataset's own semantic version (not polyprobe's), its changelog (oldest first:
-    # [{"version", "bump", "summary": [...], ...}]) and, for a build checked against a previous
-    # release, what the check found (polyprobe.cards.release).
-    release: str = "0.1.0"
-    changelog: list[dict[str, Any]] = field(default_factory=list)
-    bump_check: dict[str, Any] = field(default_factory=dict)
+from polyprobe.metadata import DatasetMeta
 
 
 class FolderError(PolyprobeError):
@@ -248,7 +177,7 @@ class DatasetFolderWriter:
 
     def adopt(self, card: ConfigCard) -> None:
         """Take over a config whose files another process already wrote into :attr:`tmp`
-        (with :func:`write_config_files`; see ``polyprobe.builders.shards``)."""
+        (with :func:`write_config_files`; see ``polyprobe.runtime.shards``)."""
         self._check_open()
         self._check_new(card.payload)
         for rel in [*(st.path for st in card.stats.splits.values()), plot_path(card.name)]:

@@ -20,12 +20,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from polyprobe.errors import PolyprobeError, UsageError
-
-if TYPE_CHECKING:
-    from polyprobe.cards.folder import DatasetMeta
+from polyprobe.metadata import DatasetMeta
 
 DEFAULT_RELEASE = "0.1.0"
 _SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from polyprobe.builders.task import INPUT_COLUMNS, Level
+from polyprobe.metadata import Level, column_names
 
 # Arrow type and HF feature dict for every column name that may appear.
 _STRING = (pa.string(), {"dtype": "string", "_type": "Value"})
@@ -33,11 +33,6 @@ _COLUMN_TYPES: dict[str, tuple[pa.DataType, dict[str, Any]]] = {
     "group": _STRING,
     "lexical_key": _STRING,
 }
-
-
-def column_names(level: Level | str) -> list[str]:
-    """Column order of a config: ``id``, the level's inputs, ``label``, ``group``, ``lexical_key``."""
-    return ["id", *INPUT_COLUMNS[Level(level)], "label", "group", "lexical_key"]
 
 
 def features_dict(level: Level | str, label_names: list[str] | tuple[str, ...]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""CLI hooks for ``polyprobe build trec``, ``polyprobe correlate`` and ``polyprobe report``.
+"""CLI hooks for ``polyprobe correlate`` and ``polyprobe report``.
 
 Only argparse is imported here: ``polyprobe --help`` builds every parser, so anything heavier
 (pyarrow, scipy, matplotlib) is imported inside the run functions. Each run function returns
@@ -19,54 +19,6 @@ METRICS = ("accuracy", "macro_f1")
 def _fail(exc: Exception) -> int:
     print(f"polyprobe: error: {exc}", file=sys.stderr)
     return int(getattr(exc, "exit_code", EXIT_USAGE))
-
-
-# --------------------------------------------------------------------------- build trec
-
-
-def add_build_trec_parser(build_subparsers: Any) -> argparse.ArgumentParser:
-    """``polyprobe build trec DIR --out OUT [--seed N] [--overwrite]``."""
-    p = build_subparsers.add_parser(
-        "trec",
-        help="downstream dataset: TREC question classification",
-        description="Build a dataset folder (configs coarse, the default, and fine; splits "
-        "train/test) from a folder holding the original TREC files train_5500.label and "
-        "TREC_10.label. Encodings are detected per file. Train copies of test questions are "
-        "dropped (the card says how many).",
-    )
-    p.add_argument("path", type=Path, metavar="DIR", help="folder with the TREC .label files")
-    p.add_argument("--out", required=True, type=Path, help="dataset folder to write")
-    p.add_argument("--seed", type=int, default=0, help="seed of the row order (default 0)")
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --out atomically")
-    p.add_argument("--source-version", default=None, help="version of the TREC files (card)")
-    p.add_argument(
-        "--on-invalid",
-        choices=["raise", "skip"],
-        default="raise",
-        help="malformed lines: stop with an error (default) or skip and count them",
-    )
-    p.set_defaults(func=run_build_trec)
-    return p
-
-
-def run_build_trec(args: argparse.Namespace) -> int:
-    from polyprobe.errors import PolyprobeError
-
-    try:
-        from polyprobe.builders.downstream.trec import build_trec
-
-        out = build_trec(
-            args.path,
-            args.out,
-            seed=args.seed,
-            overwrite=args.overwrite,
-            source_version=args.source_version,
-            on_invalid=args.on_invalid,
-        )
-    except PolyprobeError as exc:
-        return _fail(exc)
-    print(f"wrote {out} (configs: coarse [default], fine)")
-    return EXIT_OK
 
 
 # --------------------------------------------------------------------------- correlate

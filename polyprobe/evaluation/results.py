@@ -73,9 +73,9 @@ def result_path(
 def library_versions() -> dict[str, str]:
     import importlib.metadata as md
 
-    import polyprobe
+    from polyprobe.version import __version__
 
-    out = {"polyprobe": polyprobe.__version__}
+    out = {"polyprobe": __version__}
     for name, dist in (
         ("torch", "torch"),
         ("sklearn", "scikit-learn"),

@@ -28,21 +28,17 @@ import zlib
 from collections.abc import Iterable, Iterator
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.records import EmptyNode, MultiwordToken, Sentence, SourceFile, Word
-
-if TYPE_CHECKING:
-    from polyprobe.loaders.sources import TreebankSource
+from polyprobe.loaders.source import FATAL_REASONS, ON_INVALID
 
 __all__ = [
+    "FATAL_REASONS",
     "REASONS",
     "LazyWord",
-    "discover",
     "file_stem",
     "read_conllu",
-    "read_sources",
     "split_of",
 ]
 
@@ -65,16 +61,6 @@ REASONS: dict[str, str] = {
     "corrupt-gzip": "the gzip stream is damaged or not gzip at all (the rest is lost)",
 }
 
-#: Reasons of errors that are always raised, never skipped: they are not about a sentence.
-FATAL_REASONS: dict[str, str] = {
-    "missing-file": "an input path does not exist or is not a file",
-    "unreadable": "an input file cannot be opened or read (permissions, disk error)",
-    "no-input": "a folder holds no CoNLL-U files (discover)",
-    "duplicate-input": "a folder holds both x.conllu and x.conllu.gz (discover)",
-    "changed-input": "the input changed during a build: its passes read different sentences",
-}
-
-_ON_INVALID = ("raise", "skip")
 _BLOCK = 1 << 20  # bytes per read: big enough to amortise decoding, small enough for memory
 _CACHE_MAX = 16384  # distinct FEATS/MISC strings cached; bounded so memory stays constant
 _TABLE = 2048  # ids/heads below this are matched by table lookup, larger ones slowly
@@ -357,8 +343,8 @@ def read_conllu(
     per word is 8% of a pass) and no builder changes a word
     (``tests/test_conllu_reader.py`` checks the shared dicts after every task has run).
     """
-    if on_invalid not in _ON_INVALID:
-        raise UsageError(f"on_invalid must be one of {_ON_INVALID}, not {on_invalid!r}")
+    if on_invalid not in ON_INVALID:
+        raise UsageError(f"on_invalid must be one of {ON_INVALID}, not {on_invalid!r}")
     p = Path(path)
     if not p.is_file():
         problem = "not a file (read a folder with discover/read_sources)" if p.is_dir() else ""
@@ -913,50 +899,3 @@ def _cycle_member(heads: list[int], n: int) -> int:
             state[j] = 2
             j = heads[j]
     return 0
-
-
-# --------------------------------------------------------------------------------------
-# several files and treebanks
-
-_SPLIT_ORDER = {"train": 0, "dev": 1, "test": 2, None: 3}
-
-
-def read_sources(
-    sources: Iterable[TreebankSource],
-    *,
-    on_invalid: str = "raise",
-    skipped: collections.Counter[str] | None = None,
-    lazy: bool = False,
-    shared_dicts: bool = False,
-) -> Iterator[Sentence]:
-    """Every sentence of every source, in a fixed order: sources as given; within a source
-    train, dev, test (then split-less files), files of one split by name. The order is part
-    of determinism: downstream ids and groups depend on which copy of a sentence comes first.
-    ``lazy`` and ``shared_dicts``: as for :func:`read_conllu`.
-    """
-    if on_invalid not in _ON_INVALID:
-        raise UsageError(f"on_invalid must be one of {_ON_INVALID}, not {on_invalid!r}")
-    for src in sources:
-        for f in sorted(src.files, key=lambda f: (_SPLIT_ORDER.get(f.split, 3), f.path)):
-            yield from read_conllu(
-                f.path,
-                treebank=src.name,
-                split=f.split,
-                on_invalid=on_invalid,
-                skipped=skipped,
-                lazy=lazy,
-                shared_dicts=shared_dicts,
-            )
-
-
-def discover(
-    paths: Iterable[str | Path],
-    *,
-    license_overrides: dict[str, str] | None = None,
-    source_version: str | None = None,
-) -> list[TreebankSource]:
-    """Turn treebank folders and/or single CoNLL-U files into sources (see
-    :func:`polyprobe.loaders.sources.discover`, which this re-exports)."""
-    from polyprobe.loaders.sources import discover as _discover
-
-    return _discover(paths, license_overrides=license_overrides, source_version=source_version)

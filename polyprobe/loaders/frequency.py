@@ -8,8 +8,6 @@ ranked, most frequent first) or a ``word TAB count`` file. Keys go through
 
 from __future__ import annotations
 
-import gzip
-import io
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -17,8 +15,25 @@ from pathlib import Path
 
 from polyprobe.errors import InputError
 from polyprobe.hashing import file_sha256, lexical_key
+from polyprobe.loaders.source import InvalidPolicy, file_entries
+from polyprobe.loaders.sources import treebank_metadata
+from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
+from polyprobe.metadata import SourceInfo
 
 _CONLLU_SUFFIXES = (".conllu", ".conllu.gz", ".conll", ".conll.gz")
+
+#: Reason keys counted under ``--on-invalid skip`` (one line skipped each). A word list that
+#: mixes lines with and without counts (``mixed-format``) is a whole-file problem: it raises.
+REASONS: dict[str, str] = {
+    "bad-column-count": "a CoNLL-U line without a tab, or a list line with more than 2 columns",
+    "empty-field": "an empty word (list) or FORM column (CoNLL-U)",
+    "bad-count": "a list's count is not a non-negative integer",
+    "bad-encoding": "a line is not valid UTF-8",
+}
+
+
+def _raise_policy(policy: InvalidPolicy | None) -> InvalidPolicy:
+    return policy if policy is not None else InvalidPolicy("raise")
 
 
 @dataclass
@@ -72,26 +87,6 @@ class FrequencyList:
         return cls(dict(merged), frequent_rank=frequent_rank)
 
 
-def _open(path: Path) -> io.TextIOBase:
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
-    return open(path, encoding="utf-8")  # noqa: SIM115 - caller closes
-
-
-def _numbered(path: Path) -> Iterator[tuple[int, str]]:
-    number = 0
-    with _open(path) as fh:
-        try:
-            for number, line in enumerate(fh, 1):  # noqa: B007 - used in the except
-                yield number, line.rstrip("\r\n")
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                path, number + 1, f"not UTF-8 ({exc.reason})", "bad-encoding"
-            ) from None
-        except (OSError, EOFError) as exc:
-            raise InputError(path, number + 1, f"unreadable ({exc})", "unreadable") from None
-
-
 def conllu_files(paths: str | Path | Iterable[str | Path]) -> list[Path]:
     """CoNLL-U files of the given files and treebank folders (sorted, so counts are stable)."""
     if isinstance(paths, (str, Path)):
@@ -108,45 +103,58 @@ def conllu_files(paths: str | Path | Iterable[str | Path]) -> list[Path]:
         elif path.is_file():
             out.append(path)
         else:
-            raise InputError(path, None, "no such file or folder")
+            raise InputError(path, None, "no such file or folder", "missing-file")
     return out
 
 
-def count_conllu_forms(path: Path, counts: Counter[str]) -> None:
+def count_conllu_forms(
+    path: Path, counts: Counter[str], policy: InvalidPolicy | None = None
+) -> None:
     """Add the forms of one CoNLL-U file to ``counts``.
 
     Counted: every syntactic word (integer id) and the surface form of every multiword token
     (Spanish *del* is a word a reader sees); empty nodes (``8.1``) are not words of the text.
     A plain line reader: frequency counting needs only columns 1-2, and a full parse would
-    reject whole files for tree errors that do not affect counts."""
-    for number, line in _numbered(path):
+    reject whole files for tree errors that do not affect counts. A malformed line goes to
+    ``policy`` (default: raise); skipped, only that line's form is not counted."""
+    reject = _raise_policy(policy).reject
+    for number, line in numbered_lines(path):
         if not line or line.startswith("#"):
             continue
         tab = line.find("\t")
         if tab < 0:
-            raise InputError(
-                path, number, "expected tab-separated CoNLL-U columns", "bad-column-count"
-            )
+            if isinstance(line, BadLine):
+                reject(bad_encoding(path, number, line))
+            else:
+                reject(
+                    InputError(
+                        path, number, "expected tab-separated CoNLL-U columns", "bad-column-count"
+                    )
+                )
+            continue
         ident = line[:tab]
         if "." in ident:
             continue
         end = line.find("\t", tab + 1)
         form = line[tab + 1 : end if end >= 0 else None]
         if not form:
-            raise InputError(path, number, "empty FORM column", "empty-field")
+            reject(InputError(path, number, "empty FORM column", "empty-field"))
+            continue
         counts[lexical_key(form)] += 1
 
 
 def from_conllu(
-    paths: str | Path | Iterable[str | Path], frequent_rank: int | None = None
+    paths: str | Path | Iterable[str | Path],
+    frequent_rank: int | None = None,
+    policy: InvalidPolicy | None = None,
 ) -> FrequencyList:
     """Frequencies of forms in UD treebanks (files, ``.gz`` files or treebank folders)."""
     files = conllu_files(paths)
     if not files:
-        raise InputError(str(paths), None, "no CoNLL-U files found")
+        raise InputError(str(paths), None, "no CoNLL-U files found", "no-input")
     counts: Counter[str] = Counter()
     for path in files:
-        count_conllu_forms(path, counts)
+        count_conllu_forms(path, counts, policy)
     return FrequencyList(
         dict(counts),
         sources=[str(p) for p in files],
@@ -155,37 +163,49 @@ def from_conllu(
     )
 
 
-def from_word_list(path: str | Path, frequent_rank: int | None = None) -> FrequencyList:
+def from_word_list(
+    path: str | Path, frequent_rank: int | None = None, policy: InvalidPolicy | None = None
+) -> FrequencyList:
     """A word-per-line list (most frequent first; the count becomes ``n - line index`` so that
     ranks follow the file's order) or a ``word TAB count`` file (detected per line: a second
-    column must be a non-negative integer)."""
+    column must be a non-negative integer). A malformed line goes to ``policy`` (default:
+    raise); skipped, it takes no rank."""
     path = Path(path)
+    reject = _raise_policy(policy).reject
     rows: list[tuple[str, int | None]] = []
-    for number, line in _numbered(path):
+    for number, line in numbered_lines(path):
+        if isinstance(line, BadLine):
+            reject(bad_encoding(path, number, line))
+            continue
         if not line.strip():
             continue
         cols = line.split("\t")
         word = cols[0].strip()
         if not word:
-            raise InputError(path, number, "empty word", "empty-field")
+            reject(InputError(path, number, "empty word", "empty-field"))
+            continue
         if len(cols) == 1:
             rows.append((word, None))
         elif len(cols) == 2:
             try:
                 n = int(cols[1].strip())
             except ValueError:
-                raise InputError(
-                    path, number, f"count is not an integer: {cols[1]!r}", "bad-count"
-                ) from None
+                reject(
+                    InputError(path, number, f"count is not an integer: {cols[1]!r}", "bad-count")
+                )
+                continue
             if n < 0:
-                raise InputError(path, number, f"negative count {n}", "bad-count")
+                reject(InputError(path, number, f"negative count {n}", "bad-count"))
+                continue
             rows.append((word, n))
         else:
-            raise InputError(
-                path,
-                number,
-                f"expected 'word' or 'word<TAB>count', found {len(cols)} columns",
-                "bad-column-count",
+            reject(
+                InputError(
+                    path,
+                    number,
+                    f"expected 'word' or 'word<TAB>count', found {len(cols)} columns",
+                    "bad-column-count",
+                )
             )
     with_counts = sum(1 for _, n in rows if n is not None)
     if with_counts and with_counts != len(rows):
@@ -207,13 +227,98 @@ def from_word_list(path: str | Path, frequent_rank: int | None = None) -> Freque
 
 
 def load_frequencies(
-    paths: str | Path | Iterable[str | Path], frequent_rank: int | None = None
+    paths: str | Path | Iterable[str | Path],
+    frequent_rank: int | None = None,
+    policy: InvalidPolicy | None = None,
 ) -> FrequencyList:
     """One entry point for the CLI's ``--frequencies``: CoNLL-U files/folders are counted, any
     other single file is read as a word list."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     paths = [Path(p) for p in paths]
-    if len(paths) == 1 and paths[0].is_file() and not paths[0].name.endswith(_CONLLU_SUFFIXES):
-        return from_word_list(paths[0], frequent_rank)
-    return from_conllu(paths, frequent_rank)
+    if len(paths) == 1 and paths[0].is_file() and not _is_conllu(paths[0]):
+        return from_word_list(paths[0], frequent_rank, policy)
+    return from_conllu(paths, frequent_rank, policy)
+
+
+def _is_conllu(path: Path) -> bool:
+    return path.name.endswith(_CONLLU_SUFFIXES)
+
+
+@dataclass
+class FrequencySource:
+    """One ``--frequencies`` path as a build source: a UD folder or CoNLL-U file (forms are
+    counted, kind ``frequency-ud``) or a word list (kind ``frequency-list``).
+
+    Why a source per path: each path has its own licence and version, and the card lists each
+    with its files. ``files`` are named relative to the folder (a file given alone: by its
+    name), in the order they are counted; the card prints them so. Records are ``(lexical
+    key, count)`` pairs, most frequent first (ties by key); :meth:`frequency_list` gives the
+    whole list, which is what a build usually wants."""
+
+    path: Path
+    license: str = "unknown"
+    version: str = "unknown"
+    files: list[dict[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.path = Path(self.path)
+        if not self.files:
+            self.files = self._describe_files()
+
+    @classmethod
+    def from_path(
+        cls,
+        path: str | Path,
+        *,
+        license_override: str | None = None,
+        source_version: str | None = None,
+    ) -> FrequencySource:
+        """Licence and version from the path's folder, as for a treebank folder."""
+        lic, version = treebank_metadata(
+            path, license_override=license_override, source_version=source_version
+        )
+        return cls(Path(path), lic, version)
+
+    @property
+    def is_ud(self) -> bool:
+        return self.path.is_dir() or _is_conllu(self.path)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def info(self) -> SourceInfo:
+        return SourceInfo(
+            kind="frequency-ud" if self.is_ud else "frequency-list",
+            name=self.path.name,
+            version=self.version,
+            license=self.license,
+            files=[dict(f) for f in self.files],
+            role="reference",  # it decides which forms count as frequent; no row comes from it
+        )
+
+    def _describe_files(self) -> list[dict[str, str]]:
+        path = self.path
+        if not self.is_ud:
+            if not path.is_file():
+                raise InputError(path, None, "no such file or folder", "missing-file")
+            return file_entries([(path.name, path)])
+        files = conllu_files([path])
+        if not files:
+            raise InputError(str(path), None, "no CoNLL-U files found", "no-input")
+        return file_entries(
+            [(f.relative_to(path).as_posix() if path.is_dir() else f.name, f) for f in files]
+        )
+
+    def frequency_list(
+        self, policy: InvalidPolicy, frequent_rank: int | None = None
+    ) -> FrequencyList:
+        if self.is_ud:
+            return from_conllu([self.path], frequent_rank, policy)
+        return from_word_list(self.path, frequent_rank, policy)
+
+    def records(self, policy: InvalidPolicy) -> Iterator[tuple[str, int]]:
+        counts = self.frequency_list(policy).counts
+        return iter(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))

@@ -1,5 +1,10 @@
 """Typed records that loaders yield. They know nothing of tasks: builders read them.
 
+Four record kinds cover every input a build reads: a :class:`Sentence` (a treebank's), a
+:class:`LexEntry` (a lexicon line), a :class:`Document` (sentences or paragraphs in their
+order) and an :class:`Example` (one item of a labelled or scored dataset). A task declares
+which kind it reads, so the build spine can hand it records without knowing the format.
+
 Syntactic words, multiword-token ranges and empty nodes live in separate lists so that a
 multiword token (Spanish *del*) or an enhanced-graph empty node can never be mistaken for a
 syntactic word by a task that counts or indexes words.
@@ -7,7 +12,9 @@ syntactic word by a task that counts or indexes words.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 @dataclass(slots=True)
@@ -60,8 +67,10 @@ class EmptyNode:
 
 @dataclass(slots=True, frozen=True)
 class SourceFile:
-    """Where a sentence came from: treebank name (folder name, e.g. ``UD_English-EWT``), file
-    path and the UD split (``train``/``dev``/``test``, or ``None`` for a loose file)."""
+    """Where a record came from: the source's name (for a treebank its folder name, e.g.
+    ``UD_English-EWT``; else the source's own name, e.g. ``trec``), file path and the split
+    the source assigns (UD's ``train``/``dev``/``test``, TREC's ``train``/``test``, or
+    ``None`` for a loose file). The field keeps its historical name ``treebank``."""
 
     treebank: str
     path: str
@@ -187,3 +196,84 @@ class Sentence:
                 out.append(SurfaceToken(w.form, (w.id,), w.misc.get("SpaceAfter") != "No", w.upos))
                 i += 1
         return out
+
+
+class LexEntry(NamedTuple):
+    """One UniMorph line. ``tag`` is the raw bundle; ``features`` maps dimension -> value name
+    (``{"POS": "Noun", "Case": "Accusative", "Number": "Singular"}``); ``layers`` keeps each
+    argument/possessor layer's own decoded dimensions (``{"NOM": {"Person": ..., "Number":
+    ...}}``); ``unknown_tags`` are atoms the schema does not know (``LGSPEC1`` included), kept
+    so that the card can count them. A NamedTuple because lexicons have millions of lines and
+    it is created twice as fast as a frozen dataclass."""
+
+    lemma: str
+    form: str
+    tag: str
+    features: Mapping[str, str]
+    layers: Mapping[str, Mapping[str, str]]
+    pos: str | None
+    unknown_tags: tuple[str, ...]
+    source: str
+    line: int
+
+
+DOCUMENT_UNITS: tuple[str, ...] = ("sentence", "paragraph")
+
+
+@dataclass(slots=True, frozen=True)
+class Document:
+    """A document as an ordered sequence of units (its sentences or paragraphs).
+
+    Why a record of its own: discourse tasks (sentence order, next-sentence, section
+    membership) need what no single sentence carries - which units are neighbours and where
+    a section starts - and sources such as Wikipedia dumps have no sentence-level
+    annotation to hang it on. ``sections`` gives each unit's section title (``None`` where
+    there is none) and is empty when the source has no sections at all; ``line`` is where the
+    document starts in its file."""
+
+    doc_id: str
+    units: tuple[str, ...]
+    unit: str
+    sections: tuple[str | None, ...]
+    source: SourceFile
+    line: int
+
+    def __post_init__(self) -> None:
+        if self.unit not in DOCUMENT_UNITS:
+            raise ValueError(f"unit must be one of {DOCUMENT_UNITS}, not {self.unit!r}")
+        if self.sections and len(self.sections) != len(self.units):
+            raise ValueError(
+                f"document {self.doc_id}: {len(self.sections)} section titles for "
+                f"{len(self.units)} units (give one per unit, or none)"
+            )
+
+
+EXAMPLE_KINDS: tuple[str, ...] = ("text", "word")
+
+
+@dataclass(slots=True, frozen=True)
+class Example:
+    """One labelled or scored item of a downstream or lexical dataset (a TREC question, a
+    SimLex word pair with its score).
+
+    Why one type for all of them: such datasets come already labelled, so what a build needs
+    from each is the same - stable ids, one or two inputs, a label or a score, and where the
+    item was read - and the downstream build can then treat every such source alike. ``id``
+    is stable within its source (``train/12``: split and line) so that rebuilds agree;
+    ``kind`` says whether the inputs are texts or words (it decides the published level)."""
+
+    id: str
+    inputs: tuple[str, ...]
+    kind: str
+    label: str | None
+    score: float | None
+    source: SourceFile
+    line: int
+
+    def __post_init__(self) -> None:
+        if len(self.inputs) not in (1, 2):
+            raise ValueError(f"example {self.id}: 1 or 2 inputs, not {len(self.inputs)}")
+        if self.kind not in EXAMPLE_KINDS:
+            raise ValueError(f"example {self.id}: kind must be one of {EXAMPLE_KINDS}")
+        if self.label is None and self.score is None:
+            raise ValueError(f"example {self.id}: give a label or a score")

@@ -1,31 +1,38 @@
-"""Treebank discovery and provenance: which files, which UD split, licence, version, checksums.
+"""Treebank discovery and provenance: which files, which UD split, licence, version, checksums;
+and reading a set of treebanks in the build's fixed order.
 
 Why this is separate from the reader: a dataset card must say exactly what it was built
 from (licence for the Hub's ``license`` field and for refusing NC/SA mixes, version so a
 build can be reproduced, a checksum of every input file so a silently changed file is
-noticed), and that is decided once per source before any sentence is read.
+noticed), and that is decided once per source before any sentence is read. The reader
+(:mod:`polyprobe.loaders.conllu`) reads one file and knows nothing of sources.
 """
 
 from __future__ import annotations
 
-import hashlib
+import collections
 import re
 import shutil
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
-from polyprobe.loaders.conllu import file_stem, split_of
-from polyprobe.loaders.records import SourceFile
+from polyprobe.loaders.conllu import file_stem, read_conllu, split_of
+from polyprobe.loaders.records import Sentence, SourceFile
+from polyprobe.loaders.source import ON_INVALID, InvalidPolicy
+from polyprobe.metadata import SourceInfo
 
 __all__ = [
+    "ON_INVALID",
     "TreebankSource",
     "detect_license_text",
     "discover",
     "git_head",
+    "input_bytes",
     "normalize_license",
+    "read_sources",
     "sha256_file",
     "treebank_metadata",
 ]
@@ -56,6 +63,25 @@ class TreebankSource:
     def splits(self) -> set[str]:
         """UD splits present (``train``/``dev``/``test``); empty for a split-less file."""
         return {f.split for f in self.files if f.split is not None}
+
+    @property
+    def info(self) -> SourceInfo:
+        """The card's entry. Files are sorted by name (not in reading order): the card has
+        always printed them so, and a changed order would read as a changed source."""
+        return SourceInfo(
+            kind="ud-treebank",
+            name=self.name,
+            version=self.version,
+            license=self.license,
+            files=[{"name": n, "sha256": c} for n, c in sorted(self.checksums.items())],
+        )
+
+    def records(
+        self, policy: InvalidPolicy, *, lazy: bool = False, shared_dicts: bool = False
+    ) -> Iterator[Sentence]:
+        """This treebank's sentences in :func:`read_sources` order (``lazy``,
+        ``shared_dicts``: as for :func:`~polyprobe.loaders.conllu.read_conllu`)."""
+        return read_sources([self], policy=policy, lazy=lazy, shared_dicts=shared_dicts)
 
 
 # --------------------------------------------------------------------------------------
@@ -249,12 +275,11 @@ def treebank_metadata(
 
 
 def sha256_file(path: str | Path) -> str:
-    """sha256 of the file's bytes, streamed (inputs may be large)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    """sha256 of the file's bytes, streamed (inputs may be large). Imported when called:
+    polyprobe.hashing imports numpy, which ``polyprobe --help`` must not pay for."""
+    from polyprobe.hashing import file_sha256
+
+    return file_sha256(str(path))
 
 
 def _is_conllu(p: Path) -> bool:
@@ -349,3 +374,41 @@ def discover(
             f"sources are: {', '.join(s.name for s in sources)}"
         )
     return sources
+
+
+_READ_ORDER = {"train": 0, "dev": 1, "test": 2, None: 3}
+
+
+def read_sources(
+    sources: Iterable[TreebankSource],
+    *,
+    on_invalid: str = "raise",
+    skipped: collections.Counter[str] | None = None,
+    lazy: bool = False,
+    shared_dicts: bool = False,
+    policy: InvalidPolicy | None = None,
+) -> Iterator[Sentence]:
+    """Every sentence of every source, in a fixed order: sources as given; within a source
+    train, dev, test (then split-less files), files of one split by name. The order is part
+    of determinism: downstream ids and groups depend on which copy of a sentence comes first.
+    ``lazy`` and ``shared_dicts``: as for :func:`read_conllu`.
+
+    Malformed input: ``policy``, or else ``on_invalid`` with counts in ``skipped`` (the older
+    spelling of the same thing; giving both is an error, as one of them would be ignored).
+    """
+    if policy is None:
+        policy = InvalidPolicy(on_invalid, skipped)
+    elif on_invalid != "raise" or skipped is not None:
+        raise UsageError("give read_sources either policy= or on_invalid=/skipped=, not both")
+    mode, counts = policy.mode, policy.skipped
+    for src in sources:
+        for f in sorted(src.files, key=lambda f: (_READ_ORDER.get(f.split, 3), f.path)):
+            yield from read_conllu(
+                f.path,
+                treebank=src.name,
+                split=f.split,
+                on_invalid=mode,
+                skipped=counts,
+                lazy=lazy,
+                shared_dicts=shared_dicts,
+            )

@@ -16,10 +16,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.records import Example, SourceFile
+from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.metadata import SourceInfo
 
 # The six coarse classes of Li & Roth's taxonomy; anything else is a malformed label.
 COARSE_LABELS: tuple[str, ...] = ("ABBR", "DESC", "ENTY", "HUM", "LOC", "NUM")
@@ -29,6 +33,18 @@ TEST_FILE = "TREC_10.label"
 _TRAIN_RE = re.compile(r"^train_(\d+)\.label$")
 _LABEL_RE = re.compile(r"^([A-Z]+):([A-Za-z]+)$")
 _C1_CONTROLS = re.compile(rb"[\x80-\x9f]")
+
+#: The source's own splits, in reading (and card) order.
+SPLITS: tuple[str, ...] = ("train", "test")
+
+#: Reason keys counted under ``--on-invalid skip`` (one line skipped each).
+REASONS: dict[str, str] = {
+    "bad-encoding": "a NUL byte in a line (a binary file?)",
+    "blank-line": "an empty line",
+    "bad-label": "the first word is not of the form COARSE:fine",
+    "unknown-coarse-label": "the coarse class is not one of the six of Li & Roth",
+    "no-question": "a label with no question after it",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +132,13 @@ def parse_line(raw: str, path: str, lineno: int) -> TrecQuestion:
     return TrecQuestion(coarse, fine, text, tuple(text.split()), path, lineno)
 
 
-def read_trec_file(path: str | Path, *, on_invalid: str = "raise") -> TrecFile:
+def read_trec_file(
+    path: str | Path, *, on_invalid: str = "raise", policy: InvalidPolicy | None = None
+) -> TrecFile:
     """Read one TREC file. ``on_invalid="skip"`` skips malformed lines and counts them by
-    reason in :attr:`TrecFile.skipped` (for the card) instead of raising."""
-    if on_invalid not in ("raise", "skip"):
-        raise ValueError(f"on_invalid must be 'raise' or 'skip', not {on_invalid!r}")
+    reason in :attr:`TrecFile.skipped` (for the card) instead of raising. A ``policy``, when
+    given, decides instead of ``on_invalid`` and also gets the counts added to its tally."""
+    own = InvalidPolicy(policy.mode if policy is not None else on_invalid)
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -134,27 +152,26 @@ def read_trec_file(path: str | Path, *, on_invalid: str = "raise") -> TrecFile:
     if lines and lines[-1] == "":
         lines.pop()
     questions: list[TrecQuestion] = []
-    skipped: Counter[str] = Counter()
     non_ascii: list[int] = []
     for lineno, raw in enumerate(lines, start=1):
         raw = raw.removesuffix("\r")
         try:
             q = parse_line(raw, str(p), lineno)
         except InputError as err:
-            if on_invalid == "raise":
-                raise
-            skipped[err.reason] += 1
+            own.reject(err)
             continue
         if not q.text.isascii():
             non_ascii.append(lineno)
         questions.append(q)
+    if policy is not None:
+        policy.skipped.update(own.skipped)
     return TrecFile(
         path=p,
         encoding=encoding,
         encoding_note=note,
         sha256=hashlib.sha256(data).hexdigest(),
         questions=questions,
-        skipped=skipped,
+        skipped=own.skipped,
         non_ascii_lines=non_ascii,
     )
 
@@ -167,7 +184,9 @@ def find_trec_files(directory: str | Path) -> dict[str, Path]:
     """
     d = Path(directory)
     if not d.is_dir():
-        raise InputError(d, None, "not a directory (expected a folder with the TREC files)")
+        raise InputError(
+            d, None, "not a directory (expected a folder with the TREC files)", "missing-file"
+        )
     trains = sorted(
         (int(m.group(1)), f) for f in d.iterdir() if (m := _TRAIN_RE.match(f.name)) and f.is_file()
     )
@@ -177,3 +196,61 @@ def find_trec_files(directory: str | Path) -> dict[str, Path]:
     if not test.is_file():
         raise InputError(d, None, f"no {TEST_FILE} file found", "missing-file")
     return {"train": trains[-1][1], "test": test}
+
+
+@dataclass
+class TrecSource:
+    """The TREC folder (``train_5500.label`` and ``TREC_10.label``) as a build source whose
+    records are :class:`~polyprobe.loaders.records.Example` questions.
+
+    Why: TREC is the downstream end of probing-downstream correlation, so it goes through the
+    same spine as every probing source (card entry, ``--on-invalid``, records in a fixed
+    order). The label is the 50-way ``COARSE:fine`` one; the coarse class is its prefix. The
+    card's files are the train file, then the test file, each with its checksum; the licence
+    is not stated by the distribution, so it is ``unknown``."""
+
+    folder: Path
+    source_version: str | None = None
+    paths: dict[str, Path] = field(default_factory=dict)
+    checksums: dict[str, str] = field(default_factory=dict)  # split -> sha256
+
+    def __post_init__(self) -> None:
+        self.folder = Path(self.folder)
+        if not self.paths:
+            self.paths = find_trec_files(self.folder)
+        if not self.checksums:
+            from polyprobe.hashing import file_sha256  # numpy, only when a source is made
+
+            self.checksums = {s: file_sha256(str(self.paths[s])) for s in SPLITS}
+
+    @property
+    def name(self) -> str:
+        return "TREC"
+
+    @property
+    def info(self) -> SourceInfo:
+        return SourceInfo(
+            kind="trec",
+            name="TREC",
+            version=self.source_version or "unknown",
+            license="unknown",
+            files=[{"name": self.paths[s].name, "sha256": self.checksums[s]} for s in SPLITS],
+        )
+
+    def read_files(self, policy: InvalidPolicy) -> dict[str, TrecFile]:
+        """Both files as read (encodings, notes, questions), train first."""
+        return {s: read_trec_file(self.paths[s], policy=policy) for s in SPLITS}
+
+    def records(self, policy: InvalidPolicy) -> Iterator[Example]:
+        for split, f in self.read_files(policy).items():
+            source = SourceFile("trec", str(f.path), split)
+            for q in f.questions:
+                yield Example(
+                    id=f"{split}/{q.line}",
+                    inputs=(q.text,),
+                    kind="text",
+                    label=q.fine_label,
+                    score=None,
+                    source=source,
+                    line=q.line,
+                )

@@ -13,6 +13,12 @@ say nothing reliable, and a wrong column order would silently turn feature bundl
 Files given together form **one** lexicon: SIGMORPHON's train/dev/test are not our splits, so
 entries are merged and identical ``(lemma, form, tag)`` triples are kept once.
 
+Malformed lines go to the shared ``--on-invalid`` policy (:mod:`polyprobe.loaders.source`):
+raised with file and true line, or skipped and counted under a :data:`REASONS` key. A line in
+the other column order than its file's is one of them (``column-order``): detection looks at
+the first lines only, so each line whose feature column is not a bundle while its form column
+is gets rejected, instead of publishing a bundle such as ``V;V.PTCP;PRS`` as a word.
+
 Feature bundles are decoded into dimensions with :mod:`polyprobe.loaders.unimorph_schema`.
 Layered tags (UniMorph 4): an argument layer on a verb (``NOM(3,SG)``) says who the subject is
 and feeds ``Person``/``Number``; other argument layers (``DAT(3,PL)``, ``ACC(1,SG)``) become
@@ -22,19 +28,35 @@ their own optional dimensions (``person_dat``, ``person_acc``); a case layer on 
 
 from __future__ import annotations
 
-import gzip
-import io
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders import unimorph_schema as schema
+from polyprobe.loaders.records import LexEntry
+from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.loaders.textlines import BadLine, bad_encoding, line_blocks, numbered_lines
+
+__all__ = [
+    "LAYOUTS",
+    "LEMMA_FEATS_FORM",
+    "LEMMA_FORM_FEATS",
+    "REASONS",
+    "Analysis",
+    "LexEntry",
+    "ReadStats",
+    "UniMorphReader",
+    "decode",
+    "detect_layout",
+    "expand_paths",
+    "normalise_layout",
+    "read_unimorph",
+]
 
 LEMMA_FORM_FEATS = "lemma-form-feats"
 LEMMA_FEATS_FORM = "lemma-feats-form"
@@ -48,6 +70,19 @@ LAYOUT_ALIASES = {
     "sigmorphon2023": LEMMA_FEATS_FORM,
     LEMMA_FORM_FEATS: LEMMA_FORM_FEATS,
     LEMMA_FEATS_FORM: LEMMA_FEATS_FORM,
+}
+
+#: Every reason key the reader counts under ``--on-invalid skip`` (stable: cards and tests
+#: use them). Whole-file problems (``ambiguous-layout``, ``empty``, ``missing-file``,
+#: ``unreadable``) are never skipped: see :data:`polyprobe.loaders.source.FATAL_REASONS`.
+REASONS: dict[str, str] = {
+    "bad-column-count": "a non-blank line has fewer than 3 tab-separated columns",
+    "empty-field": "the lemma, form or feature column is empty",
+    "bad-features": "the feature column is not a well-formed UniMorph bundle (characters, "
+    "parentheses)",
+    "column-order": "the feature bundle is in the form's column: the line has the other "
+    "layout's column order",
+    "bad-encoding": "a line is not valid UTF-8",
 }
 
 # How many content lines decide the layout. Enough to outvote a few odd lines, small enough
@@ -70,25 +105,6 @@ class Analysis:
     layers: Mapping[str, Mapping[str, str]]
     pos: str | None
     unknown_tags: tuple[str, ...]
-
-
-class LexEntry(NamedTuple):
-    """One UniMorph line. ``tag`` is the raw bundle; ``features`` maps dimension -> value name
-    (``{"POS": "Noun", "Case": "Accusative", "Number": "Singular"}``); ``layers`` keeps each
-    argument/possessor layer's own decoded dimensions (``{"NOM": {"Person": ..., "Number":
-    ...}}``); ``unknown_tags`` are atoms the schema does not know (``LGSPEC1`` included), kept
-    so that the card can count them. A NamedTuple because lexicons have millions of lines and
-    it is created twice as fast as a frozen dataclass."""
-
-    lemma: str
-    form: str
-    tag: str
-    features: Mapping[str, str]
-    layers: Mapping[str, Mapping[str, str]]
-    pos: str | None
-    unknown_tags: tuple[str, ...]
-    source: str
-    line: int
 
 
 @dataclass
@@ -139,39 +155,18 @@ def expand_paths(paths: str | Path | Iterable[str | Path]) -> list[Path]:
                 if p.suffix[1:].isdigit() and p.is_file()
             ]
             if not parts:
-                raise InputError(path, None, "no such file (nor numbered parts like .1, .2)")
+                raise InputError(
+                    path, None, "no such file (nor numbered parts like .1, .2)", "missing-file"
+                )
             out.extend(sorted(parts, key=lambda p: int(p.suffix[1:])))
     return out
 
 
-def _open_text(path: Path) -> io.TextIOBase:
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
-    return open(path, encoding="utf-8", newline="")  # noqa: SIM115 - caller closes
-
-
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, line without newline); bad encoding becomes an InputError with the line."""
-    number = 0
-    with _open_text(path) as fh:
-        try:
-            for number, line in enumerate(fh, 1):  # noqa: B007 - used in the except
-                if number == 1 and line.startswith("\ufeff"):
-                    line = line[1:]
-                yield number, line.rstrip("\r\n")
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                path, number + 1, f"not UTF-8 ({exc.reason})", "bad-encoding"
-            ) from None
-        except (OSError, EOFError) as exc:
-            raise InputError(path, number + 1, f"unreadable ({exc})", "unreadable") from None
-
-
-@cache
+@lru_cache(maxsize=1 << 16)
 def _feats_like(text: str) -> bool:
     """Does a column look like a UniMorph feature bundle? All atoms are upper-case tag-shaped and
     at least half (and at least one) are schema tags; a word such as ``NATO`` or ``Haus`` fails,
-    a bundle with a few language-specific tags passes."""
+    a bundle with a few language-specific tags passes. Bounded cache: it also sees forms."""
     if not text or not _FEATS_CHARS.match(text):
         return False
     atoms = [a for a in _ATOM_SPLIT.split(text) if a]
@@ -184,23 +179,31 @@ def _feats_like(text: str) -> bool:
     return known >= 1 and 2 * known >= len(atoms)
 
 
-def detect_layout(path: str | Path, max_lines: int = DETECT_LINES) -> str:
+def detect_layout(path: str | Path, max_lines: int = DETECT_LINES, *, strict: bool = True) -> str:
     """Column order of one file, from its content.
 
     Rule: among the first ``max_lines`` non-blank lines, a line *votes* for
     ``lemma-form-feats`` when its 3rd column looks like a feature bundle and its 2nd does not,
     and for ``lemma-feats-form`` in the opposite case (lines where both or neither look like one
     do not vote). Exactly one order must get votes; a file with votes for both orders, or with
-    none, is ambiguous and rejected (pass ``layout=`` to override)."""
+    none, is ambiguous and rejected (pass ``layout=`` to override).
+
+    A line that cannot vote because it is malformed (too few columns, not UTF-8) raises, unless
+    ``strict=False``: a reader that skips malformed lines passes that, so that the line is
+    counted once, by the reader, and does not condemn the whole file."""
     path = Path(path)
     votes: dict[str, int] = {LEMMA_FORM_FEATS: 0, LEMMA_FEATS_FORM: 0}
     first: dict[str, int] = {}
     seen = 0
-    for number, line in _lines(path):
+    for number, line in numbered_lines(path, 1 << 16):
         if not line.strip():
             continue
         cols = line.split("\t")
         if len(cols) < 3:
+            if not strict:
+                continue
+            if isinstance(line, BadLine):
+                raise bad_encoding(path, number, line)
             raise InputError(
                 path,
                 number,
@@ -438,7 +441,9 @@ class UniMorphReader:
 
     ``layout`` forces a column order for every file (else detected per file); ``lang`` enables
     the schema's per-language readings (Turkish ``INTR``); ``dedupe`` keeps the first of
-    identical ``(lemma, form, tag)`` triples across all files. ``stats`` fills as you iterate."""
+    identical ``(lemma, form, tag)`` triples across all files. ``policy`` decides what a
+    malformed line does (default: raise; with ``skip`` it is counted under a :data:`REASONS`
+    key and the reader goes on). ``stats`` fills as you iterate."""
 
     def __init__(
         self,
@@ -446,6 +451,7 @@ class UniMorphReader:
         layout: str | None = None,
         lang: str | None = None,
         dedupe: bool = True,
+        policy: InvalidPolicy | None = None,
     ):
         self.paths = expand_paths(paths)
         if not self.paths:
@@ -453,72 +459,81 @@ class UniMorphReader:
         self.layout = normalise_layout(layout) if layout else None
         self.lang = lang
         self.dedupe = dedupe
+        self.policy = policy if policy is not None else InvalidPolicy("raise")
         self.stats = ReadStats()
 
     def __iter__(self) -> Iterator[LexEntry]:
         seen: set[tuple[str, str, str]] = set()
+        strict = not self.policy.skip
         for path in self.paths:
-            layout = self.layout or detect_layout(path)
+            layout = self.layout or detect_layout(path, strict=strict)
             self.stats.files[str(path)] = layout
             yield from self._read(path, layout, seen)
 
     def _read(self, path: Path, layout: str, seen: set[tuple[str, str, str]]) -> Iterator[LexEntry]:
         """One file. The loop is the hot path: per-tag work (validation, decoding, stats of
-        unknown tags) is done once per distinct tag, not once per line."""
+        unknown tags) is done once per distinct tag, not once per line, and a malformed line
+        costs nothing until it is met (the checks that find it run on a cache miss only)."""
         stats = self.stats
         lang = self.lang
         dedupe = self.dedupe
+        reject = self.policy.reject
         source = str(path)
         form_col, feats_col = (1, 2) if layout == LEMMA_FORM_FEATS else (2, 1)
         analyses: dict[str, Analysis] = {}
         per_tag: Counter[str] = Counter()
-        blank = lines = duplicates = 0
+        blank = lines = duplicates = number = 0
         try:
-            for number, line in _lines(path):
-                cols = line.split("\t")
-                if len(cols) < 3:
-                    if not line or line.isspace():
-                        blank += 1
+            for block in line_blocks(path):
+                for line in block:
+                    number += 1
+                    cols = line.split("\t")
+                    if len(cols) < 3:
+                        if not line or line.isspace():
+                            blank += 1
+                        else:
+                            reject(_short_line(path, number, line, layout, len(cols)))
                         continue
-                    raise InputError(
-                        path,
+                    lemma = cols[0].strip()
+                    form = cols[form_col].strip()
+                    tag = cols[feats_col].strip()
+                    analysis = analyses.get(tag)
+                    if analysis is None:
+                        try:
+                            analysis = _analyse(path, number, tag, form, feats_col, layout, lang)
+                        except InputError as err:
+                            reject(err)
+                            continue
+                        if _feats_like(tag):  # else checked again on every line that has it
+                            analyses[tag] = analysis
+                    if not lemma or not form:
+                        reject(InputError(path, number, "empty lemma or form", "empty-field"))
+                        continue
+                    lines += 1
+                    if dedupe:
+                        triple = (lemma, form, tag)
+                        if triple in seen:
+                            duplicates += 1
+                            continue
+                        seen.add(triple)
+                    per_tag[tag] += 1
+                    yield LexEntry(
+                        lemma,
+                        form,
+                        tag,
+                        analysis.features,
+                        analysis.layers,
+                        analysis.pos,
+                        analysis.unknown_tags,
+                        source,
                         number,
-                        f"expected 3 tab-separated columns ({layout}), found {len(cols)}",
-                        "bad-column-count",
                     )
-                lines += 1
-                lemma = cols[0].strip()
-                form = cols[form_col].strip()
-                tag = cols[feats_col].strip()
-                if dedupe:
-                    triple = (lemma, form, tag)
-                    if triple in seen:
-                        duplicates += 1
-                        continue
-                    seen.add(triple)
-                analysis = analyses.get(tag)
-                if analysis is None:
-                    analysis = analyses[tag] = _analyse(path, number, tag, feats_col, layout, lang)
-                if not lemma or not form:
-                    raise InputError(path, number, "empty lemma or form", "empty-field")
-                per_tag[tag] += 1
-                yield LexEntry(
-                    lemma,
-                    form,
-                    tag,
-                    analysis.features,
-                    analysis.layers,
-                    analysis.pos,
-                    analysis.unknown_tags,
-                    source,
-                    number,
-                )
         finally:
             stats.blank_lines += blank
             stats.lines[source] += lines
             stats.duplicates += duplicates
             for tag, n in per_tag.items():
-                analysis = analyses[tag]
+                analysis = analyses.get(tag) or decode(tag, lang)
                 stats.entries += n
                 if analysis.layers:
                     stats.layered += n
@@ -526,11 +541,35 @@ class UniMorphReader:
                     stats.unknown_tags[unknown] += n
 
 
+def _short_line(path: Path, number: int, line: str, layout: str, ncols: int) -> InputError:
+    if isinstance(line, BadLine):
+        return bad_encoding(path, number, line)
+    return InputError(
+        path,
+        number,
+        f"expected 3 tab-separated columns ({layout}), found {ncols}",
+        "bad-column-count",
+    )
+
+
 def _analyse(
-    path: Path, number: int, tag: str, feats_col: int, layout: str, lang: str | None
+    path: Path, number: int, tag: str, form: str, feats_col: int, layout: str, lang: str | None
 ) -> Analysis:
+    """Validate and decode a bundle not seen before in this file. ``form`` is the other
+    column: a line in the other layout's order has its bundle there, and decoding its form as
+    a bundle would silently publish ``V;V.PTCP;PRS`` as a word."""
     if not tag:
         raise InputError(path, number, "empty features", "empty-field")
+    if not _feats_like(tag) and _feats_like(form):
+        form_col = 3 if feats_col == 1 else 2
+        raise InputError(
+            path,
+            number,
+            f"column {feats_col + 1} is not a UniMorph feature bundle but column {form_col} is "
+            f"({tag!r}, {form!r}): this line has the other column order than the file's "
+            f"{layout}; fix the line (or pass layout= if the whole file is in the other order)",
+            "column-order",
+        )
     if not _FEATS_CHARS.match(tag):
         raise InputError(
             path,
@@ -551,6 +590,7 @@ def read_unimorph(
     layout: str | None = None,
     lang: str | None = None,
     dedupe: bool = True,
+    policy: InvalidPolicy | None = None,
 ) -> Iterator[LexEntry]:
     """Stream one lexicon's entries (see :class:`UniMorphReader`, which also keeps stats)."""
-    return iter(UniMorphReader(paths, layout=layout, lang=lang, dedupe=dedupe))
+    return iter(UniMorphReader(paths, layout=layout, lang=lang, dedupe=dedupe, policy=policy))

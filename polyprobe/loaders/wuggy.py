@@ -43,6 +43,10 @@ from typing import Any
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.hashing import choice_index, file_sha256, lexical_key, stable_rng, stable_u64
+from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.loaders.sources import treebank_metadata
+from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
+from polyprobe.metadata import SourceInfo
 
 RECIPE_VERSION = "1"
 LEXICON_FILE = "lexicon.txt"
@@ -89,62 +93,119 @@ class WuggyTable:
     seeds: int = 0
 
 
-def read_wuggy_output(path: str | Path) -> WuggyTable:
-    """Read a Wuggy output table (header ``Word Match ...``). Malformed lines raise InputError
-    naming the line; blank lines are skipped."""
+#: Reason keys :func:`read_wuggy_output` counts under ``--on-invalid skip`` (a bad header
+#: or an empty file is a whole-file problem and always raises).
+REASONS: dict[str, str] = {
+    "bad-column-count": "a row has not as many tab-separated columns as the header",
+    "empty-field": "the Word or Match column of a row is empty",
+    "bad-encoding": "a line is not valid UTF-8",
+}
+
+
+def read_wuggy_output(path: str | Path, policy: InvalidPolicy | None = None) -> WuggyTable:
+    """Read a Wuggy output table (header ``Word Match ...``). A malformed row is handed to
+    ``policy`` (default: raise an InputError naming the line); blank lines are skipped."""
     path = Path(path)
+    reject = (policy if policy is not None else InvalidPolicy("raise")).reject
     rows: list[PseudowordRow] = []
     columns: tuple[str, ...] = ()
     lex_col: int | None = None
-    try:
-        fh = open(path, encoding="utf-8", newline="")  # noqa: SIM115 - closed below
-    except OSError as exc:
-        raise InputError(path, None, f"cannot open ({exc.strerror})", "unreadable") from None
-    with fh:
-        number = 0
-        try:
-            for number, raw in enumerate(fh, 1):  # noqa: B007 - used in the except
-                line = raw.rstrip("\r\n")
-                if number == 1:
-                    line = line.lstrip("\ufeff")
-                if not line.strip():
-                    continue
-                cols = line.split("\t")
-                if not columns:
-                    columns = tuple(c.strip() for c in cols)
-                    if (
-                        len(columns) < 2
-                        or columns[0].lower() != "word"
-                        or columns[1].lower() != "match"
-                    ):
-                        raise InputError(
-                            path,
-                            number,
-                            f"not a Wuggy output table: header must start 'Word<TAB>Match', found {line[:60]!r}",
-                            "bad-header",
-                        )
-                    lowered = [c.lower() for c in columns]
-                    lex_col = lowered.index("lexicality") if "lexicality" in lowered else None
-                    continue
-                if len(cols) != len(columns):
-                    raise InputError(
-                        path,
-                        number,
-                        f"expected {len(columns)} tab-separated columns like the header, found {len(cols)}",
-                        "bad-column-count",
-                    )
-                seed, match = cols[0].strip(), cols[1].strip()
-                if not seed or not match:
-                    raise InputError(path, number, "empty Word or Match", "empty-field")
-                lex = cols[lex_col].strip() if lex_col is not None else None
-                rows.append(PseudowordRow(seed, match, lex or None, number))
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                path, number + 1, f"not UTF-8 ({exc.reason})", "bad-encoding"
-            ) from None
+    for number, line in numbered_lines(path):
+        if isinstance(line, BadLine):
+            if not columns:  # without its header no row can be read: never skipped
+                raise InputError(path, number, f"header not UTF-8 ({line.problem})", "bad-header")
+            reject(bad_encoding(path, number, line))
+            continue
+        if not line.strip():
+            continue
+        cols = line.split("\t")
+        if not columns:
+            columns = tuple(c.strip() for c in cols)
+            if len(columns) < 2 or columns[0].lower() != "word" or columns[1].lower() != "match":
+                raise InputError(
+                    path,
+                    number,
+                    f"not a Wuggy output table: header must start 'Word<TAB>Match', found {line[:60]!r}",
+                    "bad-header",
+                )
+            lowered = [c.lower() for c in columns]
+            lex_col = lowered.index("lexicality") if "lexicality" in lowered else None
+            continue
+        if len(cols) != len(columns):
+            reject(
+                InputError(
+                    path,
+                    number,
+                    f"expected {len(columns)} tab-separated columns like the header, found {len(cols)}",
+                    "bad-column-count",
+                )
+            )
+            continue
+        seed, match = cols[0].strip(), cols[1].strip()
+        if not seed or not match:
+            reject(InputError(path, number, "empty Word or Match", "empty-field"))
+            continue
+        lex = cols[lex_col].strip() if lex_col is not None else None
+        rows.append(PseudowordRow(seed, match, lex or None, number))
     if not columns:
         raise InputError(path, None, "empty file: no Wuggy header", "empty")
     return WuggyTable(rows, str(path), file_sha256(str(path)), columns)
+
+
+@dataclass
+class WuggyOutputSource:
+    """A Wuggy output table given as an input (``--wuggy-output``), as a build source.
+
+    Why a source and not just a table: the table is an input of the build like a lexicon, so
+    the card lists it with its licence, version and checksum, and its rows are read under
+    the build's ``--on-invalid`` policy like every other input's."""
+
+    path: Path
+    license: str = "unknown"
+    version: str = "unknown"
+    sha256: str = ""
+
+    def __post_init__(self) -> None:
+        self.path = Path(self.path)
+        if not self.sha256:
+            if not self.path.is_file():
+                raise InputError(self.path, None, "no such Wuggy output table", "missing-file")
+            self.sha256 = file_sha256(str(self.path))
+
+    @classmethod
+    def from_path(
+        cls,
+        path: str | Path,
+        *,
+        license_override: str | None = None,
+        source_version: str | None = None,
+    ) -> WuggyOutputSource:
+        """Licence and version from the table's folder, as for a treebank folder."""
+        lic, version = treebank_metadata(
+            path, license_override=license_override, source_version=source_version
+        )
+        return cls(Path(path), lic, version)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def info(self) -> SourceInfo:
+        return SourceInfo(
+            kind="wuggy-output",
+            name=self.path.name,
+            version=self.version,
+            license=self.license,
+            files=[{"name": self.path.name, "sha256": self.sha256}],
+        )
+
+    def table(self, policy: InvalidPolicy) -> WuggyTable:
+        """The whole table (rows, columns, checksum as read)."""
+        return read_wuggy_output(self.path, policy)
+
+    def records(self, policy: InvalidPolicy) -> Iterator[PseudowordRow]:
+        return iter(self.table(policy).rows)
 
 
 @dataclass

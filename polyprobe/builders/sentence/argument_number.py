@@ -3,37 +3,55 @@ which argument of the root they probe, so the selection and drop rules live here
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from polyprobe.builders.rendering import sentence_inputs
-from polyprobe.builders.task import Candidate, Task
+from polyprobe.builders.task import Candidate, Fit, Shared, Task
+from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence, Word
 
+LABELS: tuple[str, ...] = ("Sing", "Plur")
+DEFAULT_UPOS: tuple[str, ...] = ("NOUN",)
 
-class ArgumentNumber(Task):
+
+def upos_list(value: Any, task: str, key: str) -> tuple[str, ...]:
+    """A profile's UPOS list (``subject_upos = ["NOUN", "PRON"]``) as a tuple of strings.
+
+    The two tasks name the option differently, so each options class calls this with its own
+    ``key``. A bare string is refused rather than read as a list of its letters."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise UsageError(f"[tasks.{task}] {key} must be a list of UPOS tags, not {value!r}")
+    bad = [v for v in value if not isinstance(v, str)]
+    if bad:
+        raise UsageError(f"[tasks.{task}] {key} must be a list of UPOS tags: {bad!r}")
+    return tuple(value)
+
+
+class ArgumentNumber(Task[Sentence]):
     """Label = ``Number`` of the root's single argument of one kind.
 
     Dropped: no such argument, several, a UPOS outside the allowed set (common nouns by
     default), a ``conj`` dependent (a coordinated argument is not singular), or Number not
     Sing/Plur. The argument's form is the lexical key, so no argument noun is in two splits.
+
+    Subclasses set :attr:`metadata`, their own ``Options`` (the UPOS option's name differs:
+    ``subject_upos`` / ``object_upos``) and implement :meth:`is_argument` and
+    :attr:`allowed_upos`.
     """
 
-    label_names: ClassVar[tuple[str, ...]] = ("Sing", "Plur")
-    lexical_control: ClassVar[bool] = True
     argument: ClassVar[str]  # "subject" | "object": used in drop reasons
     relations_label: ClassVar[str]  # how the relations read in the "none found" drop reason
-    upos_option: ClassVar[str]  # the profile option that widens the allowed UPOS
-    default_upos: ClassVar[tuple[str, ...]] = ("NOUN",)
 
     def is_argument(self, word: Word) -> bool:
         raise NotImplementedError
 
     @property
     def allowed_upos(self) -> tuple[str, ...]:
-        return tuple(self.option(self.upos_option, self.default_upos))
+        """The UPOS an argument may have (the subclass's option)."""
+        raise NotImplementedError
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
         root = sentence.root
         found = [w for w in sentence.children(root.id) if self.is_argument(w)]
         if not found:
@@ -46,7 +64,7 @@ class ArgumentNumber(Task):
         if any(c.deprel == "conj" for c in sentence.children(arg.id)):
             return self.drop(f"coordinated {self.argument} (conj dependent)")
         number = arg.feats.get("Number")
-        if number not in ("Sing", "Plur"):
+        if number not in LABELS:
             return self.drop(f"{self.argument} Number not Sing/Plur")
         return [
             Candidate(

@@ -4,23 +4,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import CONNEAU_2018
 from polyprobe.builders.rendering import (
     keep_case_forms,
     render,
     sentence_inputs,
     swap_adjacent,
 )
-from polyprobe.builders.task import Candidate, Level, Task
+from polyprobe.builders.task import Candidate, Fit, Shared, Task
 from polyprobe.hashing import cached_lexical_key, choice_index, lexical_key, stable_rng
 from polyprobe.loaders.records import Sentence, SurfaceToken
-
-CONNEAU_2018 = (
-    "Conneau, Alexis, Germán Kruszewski, Guillaume Lample, Loïc Barrault and Marco Baroni "
-    "(2018). What you can cram into a single $&!#* vector: Probing sentence embeddings for "
-    "linguistic properties. In Proceedings of the 56th Annual Meeting of the Association for "
-    "Computational Linguistics (ACL 2018), Volume 1: Long Papers, pages 2126-2136, "
-    "Melbourne, Australia."
-)
+from polyprobe.metadata import Level, TaskMetadata
 
 
 def swappable_pairs(tokens: list[SurfaceToken]) -> list[int]:
@@ -48,7 +42,7 @@ def _pairs(keys: list[str | None]) -> list[int]:
     ]
 
 
-class BigramShift(Task):
+class BigramShift(Task[Sentence]):
     """Original sentence vs. a copy with one random adjacent pair of non-PUNCT tokens swapped.
 
     Both copies are published (same group). The swap is a pure function of (seed, treebank,
@@ -56,29 +50,29 @@ class BigramShift(Task):
     :func:`polyprobe.builders.rendering.permute` so only word order separates the classes.
     """
 
-    name: ClassVar[str] = "bigram_shift"
-    relative_cost: ClassVar[float] = 4.3
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Decide whether two adjacent words of the sentence have been swapped (inverted) or "
-        "not (original)."
-    )
-    label_names: ClassVar[tuple[str, ...]] = ("original", "inverted")
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = CONNEAU_2018
-    seed_dependent: ClassVar[bool] = True
-    paired_copies: ClassVar[bool] = True
-    lexical_control: ClassVar[bool] = False
-    notes: ClassVar[tuple[str, ...]] = (
-        "Each source sentence gives both an 'original' and an 'inverted' row (same group); "
-        "SentEval showed only one of them per sentence.",
-        "Units are surface tokens: a multiword token (Spanish 'del') moves whole; punctuation "
-        "never moves; two tokens with the same case-folded form are never swapped.",
-        "Spacing is positional (the whitespace skeleton is unchanged) and a sentence-initial "
-        "capital stays at the sentence start unless the word's capital is lexical (PROPN).",
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="bigram_shift",
+        level=Level.SENTENCE,
+        description=(
+            "Decide whether two adjacent words of the sentence have been swapped (inverted) or "
+            "not (original)."
+        ),
+        labels=("original", "inverted"),
+        citation=CONNEAU_2018,
+        seed_dependent=True,
+        paired_copies=True,
+        notes=(
+            "Each source sentence gives both an 'original' and an 'inverted' row (same group); "
+            "SentEval showed only one of them per sentence.",
+            "Units are surface tokens: a multiword token (Spanish 'del') moves whole; "
+            "punctuation never moves; two tokens with the same case-folded form are never "
+            "swapped.",
+            "Spacing is positional (the whitespace skeleton is unchanged) and a sentence-initial "
+            "capital stays at the sentence start unless the word's capital is lexical (PROPN).",
+        ),
     )
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
         return {
             "unit": "surface token (multiword token moves whole)",
             "movable": "non-PUNCT surface tokens",
@@ -86,16 +80,16 @@ class BigramShift(Task):
             "case-folded forms, drawn from stable_rng(seed, task, treebank, sent_id)",
             "spacing": "positional",
             "capitalisation": "positional capital moves to the new first word; PROPN"
-            + (" and NOUN" if self.params.capitalises_nouns else "")
+            + (" and NOUN" if self.context.capitalises_nouns else "")
             + " keep their case",
-            "keep_case_forms": sorted(keep_case_forms(self.params)),
+            "keep_case_forms": sorted(keep_case_forms(self.context)),
         }
 
     def swap_position(self, sentence: Sentence, pairs: list[int]) -> int:
         rng = stable_rng(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
         return pairs[choice_index(rng, len(pairs))]
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
         tokens = sentence.surface_tokens()
         keys = _movable_keys(tokens)
         if len(keys) - keys.count(None) < 2:
@@ -104,7 +98,7 @@ class BigramShift(Task):
         if not pairs:
             return self.drop("no swappable pair")
         i = self.swap_position(sentence, pairs)
-        shifted = swap_adjacent(tokens, i, self.params, sentence)
+        shifted = swap_adjacent(tokens, i, self.context, sentence)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
         shifted_text = render(shifted)

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import CONNEAU_2018
 from polyprobe.builders.rendering import (
     capitalise_first,
     casefold_first,
@@ -14,10 +15,10 @@ from polyprobe.builders.rendering import (
     sentence_inputs,
     starts_upper,
 )
-from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task, TaskContext
 from polyprobe.hashing import lexical_key, stable_u64
 from polyprobe.loaders.records import Sentence, SurfaceToken
+from polyprobe.metadata import Level, TaskMetadata
 
 # Paired punctuation must open and close inside one clause body: a body that moved with half a
 # pair would leave the other half stranded in the other clause. Brackets are directional;
@@ -27,6 +28,7 @@ _BRACKETS: tuple[tuple[str, str], ...] = (("(", ")"), ("[", "]"), ("{", "}"), ("
 _QUOTES = frozenset("\"'“”„‟‘’‚‛«»‹›『』")
 
 LONGER = ("first", "second", "equal")
+LABELS: tuple[str, ...] = ("original", "inverted")
 
 
 def _base(deprel: str) -> str:
@@ -137,7 +139,7 @@ def find_clauses(sentence: Sentence) -> Clauses | str:
     return Clauses(sep, cc_index, end)
 
 
-def invert(sentence: Sentence, clauses: Clauses, params: TaskParams) -> list[SurfaceToken]:
+def invert(sentence: Sentence, clauses: Clauses, context: TaskContext) -> list[SurfaceToken]:
     """Body 2 + separator + body 1 + final punctuation.
 
     Spacing: gaps *inside* a body travel with the body (they belong to its words: ``$20``
@@ -150,8 +152,8 @@ def invert(sentence: Sentence, clauses: Clauses, params: TaskParams) -> list[Sur
     unless its case is lexical (PROPN, NOUN in noun-capitalising languages, all caps, keep-case
     forms such as English "I")."""
     tokens = sentence.surface_tokens()
-    lexical = lexical_case(tokens, params, sentence)
-    lang = params.lang
+    lexical = lexical_case(tokens, context, sentence)
+    lang = context.lang
     sep, cc, end = clauses.sep, clauses.cc, clauses.end
     order = [*range(cc + 1, end), *range(sep, cc + 1), *range(sep), *range(end, len(tokens))]
     out: list[SurfaceToken] = []
@@ -175,7 +177,53 @@ def invert(sentence: Sentence, clauses: Clauses, params: TaskParams) -> list[Sur
     return out
 
 
-class CoordinationInversion(Task):
+@dataclass(frozen=True)
+class CoordinationInversionOptions:
+    """``balance_longer_clause``: undersample the majority side so that in both classes the
+    longer clause comes first exactly as often as second (default true: natural text puts the
+    longer conjunct second more often, so clause lengths alone would predict the label);
+    ``false`` keeps every qualifying sentence."""
+
+    balance_longer_clause: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "balance_longer_clause", bool(self.balance_longer_clause))
+
+
+class CoordinationInversionObservation(Observation):
+    """The first pass: qualifying sentences per longer side (``first``, ``second``, ``equal``)
+    and, for the two sides that may be undersampled, each sentence's seeded hash
+    (:func:`_sentence_hash`)."""
+
+    def __init__(self, seed: int, name: str) -> None:
+        self.seed = seed
+        self.name = name
+        self.hashes: dict[str, list[int]] = {"first": [], "second": []}
+        self.observed: Counter[str] = Counter()
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        clauses = find_clauses(sentence)
+        if isinstance(clauses, str):
+            return
+        self.observed[clauses.longer] += 1
+        if clauses.longer in self.hashes:
+            self.hashes[clauses.longer].append(_sentence_hash(self.seed, self.name, sentence))
+
+
+@dataclass(frozen=True)
+class CoordinationInversionFit(Fit):
+    """``keep_below``: per undersampled side, the largest sentence hash kept (-1 keeps none);
+    ``None`` when the balance is off."""
+
+    keep_below: dict[str, int] | None = None
+
+
+def _sentence_hash(seed: int, name: str, sentence: Sentence) -> int:
+    """The seeded order in which a side is undersampled: the same in both passes."""
+    return stable_u64(seed, name, sentence.source.treebank, sentence.sent_id)
+
+
+class CoordinationInversion(Task[Sentence]):
     """Original sentence vs. the same sentence with its two coordinated main clauses swapped
     (*They might be only memories, but I can still feel each one* -> *I can still feel each
     one, but they might be only memories*).
@@ -184,111 +232,105 @@ class CoordinationInversion(Task):
     conjunct second more often (end weight), so in the inverted copies the longer clause would
     come first more often, and clause lengths alone would predict the label. The first pass
     counts qualifying sentences whose first body is longer, second body longer, or equal;
-    ``derive`` keeps every sentence of the minority side and of the equal side and the same
+    ``fit`` keeps every sentence of the minority side and of the equal side and the same
     number of the majority side (those with the smallest ``stable_u64(seed, task, treebank,
     sent_id)``), so that in both classes the longer clause comes first exactly as often as
     second. ``balance_longer_clause = false`` in a profile keeps everything.
     """
 
-    name: ClassVar[str] = "coordination_inversion"
-    relative_cost: ClassVar[float] = 0.5
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Decide whether the two coordinated main clauses of the sentence have been swapped "
-        "(inverted) or not (original)."
-    )
-    label_names: ClassVar[tuple[str, ...]] = ("original", "inverted")
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = CONNEAU_2018
-    seed_dependent: ClassVar[bool] = True
-    paired_copies: ClassVar[bool] = True
-    lexical_control: ClassVar[bool] = False
-    needs_observation: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "Each source sentence gives both an 'original' and an 'inverted' row (same group); "
-        "SentEval showed only one of them per sentence.",
-        "A sentence qualifies with exactly one cc; the root has a single conj with its own "
-        "subject governing that cc; both clause bodies are contiguous. The separator "
-        "(punctuation + cc) and the final punctuation stay in place; only the bodies swap.",
-        "Balanced by which clause is longer (in surface tokens): in both classes the longer "
-        "clause comes first exactly as often as second (seeded undersampling of the majority "
-        "side; equal-length sentences are all kept).",
-        "Spacing inside a body moves with it; the gaps before the separator and the final "
-        "punctuation are positional. A sentence-initial capital moves to the new first word "
-        "unless a word's case is lexical (PROPN, NOUN in noun-capitalising languages).",
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="coordination_inversion",
+        level=Level.SENTENCE,
+        description=(
+            "Decide whether the two coordinated main clauses of the sentence have been swapped "
+            "(inverted) or not (original)."
+        ),
+        labels=LABELS,
+        citation=CONNEAU_2018,
+        seed_dependent=True,
+        paired_copies=True,
+        lexical_control=False,
+        notes=(
+            "Each source sentence gives both an 'original' and an 'inverted' row (same group); "
+            "SentEval showed only one of them per sentence.",
+            "A sentence qualifies with exactly one cc; the root has a single conj with its own "
+            "subject governing that cc; both clause bodies are contiguous. The separator "
+            "(punctuation + cc) and the final punctuation stay in place; only the bodies swap.",
+            "Balanced by which clause is longer (in surface tokens): in both classes the longer "
+            "clause comes first exactly as often as second (seeded undersampling of the majority "
+            "side; equal-length sentences are all kept).",
+            "Spacing inside a body moves with it; the gaps before the separator and the final "
+            "punctuation are positional. A sentence-initial capital moves to the new first word "
+            "unless a word's case is lexical (PROPN, NOUN in noun-capitalising languages).",
+        ),
     )
 
-    def __init__(self, params: TaskParams | None = None, seed: int = 0) -> None:
-        super().__init__(params, seed)
-        self._hashes: dict[str, list[int]] = {"first": [], "second": []}
-        self.observed: Counter[str] = Counter()
-        self._keep_below: dict[str, int] | None = None
-        self._derived: dict[str, Any] = {}
+    Options: ClassVar[type] = CoordinationInversionOptions
+    reported: ClassVar[frozenset[str]] = frozenset({"qualifying", "kept", "length_unit"})
+
+    def __init__(self, options: Any = None, context: TaskContext | None = None) -> None:
+        super().__init__(options, context)
+        # Emitted items per longer side, counted by the candidate pass for the recipe (a tally
+        # of what was emitted, like ``drops``; no choice depends on it).
         self.longer: Counter[str] = Counter()
 
-    @property
-    def balance(self) -> bool:
-        return bool(self.option("balance_longer_clause", True))
+    # --- first pass ---------------------------------------------------------------------
+    def observation(self) -> CoordinationInversionObservation:
+        return CoordinationInversionObservation(self.seed, self.name)
 
-    def _hash(self, sentence: Sentence) -> int:
-        return stable_u64(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
-
-    def observe(self, sentence: Sentence) -> None:
-        clauses = find_clauses(sentence)
-        if isinstance(clauses, str):
-            return
-        self.observed[clauses.longer] += 1
-        if clauses.longer in self._hashes:
-            self._hashes[clauses.longer].append(self._hash(sentence))
-
-    def derive(self) -> dict[str, Any]:
-        first, second = self.observed["first"], self.observed["second"]
+    def fit(self, observation: Observation | None) -> CoordinationInversionFit:
+        assert isinstance(observation, CoordinationInversionObservation)
+        observed = observation.observed
+        balance = self.options.balance_longer_clause
+        first, second = observed["first"], observed["second"]
         keep = min(first, second)
-        if self.balance:
+        keep_below = None
+        if balance:
             # Per side, keep the sentences whose hash is <= the keep-th smallest (all of the
             # minority side); -1 keeps none (a side with no counterpart would be a pure cue).
-            self._keep_below = {
-                side: sorted(self._hashes[side])[keep - 1] if keep else -1
+            keep_below = {
+                side: sorted(observation.hashes[side])[keep - 1] if keep else -1
                 for side in ("first", "second")
             }
-        self._derived = {
-            "qualifying": {side: self.observed[side] for side in LONGER},
-            "balance_longer_clause": self.balance,
+        report = {
+            "qualifying": {side: observed[side] for side in LONGER},
+            "balance_longer_clause": balance,
             "kept": {
-                "first": keep if self.balance else first,
-                "second": keep if self.balance else second,
-                "equal": self.observed["equal"],
+                "first": keep if balance else first,
+                "second": keep if balance else second,
+                "equal": observed["equal"],
             },
             "length_unit": "surface tokens of the clause body",
         }
-        return dict(self._derived)
+        return CoordinationInversionFit(LABELS, report, keep_below=keep_below)
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
         params: dict[str, Any] = {
             "cc": "exactly one cc (any subtype) in the sentence",
             "conj": "the root's single conj, with its own nsubj, governing the cc",
             "separator": "punctuation before the cc + the cc; stays in place",
             "final_punctuation": "kept in place",
-            "balance_longer_clause": self.balance,
+            "balance_longer_clause": self.options.balance_longer_clause,
             "longer_clause": {side: self.longer[side] for side in LONGER},
         }
-        if self._derived:
-            params["qualifying"] = self._derived["qualifying"]
+        if isinstance(fit, CoordinationInversionFit):
+            params["qualifying"] = fit.report["qualifying"]
         return params
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        assert isinstance(fit, CoordinationInversionFit)
         clauses = find_clauses(sentence)
         if isinstance(clauses, str):
             return self.drop(clauses)
         side = clauses.longer
-        keep_below = self._keep_below
+        keep_below = fit.keep_below
         if (
             keep_below is not None
             and side in keep_below
-            and self._hash(sentence) > keep_below[side]
+            and _sentence_hash(self.seed, self.name, sentence) > keep_below[side]
         ):
             return self.drop("longer-clause balance (majority side undersampled)")
-        inverted = invert(sentence, clauses, self.params)
+        inverted = invert(sentence, clauses, self.context)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
         inverted_text = render(inverted)

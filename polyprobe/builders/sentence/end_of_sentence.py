@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import WEHNER_2019
 from polyprobe.builders.rendering import capital_slots, casefold_first, lexical_case, starts_upper
-from polyprobe.builders.sentence.sentence_length import SentenceLength, bin_name, length_bin
+from polyprobe.builders.sentence.sentence_length import bin_name, length_bin
 from polyprobe.builders.sentence.word_order import median_low
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.errors import UsageError
 from polyprobe.loaders.records import Sentence
+from polyprobe.metadata import Level, TaskMetadata
 
 # Bin lower bounds; the last bin is open. Wehner (2019): 6 bins for short-sentence languages,
 # 8 for the others (en); which applies is derived from the median sentence length.
@@ -59,7 +61,9 @@ def make_bins(starts: tuple[int, ...] | list[int]) -> tuple[tuple[int, int | Non
         or starts[0] != 1
         or any(b <= a for a, b in zip(starts, starts[1:], strict=False))
     ):
-        raise UsageError(f"end_of_sentence: bin_starts must rise strictly from 1, got {starts}")
+        raise UsageError(
+            f"[tasks.end_of_sentence] bin_starts must rise strictly from 1, got {starts}"
+        )
     return tuple(
         (lo, hi - 1 if hi is not None else None)
         for lo, hi in zip(starts, [*starts[1:], None], strict=True)
@@ -74,6 +78,115 @@ def _block_lines(sentence: Sentence) -> int:
     )
 
 
+def _key(sentence: Sentence) -> tuple[str, str, int]:
+    """A sentence's place in the stream: file, sent_id and first line."""
+    return (sentence.source.path, sentence.sent_id, sentence.line)
+
+
+@dataclass(frozen=True)
+class EndOfSentenceOptions:
+    """``[tasks.end_of_sentence]``: the bins, the case rule and the document rule.
+
+    * ``bin_starts``: lower bounds of the length bins (the last bin is open), rising strictly
+      from 1, instead of Wehner's 6 or 8 bins; for a finer or coarser scale. Default ``None``.
+    * ``n_bins``: 6 or 8, Wehner's short- or long-sentence bin set, fixed instead of chosen
+      from the median length (``bin_starts``, when set, wins). Default ``None`` (derived).
+    * ``median_threshold``: the median sentence length in words below which the 6 short bins
+      are used (default 11, between Wehner's short- and long-sentence languages).
+    * ``case``: ``lower`` | ``positional`` | ``keep``: how the words are cased, so that no
+      capital marks the boundary. Default ``None``: ``positional`` in a noun-capitalising
+      language (lowercasing its nouns would change words), else ``lower``.
+    * ``assume_file_order_documents``: treat each file without ``# newdoc`` markup as one
+      document in file order (default ``False``: a file's order need not be document order,
+      e.g. GSD treebanks are sentence collections, so the task is infeasible there). Also set
+      by the command line's ``--assume-file-order-documents``.
+    """
+
+    bin_starts: tuple[int, ...] | None = None
+    n_bins: int | None = None
+    median_threshold: int = MEDIAN_THRESHOLD
+    case: str | None = None
+    assume_file_order_documents: bool = False
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if self.bin_starts is not None:
+            starts = self.bin_starts
+            try:
+                if isinstance(starts, str | bytes):  # "15" is not [1, 5]
+                    raise TypeError
+                starts = tuple(int(x) for x in starts)
+            except (TypeError, ValueError):
+                raise UsageError(
+                    f"[tasks.end_of_sentence] bin_starts must be a list of integers, not {starts!r}"
+                ) from None
+            make_bins(starts)  # refuses starts that do not rise strictly from 1
+            set_(self, "bin_starts", starts)
+        if self.n_bins is not None:
+            try:
+                n_bins = int(self.n_bins)
+            except (TypeError, ValueError):
+                n_bins = None
+            if n_bins not in (6, 8):
+                raise UsageError(
+                    f"[tasks.end_of_sentence] n_bins must be 6 or 8, not {self.n_bins!r}"
+                )
+            set_(self, "n_bins", n_bins)
+        try:
+            set_(self, "median_threshold", int(self.median_threshold))
+        except (TypeError, ValueError):
+            raise UsageError(
+                "[tasks.end_of_sentence] median_threshold must be an integer, "
+                f"not {self.median_threshold!r}"
+            ) from None
+        if self.case is not None and self.case not in CASE_MODES:
+            raise UsageError(
+                f"[tasks.end_of_sentence] case must be one of {', '.join(CASE_MODES)}, "
+                f"not {self.case!r}"
+            )
+        if not isinstance(self.assume_file_order_documents, bool):
+            raise UsageError(
+                "[tasks.end_of_sentence] assume_file_order_documents must be true or false, "
+                f"not {self.assume_file_order_documents!r}"
+            )
+
+
+@dataclass(frozen=True)
+class EndOfSentenceFit(Fit):
+    """The bins, the case rule, the median length they came from, and the stream position of
+    the last sentence (whose pending pair no later sentence will close)."""
+
+    bins: tuple[tuple[int, int | None], ...] = make_bins(LONG_BIN_STARTS)
+    case_mode: str = "lower"
+    median_length: int | None = None
+    last_key: tuple[str, str, int] | None = None
+
+
+class EndOfSentenceObservation(Observation):
+    """Sentence lengths in words, how many sentences carry a doc id, how many documents, and
+    where the stream ends."""
+
+    def __init__(self) -> None:
+        self.lengths: Counter[int] = Counter()
+        self.with_doc = 0
+        self.without_doc = 0
+        self.documents = 0
+        self._doc: tuple[str, str | None] | None = None  # (file, doc id) of the last sentence
+        self.last_key: tuple[str, str, int] | None = None
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        self.lengths[sum(1 for t in sentence.surface_tokens() if t.upos != "PUNCT")] += 1
+        if sentence.doc_id is None:
+            self.without_doc += 1
+        else:
+            self.with_doc += 1
+        doc = (sentence.source.path, sentence.doc_id)
+        if doc != self._doc:
+            self.documents += sentence.doc_id is not None
+            self._doc = doc
+        self.last_key = _key(sentence)
+
+
 @dataclass(slots=True)
 class _Pending:
     """The first sentence of a pair, waiting for its successor."""
@@ -85,7 +198,17 @@ class _Pending:
     words: list[str]
 
 
-class EndOfSentence(Task):
+@dataclass(slots=True)
+class _Pairing:
+    """The candidate pass's walk through the stream under one fit: the first sentence of the
+    pair being formed, and the answer of the last call (a repeated call repeats it)."""
+
+    fit: EndOfSentenceFit
+    pending: _Pending | None = None
+    last_call: tuple[tuple[str, str, int], list[Candidate]] | None = None
+
+
+class EndOfSentence(Task[Sentence]):
     """Label = the bin of the first sentence's length in words, for two consecutive sentences
     of one document joined into one string.
 
@@ -98,155 +221,151 @@ class EndOfSentence(Task):
     straddles splits. Its row id is ``<treebank>/<second sent_id>/end_of_sentence/<first
     sent_id>``: the pipeline sees the pair when the second sentence arrives.
 
-    Stateful by necessity: ``candidates`` keeps the previous sentence of the document and must
-    be called once per sentence in stream order (as the pipeline does); calling it again with
-    the sentence it has just seen returns the same result.
+    Stateful by necessity: a candidate joins two records, so ``candidates`` keeps the previous
+    sentence of the document on the task (``_pairing``, begun afresh for each fit) and must be
+    called once per sentence in stream order (as the build does); calling it again with the
+    sentence it has just seen returns the same result. The last sentence of the stream is
+    known from the fit, so its unpaired drop is counted when it arrives.
     """
 
-    name: ClassVar[str] = "end_of_sentence"
-    relative_cost: ClassVar[float] = 1.6
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Two consecutive sentences of a document are joined without punctuation; predict the "
-        "length of the first one in words (where the sentence boundary falls), in bins."
-    )
-    # The class default is the 8-bin set (Wehner's English); derive() sets the instance's bins.
-    label_names: ClassVar[tuple[str, ...]] = tuple(
-        bin_name(lo, hi) for lo, hi in make_bins(LONG_BIN_STARTS)
-    )
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = SentenceLength.citation
-    seed_dependent: ClassVar[bool] = False
-    lexical_control: ClassVar[bool] = False
-    needs_observation: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "Pairs: sentences 1-2, 3-4, ... of each '# newdoc' document (a new file also starts a "
-        "document); an odd last sentence is dropped. Without document markup the task is "
-        "infeasible unless the profile sets assume_file_order_documents (then each file is "
-        "one document). Group = document.",
-        "Input: the words (non-PUNCT surface tokens; a multiword token counts once) of both "
-        "sentences joined by single spaces. Case: lowercased with the language's i/ı rules; in "
-        "a noun-capitalising language only positional capitals (a sentence-initial word that "
-        "is not PROPN/NOUN) are lowercased, so that no capital marks the boundary.",
-        "Label: bin of the first sentence's length in words: 6 bins (1-4 ... 21+) when the "
-        "median sentence length in words is below 11, else 8 bins (1-8, 9-12, ..., 29-32, 33+).",
-        "A pair never bridges a sentence the reader skipped as invalid (detected from line "
-        "numbers); a pair with a sentence that has no words (only punctuation, e.g. '***') is "
-        "dropped.",
-        "Row id: <treebank>/<second sent_id>/end_of_sentence/<first sent_id>.",
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="end_of_sentence",
+        level=Level.SENTENCE,
+        description=(
+            "Two consecutive sentences of a document are joined without punctuation; predict "
+            "the length of the first one in words (where the sentence boundary falls), in bins."
+        ),
+        labels_derived=(
+            "bins of the first sentence's length in words: 6 (1-4, ..., 21+) when the median "
+            "sentence length in words is below 11, else 8 (1-8, 9-12, ..., 33+)"
+        ),
+        citation=WEHNER_2019,
+        notes=(
+            "Pairs: sentences 1-2, 3-4, ... of each '# newdoc' document (a new file also starts "
+            "a document); an odd last sentence is dropped. Without document markup the task is "
+            "infeasible unless the profile sets assume_file_order_documents (then each file is "
+            "one document). Group = document.",
+            "Input: the words (non-PUNCT surface tokens; a multiword token counts once) of both "
+            "sentences joined by single spaces. Case: lowercased with the language's i/ı rules; "
+            "in a noun-capitalising language only positional capitals (a sentence-initial word "
+            "that is not PROPN/NOUN) are lowercased, so that no capital marks the boundary.",
+            "Label: bin of the first sentence's length in words: 6 bins (1-4 ... 21+) when the "
+            "median sentence length in words is below 11, else 8 bins (1-8, 9-12, ..., 29-32, "
+            "33+).",
+            "A pair never bridges a sentence the reader skipped as invalid (detected from line "
+            "numbers); a pair with a sentence that has no words (only punctuation, e.g. '***') "
+            "is dropped.",
+            "Row id: <treebank>/<second sent_id>/end_of_sentence/<first sent_id>.",
+        ),
     )
 
-    def __init__(self, params: TaskParams | None = None, seed: int = 0):
-        super().__init__(params, seed)
-        self._lengths: Counter[int] = Counter()
-        self._with_doc = 0
-        self._without_doc = 0
-        self._documents = 0
-        self._observed_doc: tuple[str, str | None] | None = None
-        self._last_observed: tuple[str, str, int] | None = None
-        self.median_length: int | None = None
-        self.bins = make_bins(LONG_BIN_STARTS)
-        self.label_names = tuple(bin_name(lo, hi) for lo, hi in self.bins)  # type: ignore[misc]
-        self.assume_file_documents = False
-        self.case_mode = "positional" if self.params.capitalises_nouns else "lower"
-        self._pending: _Pending | None = None
+    Options: ClassVar[type] = EndOfSentenceOptions
+    reported: ClassVar[frozenset[str]] = frozenset(
+        {
+            "median_length",
+            "length_unit",
+            "bin_rule",
+            "bins",
+            "document_markup",
+            "sentences_with_doc_id",
+            "sentences_without_doc_id",
+            "documents",
+            "feasible",
+        }
+    )
+
+    def __init__(self, options: Any = None, context: Any = None) -> None:
+        super().__init__(options, context)
         self._lowered: dict[str, str] = {}  # form -> lower_for_language(form, lang), bounded
-        self._last_call: tuple[tuple[str, str, int], list[Candidate]] | None = None
+        self._pairing: _Pairing | None = None
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        assert isinstance(fit, EndOfSentenceFit)
+        assume = self.options.assume_file_order_documents
         return {
             "pairs": "non-overlapping consecutive sentences (1-2, 3-4, ...) of one document",
             "document": "# newdoc id within one file"
-            + ("; a file without markup is one document" if self.assume_file_documents else ""),
-            "assume_file_order_documents": self.assume_file_documents,
+            + ("; a file without markup is one document" if assume else ""),
+            "assume_file_order_documents": assume,
             "unit": "non-PUNCT surface tokens (a multiword token counts once)",
-            "case": self.case_mode,
-            "median_length": self.median_length,
-            "bins": [[lo, hi] for lo, hi in self.bins],
+            "case": fit.case_mode,
+            "median_length": fit.median_length,
+            "bins": [[lo, hi] for lo, hi in fit.bins],
             "input": "words of both sentences joined by single spaces",
         }
 
     # --- first pass ---------------------------------------------------------------------
-    def observe(self, sentence: Sentence) -> None:
-        self._lengths[sum(1 for t in sentence.surface_tokens() if t.upos != "PUNCT")] += 1
-        if sentence.doc_id is None:
-            self._without_doc += 1
-        else:
-            self._with_doc += 1
-        doc = (sentence.source.path, sentence.doc_id)
-        if doc != self._observed_doc:
-            self._documents += sentence.doc_id is not None
-            self._observed_doc = doc
-        self._last_observed = self._key(sentence)
+    def observation(self) -> EndOfSentenceObservation:
+        return EndOfSentenceObservation()
 
-    def derive(self) -> dict[str, Any]:
-        """Fix the bins, the case rule and the document rule (profile options ``bin_starts``,
+    def fit(self, observation: Observation | None) -> EndOfSentenceFit:
+        """Fix the bins, the case rule and the document rule (options ``bin_starts``,
         ``n_bins`` (6 or 8), ``median_threshold``, ``case``, ``assume_file_order_documents``)."""
-        self.median_length = median_low(self._lengths)
-        threshold = int(self.option("median_threshold", MEDIAN_THRESHOLD))
-        starts = self.option("bin_starts")
+        assert isinstance(observation, EndOfSentenceObservation)
+        o = self.options
+        median_length = median_low(observation.lengths)
+        threshold = o.median_threshold
+        starts = o.bin_starts
         if starts is not None:
             rule = "profile bin_starts"
         else:
-            n_bins = self.option("n_bins")
+            n_bins = o.n_bins
             if n_bins is None:
-                short = self.median_length is not None and self.median_length < threshold
+                short = median_length is not None and median_length < threshold
                 n_bins = 6 if short else 8
-                rule = f"median length {self.median_length} {'<' if short else '>='} {threshold}"
+                rule = f"median length {median_length} {'<' if short else '>='} {threshold}"
             else:
                 rule = "profile n_bins"
-            if int(n_bins) not in (6, 8):
-                raise UsageError(f"end_of_sentence: n_bins must be 6 or 8, not {n_bins!r}")
-            starts = SHORT_BIN_STARTS if int(n_bins) == 6 else LONG_BIN_STARTS
-        self.bins = make_bins(starts)
-        self.label_names = tuple(bin_name(lo, hi) for lo, hi in self.bins)  # type: ignore[misc]
-        self.assume_file_documents = bool(self.option("assume_file_order_documents", False))
-        default_case = "positional" if self.params.capitalises_nouns else "lower"
-        self.case_mode = str(self.option("case", default_case))
-        if self.case_mode not in CASE_MODES:
-            raise UsageError(
-                f"end_of_sentence: case must be one of {', '.join(CASE_MODES)}, "
-                f"not {self.case_mode!r}"
-            )
-        if self._with_doc:
-            markup = "all sentences" if not self._without_doc else "some sentences"
-        else:
+            starts = SHORT_BIN_STARTS if n_bins == 6 else LONG_BIN_STARTS
+        bins = make_bins(starts)
+        assume = o.assume_file_order_documents
+        case_mode = o.case or ("positional" if self.context.capitalises_nouns else "lower")
+        with_doc, without_doc = observation.with_doc, observation.without_doc
+        if not with_doc:
             markup = "none"
-        feasible = bool(self._with_doc) or self.assume_file_documents
-        return {
-            "median_length": self.median_length,
+        elif without_doc:
+            markup = "some sentences"
+        else:
+            markup = "all sentences"
+        report = {
+            "median_length": median_length,
             "median_threshold": threshold,
             "length_unit": "non-PUNCT surface tokens",
-            "n_bins": len(self.bins),
+            "n_bins": len(bins),
             "bin_rule": rule,
-            "bins": [[lo, hi] for lo, hi in self.bins],
-            "case": self.case_mode,
+            "bins": [[lo, hi] for lo, hi in bins],
+            "case": case_mode,
             "document_markup": markup,
-            "sentences_with_doc_id": self._with_doc,
-            "sentences_without_doc_id": self._without_doc,
-            "documents": self._documents,
-            "assume_file_order_documents": self.assume_file_documents,
-            "feasible": feasible,
+            "sentences_with_doc_id": with_doc,
+            "sentences_without_doc_id": without_doc,
+            "documents": observation.documents,
+            "assume_file_order_documents": assume,
+            "feasible": bool(with_doc) or assume,
         }
+        return EndOfSentenceFit(
+            tuple(bin_name(lo, hi) for lo, hi in bins),
+            report,
+            bins=bins,
+            case_mode=case_mode,
+            median_length=median_length,
+            last_key=observation.last_key,
+        )
 
     # --- candidates ---------------------------------------------------------------------
-    @staticmethod
-    def _key(sentence: Sentence) -> tuple[str, str, int]:
-        return (sentence.source.path, sentence.sent_id, sentence.line)
-
     def _document(self, sentence: Sentence) -> tuple[str, str] | None:
         """``(file, group)`` of the sentence's document, or ``None`` when it has none."""
         if sentence.doc_id is not None:
             return (sentence.source.path, sentence.doc_id)
-        if self.assume_file_documents:
+        if self.options.assume_file_order_documents:
             return (sentence.source.path, "file:" + Path(sentence.source.path).name)
         return None
 
-    def words(self, sentence: Sentence) -> list[str]:
-        """The sentence's non-PUNCT surface forms with the task's case rule applied."""
+    def words(self, sentence: Sentence, case: str) -> list[str]:
+        """The sentence's non-PUNCT surface forms with the case rule ``case`` (the fit's
+        ``case_mode``) applied."""
         tokens = sentence.surface_tokens()
-        lang = self.params.lang
-        if self.case_mode == "lower":
+        lang = self.context.lang
+        if case == "lower":
             # Lowercased per distinct form (a regex pass and str.lower per token otherwise).
             memo = self._lowered
             if len(memo) >= _LOWER_MEMO_MAX:
@@ -258,8 +377,8 @@ class EndOfSentence(Task):
                 for t in tokens
                 if t.upos != "PUNCT"
             ]
-        elif self.case_mode == "positional":
-            lexical = lexical_case(tokens, self.params, sentence)
+        elif case == "positional":
+            lexical = lexical_case(tokens, self.context, sentence)
             forms = [t.form for t in tokens]
             for i in capital_slots(tokens):
                 if not lexical[i] and starts_upper(forms[i]):
@@ -268,46 +387,54 @@ class EndOfSentence(Task):
             forms = [t.form for t in tokens]
         return [f for f, t in zip(forms, tokens, strict=True) if t.upos != "PUNCT"]
 
-    def _unpaired(self, reason: str) -> None:
-        self._pending = None
+    def _unpaired(self, pairing: _Pairing, reason: str) -> None:
+        pairing.pending = None
         self.drops[reason] += 1
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        key = self._key(sentence)
-        if self._last_call is not None and self._last_call[0] == key:
-            return list(self._last_call[1])  # the same call again: same answer, no new drop
-        out = self._candidates(sentence, key)
-        self._last_call = (key, out)
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        assert isinstance(fit, EndOfSentenceFit)
+        pairing = self._pairing
+        if pairing is None or pairing.fit is not fit:
+            pairing = self._pairing = _Pairing(fit)
+        key = _key(sentence)
+        last = pairing.last_call
+        if last is not None and last[0] == key:
+            return list(last[1])  # the same call again: same answer, no new drop
+        out = self._pair(sentence, key, pairing)
+        pairing.last_call = (key, out)
         return list(out)
 
-    def _candidates(self, sentence: Sentence, key: tuple[str, str, int]) -> list[Candidate]:
+    def _pair(
+        self, sentence: Sentence, key: tuple[str, str, int], pairing: _Pairing
+    ) -> list[Candidate]:
+        fit = pairing.fit
         doc = self._document(sentence)
-        pending = self._pending
+        pending = pairing.pending
         if pending is not None:
             if doc != pending.doc:
-                self._unpaired("unpaired last sentence of a document")
+                self._unpaired(pairing, "unpaired last sentence of a document")
             elif (
                 sentence.line > 0
                 and pending.line > 0
                 and sentence.line - pending.next_line >= _SKIP_GAP_LINES
             ):
-                self._unpaired("unpaired: the next sentence was skipped as invalid")
+                self._unpaired(pairing, "unpaired: the next sentence was skipped as invalid")
         if doc is None:
             return self.drop("no document markup (# newdoc)")
-        if self._pending is None:
+        if pairing.pending is None:
             nxt = sentence.line + _block_lines(sentence) + 1 if sentence.line > 0 else 0
-            self._pending = _Pending(
-                doc, sentence.sent_id, sentence.line, nxt, self.words(sentence)
+            pairing.pending = _Pending(
+                doc, sentence.sent_id, sentence.line, nxt, self.words(sentence, fit.case_mode)
             )
-            if key == self._last_observed:
-                self._unpaired("unpaired last sentence of a document")
+            if key == fit.last_key:
+                self._unpaired(pairing, "unpaired last sentence of a document")
             return []
-        first = self._pending
-        self._pending = None
-        second = self.words(sentence)
+        first = pairing.pending
+        pairing.pending = None
+        second = self.words(sentence, fit.case_mode)
         if not first.words or not second:
             return self.drop("pair with a sentence of punctuation only")
-        label = length_bin(len(first.words), self.bins)
+        label = length_bin(len(first.words), fit.bins)
         assert label is not None  # bins start at 1 and the last is open
         tokens = first.words + second
         return [

@@ -17,8 +17,9 @@ other than the probed property, so they are answered once, here, from the corpus
 
 Everything is keyed by :func:`form_key` (the language-aware lowercasing of the first letter,
 then :func:`polyprobe.hashing.lexical_key`), so sentence-initial *Dogs* and *dogs* are one form,
-and so are Turkish *İçeride* and *içeride* (plain case-folding turns ``İ`` into ``i`` + U+0307). The inventory is filled by ``observe`` (the pipeline's
-first pass) and read by ``candidates``; it holds no per-sentence state, so memory grows with the
+and so are Turkish *İçeride* and *içeride* (plain case-folding turns ``İ`` into ``i`` + U+0307).
+The inventory is filled by the tasks' observations (the build's first pass), handed to their
+fits and read by ``candidates``; it holds no per-sentence state, so memory grows with the
 vocabulary, not with the corpus.
 """
 
@@ -35,7 +36,7 @@ from polyprobe.builders.rendering import (
     lexical_case,
     starts_upper,
 )
-from polyprobe.builders.task import TaskParams
+from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence, SurfaceToken, Word
 
@@ -128,6 +129,10 @@ class SentenceDigest:
     """What a :class:`FormInventory` needs of one sentence, computed once per sentence and
     shared by the inventories that observe it (see :func:`sentence_digest`).
 
+    Why shared: ``odd_man_out`` and ``subject_verb_agreement`` both keep an inventory, and
+    digesting a sentence (capital slots, lexical case, the words behind single-word tokens) is
+    most of what observing it costs them.
+
     ``forms`` and ``upos``: per surface token its form and UPOS (``MWT`` for a multiword
     token); ``positional``: (form, UPOS) of the tokens whose capital is positional (capital
     slots that are not lexically capitalised); ``mwt_words``: (form, UPOS) of the words inside
@@ -144,19 +149,19 @@ class SentenceDigest:
         "_words",
     )
 
-    def __init__(self, sentence: Sentence, params: TaskParams, tokens: list[SurfaceToken]):
+    def __init__(self, sentence: Sentence, context: TaskContext, tokens: list[SurfaceToken]):
         words = sentence.words
         slots = capital_slots(tokens)
         self.positional = [
             (tokens[i].form, tokens[i].upos)
             for i, lexical in zip(
                 slots,
-                lexical_case([tokens[i] for i in slots], params, sentence),
+                lexical_case([tokens[i] for i in slots], context, sentence),
                 strict=True,
             )
             if not lexical
         ]
-        self._lang = params.lang
+        self._lang = context.lang
         self._keys: list[str] | None = None
         # cell UPOS set -> singles; the words they come from (one per single-word token).
         self._singles: dict[frozenset[str], list[Single]] = {}
@@ -199,28 +204,12 @@ class SentenceDigest:
         return found
 
 
-# One-entry cache: the pipeline shows each sentence to every observing task before reading the
-# next, so the tasks that keep an inventory (odd_man_out, subject_verb_agreement) digest it
-# once. Holds one sentence at most (identity is safe: the entry keeps the object alive).
-_LAST_DIGEST: list[Any] = [None, None, None]  # sentence, params, digest
-
-
-def sentence_digest(
-    sentence: Sentence, params: TaskParams, tokens: list[SurfaceToken] | None = None
-) -> SentenceDigest:
-    """The :class:`SentenceDigest` of ``sentence`` (``tokens``: its surface tokens, if the
-    caller has them), shared with the previous caller if it asked for the same sentence object
-    with the same parameters (records are not changed once read; a caller that edits a
-    sentence in place between two observations must pass a new object)."""
-    last = _LAST_DIGEST
-    if last[0] is sentence and last[1] is params:
-        digest: SentenceDigest = last[2]
-        return digest
-    digest = SentenceDigest(
-        sentence, params, sentence.surface_tokens() if tokens is None else tokens
-    )
-    last[0], last[1], last[2] = sentence, params, digest
-    return digest
+def sentence_digest(sentence: Sentence, context: TaskContext) -> SentenceDigest:
+    """The :class:`SentenceDigest` of ``sentence``. Asked through the record's
+    :class:`~polyprobe.builders.task.Shared` (``shared.get(sentence_digest, context)``), so
+    every inventory that observes the sentence in one process gets the same digest, made
+    once."""
+    return SentenceDigest(sentence, context, sentence.surface_tokens())
 
 
 class FormInventory:
@@ -235,22 +224,22 @@ class FormInventory:
     they are only meaningful without it.
 
     Why two layers: ``observe`` only counts raw values of the sentence (C-level
-    ``Counter.update`` of a shared :class:`SentenceDigest`); the keyed tables (``form_counts``,
-    ``cells``, ``upos_of``, ``bigrams``, spellings) are brought up to date from those counts
-    the first time one of them is read after an ``observe``, applying :func:`form_key` and the
-    filters once per distinct value instead of once per token. The pending counts are emptied
-    then, so memory stays bounded by the vocabulary.
+    ``Counter.update`` of the :class:`SentenceDigest` the record's ``Shared`` holds); the keyed
+    tables (``form_counts``, ``cells``, ``upos_of``, ``bigrams``, spellings) are brought up to
+    date from those counts the first time one of them is read after an ``observe``, applying
+    :func:`form_key` and the filters once per distinct value instead of once per token. The
+    pending counts are emptied then, so memory stays bounded by the vocabulary.
     """
 
     def __init__(
         self,
-        params: TaskParams,
+        context: TaskContext,
         cell_upos: Iterable[str],
         *,
         bigrams: bool = False,
         only_upos: Iterable[str] | None = None,
     ) -> None:
-        self.params = params
+        self.context = context
         self.cell_upos = frozenset(cell_upos)
         self.only_upos = None if only_upos is None else frozenset(only_upos)
         self._form_counts: Counter[str] = Counter()
@@ -276,13 +265,11 @@ class FormInventory:
         self._spellings: dict[str, str | None] | None = None
 
     # --- first pass ----------------------------------------------------------------------
-    def observe(
-        self, sentence: Sentence, tokens: list[SurfaceToken] | None = None
-    ) -> SentenceDigest:
-        """Count one sentence (``tokens``: its surface tokens, if the caller has them). The
-        hot path of the first pass: a few C-level updates per sentence. Returns the
-        sentence's digest (the caller may count more of it)."""
-        digest = sentence_digest(sentence, self.params, tokens)
+    def observe(self, sentence: Sentence, shared: Shared) -> SentenceDigest:
+        """Count one sentence (``shared``: the record's per-sentence work, which holds its
+        digest). The hot path of the first pass: a few C-level updates per sentence. Returns
+        the sentence's digest (the caller may count more of it)."""
+        digest = shared.get(sentence_digest, self.context)
         forms = digest.forms
         self.sentences += 1
         self.tokens += len(forms)
@@ -306,7 +293,7 @@ class FormInventory:
         if not self._pending:
             return
         self._pending = False
-        lang = self.params.lang
+        lang = self.context.lang
         only = self.only_upos
         mwt_counted = only is None or "MWT" in only
         memo = _FORM_KEYS.setdefault(lang, {}).get  # form_key, inlined: once per type
@@ -497,7 +484,7 @@ def substitute(
     tokens: Sequence[SurfaceToken],
     i: int,
     spelling: str,
-    params: TaskParams,
+    context: TaskContext,
     slots: Sequence[int] | None = None,
 ) -> list[SurfaceToken]:
     """Replace the form of surface token ``i`` by ``spelling`` (its usual, non-positional
@@ -514,7 +501,7 @@ def substitute(
     if slots is None:
         slots = capital_slots(tokens)
     if i in slots and starts_upper(tok.form):
-        form = capitalise_first(spelling, params.lang)
+        form = capitalise_first(spelling, context.lang)
     out = list(tokens)
     out[i] = SurfaceToken(form, tok.word_ids, tok.space_after, tok.upos)
     return out

@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from polyprobe.builders.sentence.argument_number import ArgumentNumber
-from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
+from polyprobe.builders.citations import CONNEAU_2018
+from polyprobe.builders.sentence.argument_number import (
+    DEFAULT_UPOS,
+    LABELS,
+    ArgumentNumber,
+    upos_list,
+)
 from polyprobe.builders.sentence.predicates import base_relation
-from polyprobe.builders.task import Level
+from polyprobe.builders.task import Fit
 from polyprobe.loaders.records import Word
+from polyprobe.metadata import Level, TaskMetadata
 
 OBJECT_RELATION = "obj"
-DEFAULT_OBJECT_UPOS: tuple[str, ...] = ("NOUN",)
+DEFAULT_OBJECT_UPOS: tuple[str, ...] = DEFAULT_UPOS
+
+
+@dataclass(frozen=True)
+class ObjectNumberOptions:
+    """``object_upos``: the UPOS an object may have (default ``["NOUN"]``, as
+    ``subject_number``'s ``subject_upos``, so that the two tasks differ only in the argument
+    probed); a profile may admit PROPN/PRON."""
+
+    object_upos: tuple[str, ...] = DEFAULT_OBJECT_UPOS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "object_upos", upos_list(self.object_upos, "object_number", "object_upos")
+        )
 
 
 class ObjectNumber(ArgumentNumber):
@@ -26,39 +47,38 @@ class ObjectNumber(ArgumentNumber):
     ``obj:lvc`` still names the direct object); exactly one is required.
     """
 
-    name: ClassVar[str] = "object_number"
-    relative_cost: ClassVar[float] = 0.3
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Predict the grammatical number (singular or plural) of the direct object of the main "
-        "clause."
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="object_number",
+        level=Level.SENTENCE,
+        description=(
+            "Predict the grammatical number (singular or plural) of the direct object of the "
+            "main clause."
+        ),
+        labels=LABELS,
+        citation=CONNEAU_2018,
+        lexical_control=True,
+        notes=(
+            "Object = the single obj dependent (any subtype) of the root; sentences with none "
+            "or several are dropped, as are coordinated objects (a conj dependent: 'X and Y' is "
+            "not singular) and objects whose Number is not Sing or Plur.",
+            "Common nouns only by default (option object_upos), as subject_number.",
+            "Lexical control: the object's case-folded form never occurs in two splits.",
+        ),
     )
-    label_names: ClassVar[tuple[str, ...]] = ("Sing", "Plur")
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = CONNEAU_2018
-    seed_dependent: ClassVar[bool] = False
-    lexical_control: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "Object = the single obj dependent (any subtype) of the root; sentences with none or "
-        "several are dropped, as are coordinated objects (a conj dependent: 'X and Y' is not "
-        "singular) and objects whose Number is not Sing or Plur.",
-        "Common nouns only by default (option object_upos), as subject_number.",
-        "Lexical control: the object's case-folded form never occurs in two splits.",
-    )
+    Options: ClassVar[type] = ObjectNumberOptions
+    options: ObjectNumberOptions
 
     argument: ClassVar[str] = "object"
     relations_label: ClassVar[str] = "obj"
-    upos_option: ClassVar[str] = "object_upos"
-    default_upos: ClassVar[tuple[str, ...]] = DEFAULT_OBJECT_UPOS
 
     @property
-    def object_upos(self) -> tuple[str, ...]:
-        return self.allowed_upos
+    def allowed_upos(self) -> tuple[str, ...]:
+        return self.options.object_upos
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
         return {
             "relation": OBJECT_RELATION,
-            "object_upos": list(self.object_upos),
+            "object_upos": list(self.allowed_upos),
             "labels": "Number feature of the object: Sing | Plur",
             "drop_if": ["no object", "several objects", "conj dependent", "other Number"],
             "lexical_key": "object form (NFC, case-folded)",

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import CONNEAU_2018
 from polyprobe.builders.rendering import capital_slots, render, sentence_inputs
-from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.inventory import (
     BOS,
     EOS,
@@ -21,9 +23,11 @@ from polyprobe.builders.sentence.inventory import (
     regular_case,
     substitute,
 )
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task, TaskContext
+from polyprobe.errors import UsageError
 from polyprobe.hashing import choice_index, lexical_key, stable_rng, stable_u64
 from polyprobe.loaders.records import Sentence
+from polyprobe.metadata import Level, TaskMetadata
 
 DEFAULT_UPOS: tuple[str, ...] = ("NOUN", "VERB")
 DEFAULT_CLASS_SIZE = 8
@@ -31,11 +35,100 @@ _SPLIT_ORDER = {"train": 0, "dev": 1, "test": 2}
 _SPLIT_NAMES = ("train", "dev", "test", "none")
 _NONE: frozenset[str] = frozenset()
 TIERS: tuple[str, ...] = ("neither", "one", "both")  # neighbours whose bigram is attested
+LABELS: tuple[str, ...] = ("original", "changed")
 
 Home = tuple[str, FeatsKey]  # (UPOS, features) of a form's most frequent analysis
+FirstSplitKey = tuple[str, str, FeatsKey]  # (form key, UPOS, features)
 
 
-class OddManOut(Task):
+def _strings(value: Any, key: str) -> tuple[str, ...]:
+    """A TOML list of strings as a tuple; anything else is a usage error naming the key."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise UsageError(f"[tasks.odd_man_out] {key} must be a list of strings, not {value!r}")
+    return tuple(str(v) for v in value)
+
+
+@dataclass(frozen=True)
+class OddManOutOptions:
+    """``upos``: the word classes that are replaced (default NOUN and VERB, SentEval's); the
+    replacement classes are built over them, so they are also the classes that must match.
+    ``class_size``: the number of interchangeable forms a replacement class aims at (default
+    8; pools are dealt into classes of ``class_size`` to ``2 * class_size - 1`` forms, at least
+    2): smaller classes let the variant engine split more finely, larger ones give each
+    sentence more replacements. ``split_aware``: keep classes within the UD split where their
+    forms first occur and replace only words whose class starts in the sentence's own split;
+    default (unset): on exactly when the build splits by the UD files (``--split ud``), where
+    the engine would otherwise drop most validation/test items for a key seen in train."""
+
+    upos: tuple[str, ...] = DEFAULT_UPOS
+    class_size: int = DEFAULT_CLASS_SIZE
+    split_aware: bool | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "upos", _strings(self.upos, "upos"))
+        try:
+            set_(self, "class_size", int(self.class_size))
+        except (TypeError, ValueError):
+            raise UsageError(
+                f"[tasks.odd_man_out] class_size must be an integer, not {self.class_size!r}"
+            ) from None
+        if self.split_aware is not None:
+            set_(self, "split_aware", bool(self.split_aware))
+
+
+class OddManOutObservation(Observation):
+    """The first pass: the form inventory (cells of the replaced classes, frequencies,
+    spellings, bigrams) and, per UD split index, the raw single-token values of the replaced
+    classes (keyed once per distinct value in :meth:`OddManOut.fit`: a C-level set update here
+    instead of two key computations per token; the inventory has just counted the same list)."""
+
+    def __init__(self, context: TaskContext, upos: Iterable[str]) -> None:
+        self.inventory = FormInventory(context, upos, bigrams=True)
+        self.seen_in_split: dict[int, set[Single]] = {}
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        inventory = self.inventory
+        digest = inventory.observe(sentence, shared)
+        split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
+        seen = self.seen_in_split.get(split)
+        if seen is None:
+            seen = self.seen_in_split[split] = set()
+        seen.update(digest.singles(inventory.cell_upos))
+
+
+@dataclass(frozen=True, kw_only=True)
+class OddManOutFit(Fit):
+    """The replacement classes and what the candidate pass reads of them.
+
+    ``inventory``: the corpus's form inventory (spellings, bands, bigrams); ``home``: per
+    eligible form its home analysis, ``lemma`` its most frequent lemma in it; ``class_of``:
+    form -> class id, ``members``: class id -> its forms (sorted); ``class_split``: class id ->
+    UD split index of its first occurrence (3 when not split-aware); ``first_split``: (form,
+    UPOS, feats) -> earliest UD split index it occurs in as a single token. For the candidate
+    pass, precomputed: ``member_set`` (class id -> members as a set), ``same_lemma`` ((class
+    id, lemma) -> members with that lemma), ``classed_home`` (classed form -> home analysis with
+    the features as a dict, compared to ``word.feats`` without sorting), and the attested
+    bigrams with a classed form on one side: ``follows`` (left context -> classed forms seen
+    after it), ``precedes`` (right context -> classed forms seen before it), so that the tiers
+    of the candidates are set intersections, not a lookup per class member."""
+
+    inventory: FormInventory
+    split_aware: bool = False
+    home: dict[str, Home] = field(default_factory=dict)
+    lemma: dict[str, str] = field(default_factory=dict)
+    class_of: dict[str, str] = field(default_factory=dict)
+    members: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    class_split: dict[str, int] = field(default_factory=dict)
+    first_split: dict[FirstSplitKey, int] = field(default_factory=dict)
+    member_set: dict[str, frozenset[str]] = field(default_factory=dict)
+    same_lemma: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    classed_home: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    follows: dict[str, frozenset[str]] = field(default_factory=dict)
+    precedes: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+class OddManOut(Task[Sentence]):
     """Original sentence vs. a copy in which one NOUN or VERB was replaced by another form with
     the same UPOS, the same features and the same log2 frequency band.
 
@@ -68,115 +161,85 @@ class OddManOut(Task):
     most bigrams are unseen, so attestation is a soft preference, not a filter.
     """
 
-    name: ClassVar[str] = "odd_man_out"
-    relative_cost: ClassVar[float] = 10.8
-    shard_affinity: ClassVar[str] = "form_inventory"  # its SentenceDigest memo
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Decide whether a noun or verb of the sentence has been replaced by another word of the "
-        "same part of speech, inflection and frequency (changed) or not (original)."
-    )
-    label_names: ClassVar[tuple[str, ...]] = ("original", "changed")
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = CONNEAU_2018
-    seed_dependent: ClassVar[bool] = True
-    paired_copies: ClassVar[bool] = True
-    lexical_control: ClassVar[bool] = True
-    needs_observation: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "Each source sentence gives both an 'original' and a 'changed' row (same group); "
-        "SentEval showed only one of them per sentence.",
-        "One NOUN or VERB that is a surface token by itself (not inside a multiword token) is "
-        "replaced by another form with the same UPOS and the same features, from the same log2 "
-        "frequency band measured on frequency ranks, and with a different lemma. Each form has "
-        "one home analysis (its most frequent NOUN/VERB UPOS+features); forms whose most "
-        "frequent UPOS overall is another one are never used (EWT 'out' is a NOUN 3 times).",
-        "Lexical control by replacement classes: the vocabulary is partitioned into small "
-        "seeded classes of interchangeable forms, replacements stay within a class, and the "
-        "class is the lexical key, so no replaced or replacement word occurs in two splits. "
-        "Under --split ud, classes stay within the UD split where their forms first occur and "
-        "validation/test sentences replace a word first seen in their own split.",
-        "Replacements whose bigrams with both neighbours occur in the corpus are preferred; the "
-        "recipe reports the share of items per attestation tier.",
-        "The replacement takes the original's capital slot: capitalised at a sentence start "
-        "when the original was, otherwise written as the corpus usually writes it; originals "
-        "in an unusual case (title-cased or all-caps words) are not replaced.",
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="odd_man_out",
+        level=Level.SENTENCE,
+        description=(
+            "Decide whether a noun or verb of the sentence has been replaced by another word of "
+            "the same part of speech, inflection and frequency (changed) or not (original)."
+        ),
+        labels=LABELS,
+        citation=CONNEAU_2018,
+        seed_dependent=True,
+        paired_copies=True,
+        lexical_control=True,
+        notes=(
+            "Each source sentence gives both an 'original' and a 'changed' row (same group); "
+            "SentEval showed only one of them per sentence.",
+            "One NOUN or VERB that is a surface token by itself (not inside a multiword token) is "
+            "replaced by another form with the same UPOS and the same features, from the same log2 "
+            "frequency band measured on frequency ranks, and with a different lemma. Each form has "
+            "one home analysis (its most frequent NOUN/VERB UPOS+features); forms whose most "
+            "frequent UPOS overall is another one are never used (EWT 'out' is a NOUN 3 times).",
+            "Lexical control by replacement classes: the vocabulary is partitioned into small "
+            "seeded classes of interchangeable forms, replacements stay within a class, and the "
+            "class is the lexical key, so no replaced or replacement word occurs in two splits. "
+            "Under --split ud, classes stay within the UD split where their forms first occur and "
+            "validation/test sentences replace a word first seen in their own split.",
+            "Replacements whose bigrams with both neighbours occur in the corpus are preferred; "
+            "the recipe reports the share of items per attestation tier.",
+            "The replacement takes the original's capital slot: capitalised at a sentence start "
+            "when the original was, otherwise written as the corpus usually writes it; originals "
+            "in an unusual case (title-cased or all-caps words) are not replaced.",
+        ),
     )
 
-    def __init__(self, params: TaskParams | None = None, seed: int = 0) -> None:
-        super().__init__(params, seed)
-        self.inventory = FormInventory(self.params, self.upos, bigrams=True)
-        # (form key, UPOS, feats) -> earliest UD split index it occurs in as a single token
-        # (set by derive from ``_seen_in_split``: split index -> raw single-token values).
-        self._first_split: dict[tuple[str, str, FeatsKey], int] = {}
-        self._seen_in_split: dict[int, set[Single]] = {}
-        self._home: dict[str, Home] = {}
-        self._lemma: dict[str, str] = {}
-        self._class_of: dict[str, str] = {}
-        self._members: dict[str, tuple[str, ...]] = {}
-        self._class_split: dict[str, int] = {}  # class -> UD split of first occurrence
-        # For candidates, set by derive: per class id its members as a set and, per lemma, its
-        # members with that lemma; per classed form its home analysis with the features as a
-        # dict (compared to ``word.feats`` without sorting).
-        self._member_set: dict[str, frozenset[str]] = {}
-        self._same_lemma: dict[tuple[str, str], frozenset[str]] = {}
-        self._classed_home: dict[str, tuple[str, dict[str, str]]] = {}
-        # Attested bigrams with a classed form on one side, set by derive: per left context
-        # the classed forms seen after it, per right context those seen before it (the tiers
-        # of the candidates are then set intersections, not a lookup per class member).
-        self._follows: dict[str, frozenset[str]] = {}
-        self._precedes: dict[str, frozenset[str]] = {}
-        self._derived: dict[str, Any] = {}
+    Options: ClassVar[type] = OddManOutOptions
+    reported: ClassVar[frozenset[str]] = frozenset(
+        {
+            "frequency_bands",
+            "bands",
+            "forms_with_home_analysis",
+            "forms_without_letters",
+            "forms_mostly_other_upos",
+            "classes",
+            "forms_in_classes",
+            "class_sizes",
+            "singleton_pools",
+            "bigram_types",
+        }
+    )
+
+    def __init__(self, options: Any = None, context: TaskContext | None = None) -> None:
+        super().__init__(options, context)
+        # Items per bigram-attestation tier, counted by the candidate pass for the recipe (a
+        # tally of what was emitted, like ``drops``; no choice depends on it).
         self.attestation: Counter[str] = Counter()
-
-    # --- options ----------------------------------------------------------------------------
-    @property
-    def upos(self) -> tuple[str, ...]:
-        return tuple(self.option("upos", DEFAULT_UPOS))
-
-    @property
-    def class_size(self) -> int:
-        return int(self.option("class_size", DEFAULT_CLASS_SIZE))
 
     @property
     def split_aware(self) -> bool:
-        return bool(self.option("split_aware", self.option("split") == "ud"))
+        """The ``split_aware`` option, or whether the build splits by the UD files."""
+        aware = self.options.split_aware
+        return self.context.split == "ud" if aware is None else aware
 
     # --- first pass ---------------------------------------------------------------------
-    def observe(self, sentence: Sentence) -> None:
-        digest = self.inventory.observe(sentence)
-        split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
-        # Raw (form, lemma, UPOS, feature items) of the NOUN/VERB tokens per split, keyed once
-        # per distinct value in derive (a C-level set update here instead of two key
-        # computations per token; the inventory has just counted the same list).
-        seen = self._seen_in_split.get(split)
-        if seen is None:
-            seen = self._seen_in_split[split] = set()
-        seen.update(digest.singles(self.inventory.cell_upos))
+    def observation(self) -> OddManOutObservation:
+        return OddManOutObservation(self.context, self.options.upos)
 
-    def _first_splits(self) -> dict[tuple[str, str, FeatsKey], int]:
-        """(form key, UPOS, feats) -> earliest UD split index it occurs in as a single token."""
-        key_of = form_key_getter(self.params.lang)
-        sorted_feats: dict[tuple[tuple[str, str], ...], FeatsKey] = {}  # few distinct bundles
-        first: dict[tuple[str, str, FeatsKey], int] = {}
-        for split in sorted(self._seen_in_split):
-            for form, _, upos, items in self._seen_in_split[split]:
-                feats = sorted_feats.get(items)
-                if feats is None:
-                    feats = sorted_feats[items] = tuple(sorted(items))
-                k = (key_of(form), upos, feats)
-                if k not in first:
-                    first[k] = split
-        return first
-
-    def derive(self) -> dict[str, Any]:
+    def fit(self, observation: Observation | None) -> OddManOutFit:
         """Home analyses, frequency bands and replacement classes (see the class docstring)."""
-        inv = self.inventory
-        size = max(2, self.class_size)
-        self._home, self._lemma, self._class_of, self._members = {}, {}, {}, {}
-        self._member_set, self._same_lemma, self._classed_home = {}, {}, {}
-        self._class_split = {}
-        self._first_split = self._first_splits()
+        assert isinstance(observation, OddManOutObservation)
+        inv = observation.inventory
+        size = max(2, self.options.class_size)
+        home_of: dict[str, Home] = {}
+        lemma_of: dict[str, str] = {}
+        class_of: dict[str, str] = {}
+        members_of: dict[str, tuple[str, ...]] = {}
+        member_set: dict[str, frozenset[str]] = {}
+        same_lemma: dict[tuple[str, str], frozenset[str]] = {}
+        classed_home: dict[str, tuple[str, dict[str, str]]] = {}
+        class_split: dict[str, int] = {}
+        first_split = _first_splits(observation.seen_in_split, self.context.lang)
         split_aware = self.split_aware
         # form -> (UPOS, feats) analyses -> count, and per analysis the lemma counts. Plain
         # dicts in any order: every choice below is a min/sort over a total order.
@@ -209,12 +272,12 @@ class OddManOut(Task):
             if any(n >= by_upos.get(home[0], 0) for u, n in by_upos.items() if u != home[0]):
                 skipped_other_upos += 1
                 continue
-            self._home[key] = home
-            self._lemma[key] = min(lemmas[(key, home)].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            home_of[key] = home
+            lemma_of[key] = min(lemmas[(key, home)].items(), key=lambda kv: (-kv[1], kv[0]))[0]
             band = inv.band(key)
             spelling = inv.spelling(key)
             assert band is not None and spelling is not None
-            split = self._first_split.get((key, *home), 3) if split_aware else 3
+            split = first_split.get((key, *home), 3) if split_aware else 3
             pools.setdefault((home[0], home[1], band, case_shape(spelling), split), []).append(key)
         classes_per_upos: Counter[str] = Counter()
         forms_in_classes: Counter[str] = Counter()
@@ -229,29 +292,29 @@ class OddManOut(Task):
                 members = tuple(sorted(keys[c::n_classes]))
                 where = f"|{_SPLIT_NAMES[split]}" if split_aware else ""
                 class_id = lexical_key(f"{upos}|{feats_string(feats)}|b{band}|{shape}{where}|{c}")
-                self._members[class_id] = members
-                self._member_set[class_id] = frozenset(members)
+                members_of[class_id] = members
+                member_set[class_id] = frozenset(members)
                 by_lemma: dict[str, list[str]] = {}
                 for k in members:
-                    by_lemma.setdefault(self._lemma[k], []).append(k)
+                    by_lemma.setdefault(lemma_of[k], []).append(k)
                 for lemma, group in by_lemma.items():
-                    self._same_lemma[(class_id, lemma)] = frozenset(group)
-                self._class_split[class_id] = split
+                    same_lemma[(class_id, lemma)] = frozenset(group)
+                class_split[class_id] = split
                 for k in members:
-                    self._class_of[k] = class_id
-                    self._classed_home[k] = (upos, dict(feats))
+                    class_of[k] = class_id
+                    classed_home[k] = (upos, dict(feats))
                 classes_per_upos[upos] += 1
                 forms_in_classes[upos] += len(members)
-        self._follows, self._precedes = _classed_neighbours(inv.bigrams or set(), self._class_of)
-        sizes = [len(m) for m in self._members.values()]
-        self._derived = {
-            "upos": list(self.upos),
+        follows, precedes = _classed_neighbours(inv.bigrams or set(), class_of)
+        sizes = [len(m) for m in members_of.values()]
+        report = {
+            "upos": list(self.options.upos),
             "class_size": size,
-            "split_aware": self.split_aware,
+            "split_aware": split_aware,
             "frequency_bands": "log2 of the competition rank of the case-folded surface form "
             "(band k = ranks 2^k .. 2^(k+1)-1)",
             "bands": inv.band_table(),
-            "forms_with_home_analysis": len(self._home),
+            "forms_with_home_analysis": len(home_of),
             "forms_without_letters": skipped_no_letter,
             "forms_mostly_other_upos": skipped_other_upos,
             "classes": dict(sorted(classes_per_upos.items())),
@@ -260,9 +323,25 @@ class OddManOut(Task):
             "singleton_pools": singletons,
             "bigram_types": len(inv.bigrams or ()),
         }
-        return dict(self._derived)
+        return OddManOutFit(
+            label_names=LABELS,
+            report=report,
+            inventory=inv,
+            split_aware=split_aware,
+            home=home_of,
+            lemma=lemma_of,
+            class_of=class_of,
+            members=members_of,
+            class_split=class_split,
+            first_split=first_split,
+            member_set=member_set,
+            same_lemma=same_lemma,
+            classed_home=classed_home,
+            follows=follows,
+            precedes=precedes,
+        )
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
         total = sum(self.attestation.values())
         params: dict[str, Any] = {
             "unit": "one NOUN/VERB surface token outside multiword tokens",
@@ -272,31 +351,32 @@ class OddManOut(Task):
             "choice": "best bigram-attestation tier, then uniform position, then uniform "
             "replacement, from stable_rng(seed, task, treebank, sent_id)",
             "capitalisation": "replacement takes the original's capital slot",
-            "upos": list(self.upos),
-            "class_size": self.class_size,
+            "upos": list(self.options.upos),
+            "class_size": self.options.class_size,
             "split_aware": self.split_aware,
             "bigram_attestation": {
                 "items": total,
                 **{t: round(self.attestation[t] / total, 4) if total else 0.0 for t in TIERS},
             },
         }
-        if self._derived:
-            params["classes"] = self._derived["classes"]
-            params["forms_in_classes"] = self._derived["forms_in_classes"]
+        if isinstance(fit, OddManOutFit):
+            params["classes"] = fit.report["classes"]
+            params["forms_in_classes"] = fit.report["forms_in_classes"]
         return params
 
     # --- candidates ---------------------------------------------------------------------------
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        inv = self.inventory
-        lang = self.params.lang
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        assert isinstance(fit, OddManOutFit)
+        inv = fit.inventory
+        lang = self.context.lang
         tokens = sentence.surface_tokens()
-        upos = inv.cell_upos  # frozenset(self.upos)
+        upos = inv.cell_upos  # frozenset(options.upos)
         singles = [i for i, t in enumerate(tokens) if t.upos in upos and len(t.word_ids) == 1]
         if not singles:
             return self.drop("no NOUN/VERB outside multiword tokens")
         key_of = form_key_getter(lang)
         words = sentence.words
-        classed_home = self._classed_home
+        classed_home = fit.classed_home
         classed: list[int] = []
         keys: dict[int, str] = {}  # position -> form key, for the positions looked at
         for i in singles:
@@ -313,18 +393,19 @@ class OddManOut(Task):
         regular = [i for i in classed if regular_case(inv, tokens, i, lang, slots, keys[i])]
         if not regular:
             return self.drop("NOUN/VERB only in unusual case")
-        class_of = self._class_of
-        if self.split_aware:
+        class_of = fit.class_of
+        if fit.split_aware:
             # Under --split ud the engine drops an item whose key occurred in an earlier
             # split, so only words whose class starts in this sentence's split can survive.
             split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
-            regular = [i for i in regular if self._class_split[class_of[keys[i]]] == split]
+            class_split = fit.class_split
+            regular = [i for i in regular if class_split[class_of[keys[i]]] == split]
             if not regular:
                 return self.drop("every NOUN/VERB class seen in an earlier split")
         best = -1
         options: dict[int, frozenset[str]] = {}
-        member_set, same_lemma = self._member_set, self._same_lemma
-        follows, precedes = self._follows, self._precedes
+        member_set, same_lemma = fit.member_set, fit.same_lemma
+        follows, precedes = fit.follows, fit.precedes
         last = len(tokens) - 1
         for i in regular:
             lemma = key_of(words[tokens[i].word_ids[0] - 1].lemma)
@@ -369,14 +450,14 @@ class OddManOut(Task):
         r = pool[choice_index(rng, len(pool))]
         spelling = inv.spelling(r)
         assert spelling is not None
-        changed = substitute(tokens, i, spelling, self.params, slots)
+        changed = substitute(tokens, i, spelling, self.context, slots)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
         changed_text = render(changed)
         if changed_text == original_text:  # cannot happen (different case-folded forms)
             return self.drop("replacement does not change the text")
         self.attestation[TIERS[best]] += 1
-        key = self._class_of[keys[i]]
+        key = class_of[keys[i]]
         return [
             Candidate(
                 original,
@@ -393,13 +474,30 @@ class OddManOut(Task):
         ]
 
     # --- introspection (tests, reports) ----------------------------------------------------
-    def replacement_class(self, form: str) -> tuple[str, ...]:
+    def replacement_class(self, fit: OddManOutFit, form: str) -> tuple[str, ...]:
         """The members of a form's replacement class (empty if it has none)."""
-        class_id = self._class_of.get(form_key(form, self.params.lang))
-        return self._members.get(class_id, ()) if class_id else ()
+        class_id = fit.class_of.get(form_key(form, self.context.lang))
+        return fit.members.get(class_id, ()) if class_id else ()
 
-    def class_id(self, form: str) -> str | None:
-        return self._class_of.get(form_key(form, self.params.lang))
+    def class_id(self, fit: OddManOutFit, form: str) -> str | None:
+        return fit.class_of.get(form_key(form, self.context.lang))
+
+
+def _first_splits(seen_in_split: dict[int, set[Single]], lang: str) -> dict[FirstSplitKey, int]:
+    """(form key, UPOS, feats) -> earliest UD split index it occurs in as a single token, from
+    the raw single-token values the observation collected per split index."""
+    key_of = form_key_getter(lang)
+    sorted_feats: dict[tuple[tuple[str, str], ...], FeatsKey] = {}  # few distinct bundles
+    first: dict[FirstSplitKey, int] = {}
+    for split in sorted(seen_in_split):
+        for form, _, upos, items in seen_in_split[split]:
+            feats = sorted_feats.get(items)
+            if feats is None:
+                feats = sorted_feats[items] = tuple(sorted(items))
+            k = (key_of(form), upos, feats)
+            if k not in first:
+                first[k] = split
+    return first
 
 
 def _classed_neighbours(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import WEHNER_2019
 from polyprobe.builders.rendering import render, sentence_inputs
 from polyprobe.builders.sentence.inventory import (
     FeatsKey,
@@ -15,19 +17,13 @@ from polyprobe.builders.sentence.inventory import (
     regular_case,
     substitute,
 )
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task, TaskContext
+from polyprobe.errors import UsageError
 from polyprobe.hashing import choice_index, file_sha256, stable_rng
 from polyprobe.loaders.records import Sentence, Word
+from polyprobe.metadata import Level, TaskMetadata
 
-WEHNER_2019 = (
-    "Wehner, Daniel (2019). Interpretability of Sentence Embeddings in Low-Resource "
-    "Languages. Master's thesis, Technische Universität Darmstadt. Published with: Eger, "
-    "Steffen, Johannes Daxenberger and Iryna Gurevych (2020). How to Probe Sentence "
-    "Embeddings in Low-Resource Languages: On Structural Design Choices for Probing Task "
-    "Evaluation. In Proceedings of the 24th Conference on Computational Natural Language "
-    "Learning (CoNLL 2020). arXiv:2006.09109."
-)
-
+LABELS: tuple[str, ...] = ("agree", "disagree")
 DEFAULT_SUBJECT_RELATIONS: tuple[str, ...] = ("nsubj", "nsubj:pass")
 DEFAULT_THIRD_PERSON_UPOS: tuple[str, ...] = ("NOUN", "PROPN")
 DEFAULT_THRESHOLD = 0.95
@@ -45,6 +41,9 @@ UNIMORPH_VERBAL_POS = frozenset({"V", "AUX"})
 UNIMORPH_NOUN_POS = frozenset({"N"})
 
 Agreement = tuple[str | None, str | None]  # (Person, Number) as UD values
+# (form key, form as written, features other than person/number, (person, number)) of one
+# verbal UniMorph entry, listed per lemma key.
+UniMorphVerb = tuple[str, str, FeatsKey, Agreement]
 
 
 def _first(feats: Mapping[str, str], keys: tuple[str, ...]) -> str | None:
@@ -80,7 +79,161 @@ def _base(deprel: str) -> str:
     return deprel.split(":", 1)[0]
 
 
-class SubjectVerbAgreement(Task):
+def subject_agreement(subj: Word, third_person_upos: tuple[str, ...]) -> Agreement:
+    """A subject's person and number; words of ``third_person_upos`` (nouns, proper nouns)
+    without ``Person`` are 3rd person."""
+    person = subj.feats.get("Person")
+    if person is None and subj.upos in third_person_upos:
+        person = "3"
+    return person, subj.feats.get("Number")
+
+
+def agreement_carrier(sentence: Sentence, head: Word, relations: tuple[str, ...]) -> Word | str:
+    """The word that carries the clause's agreement (``head`` when finite, else its single
+    finite dependent by one of ``relations``), or why there is none."""
+    if is_finite(head):
+        return head
+    finite = [
+        c for c in sentence.children(head.id) if _base(c.deprel) in relations and is_finite(c)
+    ]
+    if not finite:
+        return "root clause not finite"
+    if len(finite) > 1:
+        return "several finite auxiliaries"
+    return finite[0]
+
+
+def compatible(subj: Agreement, verb: Agreement, number: bool) -> bool:
+    """May a verb with ``verb`` person/number stand with a subject with ``subj``? Unknown
+    values are compatible with anything; number counts only where the corpus agrees in number
+    (``number``)."""
+    if verb[0] is not None and subj[0] is not None and verb[0] != subj[0]:
+        return False
+    return not (number and verb[1] is not None and subj[1] is not None and verb[1] != subj[1])
+
+
+def _strings(value: Any, key: str) -> tuple[str, ...]:
+    """A TOML list of strings as a tuple; anything else is a usage error naming the key."""
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise UsageError(
+            f"[tasks.subject_verb_agreement] {key} must be a list of strings, not {value!r}"
+        )
+    return tuple(str(v) for v in value)
+
+
+@dataclass(frozen=True)
+class SubjectVerbAgreementOptions:
+    """``subject_relations``: the relations that make a word the subject (default ``nsubj``,
+    ``nsubj:pass``; a treebank with other subject subtypes may add them).
+    ``third_person_upos``: subjects of these UPOS without a ``Person`` feature count as 3rd
+    person (default NOUN, PROPN: UD writes no person on nouns).
+    ``number_agreement_threshold``: the share of plural-subject clauses with a plural verb at
+    or above which number counts for (in)compatibility (default 0.95; Turkish plural subjects
+    mostly take singular verbs, so there a number-only change is no agreement error).
+    ``number_agreement``: force that choice instead of deriving it (default: derived).
+    ``unimorph``: a UniMorph lexicon (one path or a list of paths, default none) whose forms
+    are offered as replacements too, for languages whose treebank shows few paradigm cells;
+    ``unimorph_layout``: its column order, when it cannot be detected (default: detected)."""
+
+    subject_relations: tuple[str, ...] = DEFAULT_SUBJECT_RELATIONS
+    third_person_upos: tuple[str, ...] = DEFAULT_THIRD_PERSON_UPOS
+    number_agreement_threshold: float = DEFAULT_THRESHOLD
+    number_agreement: bool | None = None
+    unimorph: tuple[str, ...] = ()
+    unimorph_layout: str | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "subject_relations", _strings(self.subject_relations, "subject_relations"))
+        set_(self, "third_person_upos", _strings(self.third_person_upos, "third_person_upos"))
+        try:
+            set_(self, "number_agreement_threshold", float(self.number_agreement_threshold))
+        except (TypeError, ValueError):
+            raise UsageError(
+                "[tasks.subject_verb_agreement] number_agreement_threshold must be a number, "
+                f"not {self.number_agreement_threshold!r}"
+            ) from None
+        if self.number_agreement is not None:
+            set_(self, "number_agreement", bool(self.number_agreement))
+        paths = self.unimorph or ()
+        if isinstance(paths, str | Path):
+            paths = (paths,)
+        set_(self, "unimorph", tuple(str(p) for p in _strings(paths, "unimorph")))
+        if self.unimorph_layout is not None and not isinstance(self.unimorph_layout, str):
+            raise UsageError(
+                "[tasks.subject_verb_agreement] unimorph_layout must be a string, "
+                f"not {self.unimorph_layout!r}"
+            )
+
+
+class SubjectVerbAgreementObservation(Observation):
+    """The first pass: the form inventory of verbs (cells, spellings) and nouns (the "never a
+    NOUN" test), and the agreement evidence: plural-subject clauses by the verb's number,
+    subject/verb person pairs by whether they are the same."""
+
+    def __init__(
+        self,
+        context: TaskContext,
+        relations: tuple[str, ...],
+        third_person_upos: tuple[str, ...],
+    ) -> None:
+        # Verbs (cells, spelling) and nouns (the "never a NOUN" test) are all this task reads.
+        self.inventory = FormInventory(context, VERBAL_UPOS, only_upos=(*VERBAL_UPOS, "NOUN"))
+        self.relations = relations
+        self.third_person_upos = third_person_upos
+        self.number_clauses: Counter[str] = Counter()  # plural subject: verb Plur / other
+        self.person_clauses: Counter[str] = Counter()  # subject person == verb person?
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        self.inventory.observe(sentence, shared)
+        relations = self.relations
+        # Most sentences have one subject or none: find them first (a comprehension), then
+        # look at their clauses.
+        for subj in [w for w in sentence.words if w.deprel in relations]:
+            if subj.head == 0:
+                continue
+            if any(
+                c.deprel == "conj" or c.deprel.startswith("conj:")  # _base(deprel) == "conj"
+                for c in sentence.children(subj.id)
+            ):
+                continue
+            # Evidence from every clause, copular ones included ("they are happy").
+            carrier = agreement_carrier(sentence, sentence.word(subj.head), ("aux", "cop"))
+            if isinstance(carrier, str):
+                continue
+            s_person, s_number = subject_agreement(subj, self.third_person_upos)
+            v_person, v_number = agreement(carrier.feats)
+            if s_number == "Plur" and v_number is not None:
+                self.number_clauses["verb Plur" if v_number == "Plur" else "verb not Plur"] += 1
+            if s_person is not None and v_person is not None:
+                self.person_clauses["same" if s_person == v_person else "different"] += 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class SubjectVerbAgreementFit(Fit):
+    """What the candidate pass reads: the inventory (spellings, the NOUN test), whether
+    number counts (``number_agreement``: forced by the profile or derived), the treebank's
+    paradigms (``(lemma, UPOS, other features) -> form -> (person, number) analyses``), every
+    form's analyses across finite cells (``(lemma, form) -> analyses``: syncretism across
+    tenses and moods) and the UniMorph lexicon, if any (verbal entries per lemma key, the
+    form keys seen as nouns, a spelling per form key)."""
+
+    inventory: FormInventory
+    number_agreement: bool = False
+    paradigms: dict[tuple[str, str, FeatsKey], dict[str, set[Agreement]]] = field(
+        default_factory=dict
+    )
+    analyses: dict[tuple[str, str], set[Agreement]] = field(default_factory=dict)
+    unimorph: dict[str, list[UniMorphVerb]] = field(default_factory=dict)
+    unimorph_nouns: frozenset[str] = frozenset()
+    unimorph_spelling: dict[str, str] = field(default_factory=dict)
+
+    def compatible(self, subj: Agreement, verb: Agreement) -> bool:
+        """:func:`compatible` with this corpus's choice about number."""
+        return compatible(subj, verb, self.number_agreement)
+
+
+class SubjectVerbAgreement(Task[Sentence]):
     """Original sentence (``agree``) vs. a copy whose agreeing verb form was replaced by a form
     of the same lemma that does not agree with the subject (``disagree``).
 
@@ -109,242 +262,165 @@ class SubjectVerbAgreement(Task):
     the paradigm cells; their other dimensions must be equal.
     """
 
-    name: ClassVar[str] = "subject_verb_agreement"
-    # 3.7 alone; it always shares a shard with odd_man_out (shard_affinity), whose sentence
-    # digest its first pass then reuses: 0.7 less there (bench/build_phases.py timelines).
-    relative_cost: ClassVar[float] = 3.0
-    shard_affinity: ClassVar[str] = "form_inventory"  # its SentenceDigest memo
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Decide whether the main verb agrees with its subject in person and number (agree) or "
-        "has been replaced by a non-agreeing form of the same verb (disagree)."
-    )
-    label_names: ClassVar[tuple[str, ...]] = ("agree", "disagree")
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = WEHNER_2019
-    seed_dependent: ClassVar[bool] = True
-    paired_copies: ClassVar[bool] = True
-    lexical_control: ClassVar[bool] = False
-    needs_observation: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "Each source sentence gives both an 'agree' (original) and a 'disagree' row (same group).",
-        "The agreeing word is the finite root VERB, or its single finite auxiliary when the "
-        "root is non-finite; subject features are plain, verb features plain or from the "
-        "[subj] layer. NOUN/PROPN subjects count as 3rd person.",
-        "The replacement has the same lemma, UPOS and all other features, a different form, "
-        "is never a NOUN in the corpus and is incompatible with the subject in every analysis "
-        "it has. Number-only changes are used only where the corpus shows number agreement in "
-        "at least 95% of plural-subject clauses (derived; the recipe records the share).",
-        "Originals spelled like their lemma are not used (English 'they go', German 'sie "
-        "spielen' are syncretic with the infinitive); a replacement may equal the lemma.",
-        "No lexical control: the verb is the probed word in both classes.",
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="subject_verb_agreement",
+        level=Level.SENTENCE,
+        description=(
+            "Decide whether the main verb agrees with its subject in person and number (agree) "
+            "or has been replaced by a non-agreeing form of the same verb (disagree)."
+        ),
+        labels=LABELS,
+        citation=WEHNER_2019,
+        seed_dependent=True,
+        paired_copies=True,
+        lexical_control=False,
+        notes=(
+            "Each source sentence gives both an 'agree' (original) and a 'disagree' row (same "
+            "group).",
+            "The agreeing word is the finite root VERB, or its single finite auxiliary when the "
+            "root is non-finite; subject features are plain, verb features plain or from the "
+            "[subj] layer. NOUN/PROPN subjects count as 3rd person.",
+            "The replacement has the same lemma, UPOS and all other features, a different form, "
+            "is never a NOUN in the corpus and is incompatible with the subject in every "
+            "analysis it has. Number-only changes are used only where the corpus shows number "
+            "agreement in at least 95% of plural-subject clauses (derived; the recipe records "
+            "the share).",
+            "Originals spelled like their lemma are not used (English 'they go', German 'sie "
+            "spielen' are syncretic with the infinitive); a replacement may equal the lemma.",
+            "No lexical control: the verb is the probed word in both classes.",
+        ),
     )
 
-    def __init__(self, params: TaskParams | None = None, seed: int = 0) -> None:
-        super().__init__(params, seed)
-        # Verbs (cells, spelling) and nouns (the "never a NOUN" test) are all this task reads.
-        self.inventory = FormInventory(self.params, VERBAL_UPOS, only_upos=(*VERBAL_UPOS, "NOUN"))
-        self.number_clauses: Counter[str] = Counter()  # plural subject: verb Plur / other
-        self.person_clauses: Counter[str] = Counter()  # subject person == verb person?
-        # (lemma, UPOS, rest) -> form -> analyses (person, number) seen.
-        self._paradigms: dict[tuple[str, str, FeatsKey], dict[str, set[Agreement]]] = {}
-        # (lemma, form) -> person/number analyses in any verbal cell (syncretism across cells).
-        self._analyses: dict[tuple[str, str], set[Agreement]] = {}
-        self._unimorph: dict[str, list[tuple[str, str, FeatsKey, Agreement]]] = {}
-        self._unimorph_nouns: set[str] = set()
-        self._unimorph_spelling: dict[str, str] = {}
-        self._number_agreement: bool | None = None
-        self._derived: dict[str, Any] = {}
+    Options: ClassVar[type] = SubjectVerbAgreementOptions
+    reported: ClassVar[frozenset[str]] = frozenset(
+        {
+            "number_agreement_evidence",
+            "person_agreement_share",
+            "paradigm_cells",
+            "unimorph_lexicon",
+        }
+    )
+
+    def __init__(self, options: Any = None, context: TaskContext | None = None) -> None:
+        super().__init__(options, context)
+        # Where the emitted replacements came from, counted by the candidate pass for the
+        # recipe (a tally of what was emitted, like ``drops``; no choice depends on it).
         self.replacement_sources: Counter[str] = Counter()
 
-    # --- options ----------------------------------------------------------------------------
-    @property
-    def subject_relations(self) -> tuple[str, ...]:
-        return tuple(self.option("subject_relations", DEFAULT_SUBJECT_RELATIONS))
-
-    @property
-    def third_person_upos(self) -> tuple[str, ...]:
-        return tuple(self.option("third_person_upos", DEFAULT_THIRD_PERSON_UPOS))
-
-    @property
-    def threshold(self) -> float:
-        return float(self.option("number_agreement_threshold", DEFAULT_THRESHOLD))
-
-    @property
-    def number_agreement(self) -> bool:
-        """Does number count for (in)compatibility? Derived; a profile may force it."""
-        forced = self.option("number_agreement")
-        if forced is not None:
-            return bool(forced)
-        return bool(self._number_agreement)
-
-    # --- clause analysis --------------------------------------------------------------------
-    def _subject_agreement(self, subj: Word) -> Agreement:
-        person = subj.feats.get("Person")
-        if person is None and subj.upos in self.third_person_upos:
-            person = "3"
-        return person, subj.feats.get("Number")
-
-    def _carrier(self, sentence: Sentence, head: Word, relations: tuple[str, ...]) -> Word | str:
-        """The word that carries the clause's agreement, or why there is none."""
-        if is_finite(head):
-            return head
-        finite = [
-            c for c in sentence.children(head.id) if _base(c.deprel) in relations and is_finite(c)
-        ]
-        if not finite:
-            return "root clause not finite"
-        if len(finite) > 1:
-            return "several finite auxiliaries"
-        return finite[0]
-
-    def compatible(self, subj: Agreement, verb: Agreement, number: bool | None = None) -> bool:
-        """May a verb with ``verb`` person/number stand with a subject with ``subj``? Unknown
-        values are compatible with anything; number counts only where the corpus agrees in
-        number (``number``)."""
-        number = self.number_agreement if number is None else number
-        if verb[0] is not None and subj[0] is not None and verb[0] != subj[0]:
-            return False
-        return not (number and verb[1] is not None and subj[1] is not None and verb[1] != subj[1])
-
     # --- first pass -------------------------------------------------------------------------
-    def observe(self, sentence: Sentence) -> None:
-        self.inventory.observe(sentence)
-        relations = self.subject_relations
-        # Most sentences have one subject or none: find them first (a comprehension), then
-        # look at their clauses.
-        for subj in [w for w in sentence.words if w.deprel in relations]:
-            if subj.head == 0:
-                continue
-            if any(
-                c.deprel == "conj" or c.deprel.startswith("conj:")  # _base(deprel) == "conj"
-                for c in sentence.children(subj.id)
-            ):
-                continue
-            # Evidence from every clause, copular ones included ("they are happy").
-            carrier = self._carrier(sentence, sentence.word(subj.head), ("aux", "cop"))
-            if isinstance(carrier, str):
-                continue
-            s_person, s_number = self._subject_agreement(subj)
-            v_person, v_number = agreement(carrier.feats)
-            if s_number == "Plur" and v_number is not None:
-                self.number_clauses["verb Plur" if v_number == "Plur" else "verb not Plur"] += 1
-            if s_person is not None and v_person is not None:
-                self.person_clauses["same" if s_person == v_person else "different"] += 1
+    def observation(self) -> SubjectVerbAgreementObservation:
+        o = self.options
+        return SubjectVerbAgreementObservation(
+            self.context, o.subject_relations, o.third_person_upos
+        )
 
-    def derive(self) -> dict[str, Any]:
-        agree = self.number_clauses["verb Plur"]
-        total = agree + self.number_clauses["verb not Plur"]
+    def fit(self, observation: Observation | None) -> SubjectVerbAgreementFit:
+        assert isinstance(observation, SubjectVerbAgreementObservation)
+        o = self.options
+        number_clauses, person_clauses = observation.number_clauses, observation.person_clauses
+        agree = number_clauses["verb Plur"]
+        total = agree + number_clauses["verb not Plur"]
         share = agree / total if total else None
-        self._number_agreement = share is not None and share >= self.threshold
-        self._paradigms, self._analyses = {}, {}
-        for (lemma, upos, feats), forms in self.inventory.cells.items():
+        derived = share is not None and share >= o.number_agreement_threshold
+        number = derived if o.number_agreement is None else o.number_agreement
+        paradigms: dict[tuple[str, str, FeatsKey], dict[str, set[Agreement]]] = {}
+        analyses: dict[tuple[str, str], set[Agreement]] = {}
+        for (lemma, upos, feats), forms in observation.inventory.cells.items():
             feats_dict = dict(feats)
             analysis = agreement(feats_dict)
-            cell = self._paradigms.setdefault((lemma, upos, rest_key(feats_dict)), {})
+            cell = paradigms.setdefault((lemma, upos, rest_key(feats_dict)), {})
             for form in forms:
                 cell.setdefault(form, set()).add(analysis)
                 if analysis != (None, None):
-                    self._analyses.setdefault((lemma, form), set()).add(analysis)
-        unimorph = self._load_unimorph()
-        same = self.person_clauses["same"]
-        persons = same + self.person_clauses["different"]
+                    analyses.setdefault((lemma, form), set()).add(analysis)
+        lexicon = load_unimorph(o.unimorph, o.unimorph_layout, self.context.lang)
+        same = person_clauses["same"]
+        persons = same + person_clauses["different"]
         # Keys that are options carry the option's value (a profile printed by ``polyprobe
         # profile`` can be passed back unchanged); the evidence sits under other keys.
-        self._derived = {
-            "subject_relations": list(self.subject_relations),
-            "third_person_upos": list(self.third_person_upos),
-            "number_agreement": self.number_agreement,
-            "number_agreement_threshold": self.threshold,
+        report: dict[str, Any] = {
+            "subject_relations": list(o.subject_relations),
+            "third_person_upos": list(o.third_person_upos),
+            "number_agreement": number,
+            "number_agreement_threshold": o.number_agreement_threshold,
             "number_agreement_evidence": {
                 "plural_subject_clauses": total,
                 "verb_plural": agree,
                 "share": round(share, 4) if share is not None else None,
-                "derived": self._number_agreement,
+                "derived": derived,
             },
             "person_agreement_share": round(same / persons, 4) if persons else None,
-            "paradigm_cells": len(self._paradigms),
+            "paradigm_cells": len(paradigms),
         }
-        if unimorph is not None:
+        verbs: dict[str, list[UniMorphVerb]] = {}
+        nouns: frozenset[str] = frozenset()
+        spellings: dict[str, str] = {}
+        if lexicon is not None:
             # File names and checksums, not paths: the card must not carry local directories
             # (the lexicon is an input, given again with the option when rebuilding).
-            self._derived["unimorph_lexicon"] = unimorph
-        return dict(self._derived)
-
-    def _load_unimorph(self) -> dict[str, Any] | None:
-        self._unimorph, self._unimorph_nouns, self._unimorph_spelling = {}, set(), {}
-        paths = self.option("unimorph")
-        if not paths:
-            return None
-        from polyprobe.loaders.unimorph import UniMorphReader
-
-        lang = self.params.lang
-        reader = UniMorphReader(
-            unimorph_paths(paths), layout=self.option("unimorph_layout"), lang=lang
+            report["unimorph_lexicon"] = lexicon.report
+            verbs, nouns, spellings = lexicon.verbs, lexicon.nouns, lexicon.spelling
+        return SubjectVerbAgreementFit(
+            label_names=LABELS,
+            report=report,
+            inventory=observation.inventory,
+            number_agreement=number,
+            paradigms=paradigms,
+            analyses=analyses,
+            unimorph=verbs,
+            unimorph_nouns=nouns,
+            unimorph_spelling=spellings,
         )
-        entries = 0
-        for entry in reader:
-            key = form_key(entry.form, lang)
-            if entry.pos in UNIMORPH_NOUN_POS:
-                self._unimorph_nouns.add(key)
-                continue
-            if entry.pos not in UNIMORPH_VERBAL_POS or " " in entry.form.strip():
-                continue
-            feats = entry.features
-            person = UNIMORPH_PERSON.get(feats.get("Person", ""))
-            number = UNIMORPH_NUMBER.get(feats.get("Number", ""))
-            rest = tuple(sorted((k, v) for k, v in feats.items() if k not in ("Person", "Number")))
-            self._unimorph.setdefault(form_key(entry.lemma, lang), []).append(
-                (key, entry.form, rest, (person, number))
-            )
-            self._unimorph_spelling.setdefault(key, entry.form)
-            entries += 1
-        return {
-            "files": {Path(p).name: file_sha256(str(p)) for p in reader.paths},
-            "verbal_entries": entries,
-            "lemmas": len(self._unimorph),
-        }
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        o = self.options
+        if isinstance(fit, SubjectVerbAgreementFit):
+            number = fit.number_agreement
+        else:  # not fitted: only a forced choice is known
+            number = bool(o.number_agreement)
         params: dict[str, Any] = {
             "predicate": "root VERB; agreeing word = the root if finite, else its single "
             "finite aux",
             "subject": "single non-coordinated subject of the root with Number and a person",
-            "subject_relations": list(self.subject_relations),
-            "third_person_upos": list(self.third_person_upos),
+            "subject_relations": list(o.subject_relations),
+            "third_person_upos": list(o.third_person_upos),
             "agreement_features": {"person": list(PERSON_KEYS), "number": list(NUMBER_KEYS)},
             "replacement": "same lemma, UPOS and other features; different form; never NOUN; "
             "incompatible with the subject in every attested analysis",
-            "number_agreement_threshold": self.threshold,
-            "number_only_changes": self.number_agreement,
+            "number_agreement_threshold": o.number_agreement_threshold,
+            "number_only_changes": number,
             "choice": "uniform over sorted candidate forms, stable_rng(seed, task, treebank, "
             "sent_id)",
             "replacement_sources": dict(sorted(self.replacement_sources.items())),
         }
-        if self._derived:
-            params["number_agreement_evidence"] = self._derived["number_agreement_evidence"]
-            params["unimorph_lexicon"] = self._derived.get("unimorph_lexicon")
+        if isinstance(fit, SubjectVerbAgreementFit):
+            params["number_agreement_evidence"] = fit.report["number_agreement_evidence"]
+            params["unimorph_lexicon"] = fit.report.get("unimorph_lexicon")
         return params
 
     # --- candidates -------------------------------------------------------------------------
-    def replacements(self, carrier: Word, subj: Agreement) -> dict[str, str]:
+    def replacements(
+        self, carrier: Word, subj: Agreement, fit: SubjectVerbAgreementFit
+    ) -> dict[str, str]:
         """Case-folded replacement forms -> where they come from (``treebank``, ``unimorph``,
         ``both``)."""
-        lang = self.params.lang
+        lang = self.context.lang
         own = form_key(carrier.form, lang)
         lemma = form_key(carrier.lemma, lang)
         out: dict[str, str] = {}
-        number = self.number_agreement  # an option lookup: once, not per analysis
-        paradigm = self._paradigms.get((lemma, carrier.upos, rest_key(carrier.feats)), {})
+        number = fit.number_agreement
+        inventory = fit.inventory
+        fit_analyses = fit.analyses
+        paradigm = fit.paradigms.get((lemma, carrier.upos, rest_key(carrier.feats)), {})
         for form, analyses in paradigm.items():
-            if form == own or self.inventory.seen_as(form, "NOUN"):
+            if form == own or inventory.seen_as(form, "NOUN"):
                 continue
-            if any(self.compatible(subj, a, number) for a in analyses):
+            if any(compatible(subj, a, number) for a in analyses):
                 continue
-            if any(self.compatible(subj, a, number) for a in self._analyses.get((lemma, form), ())):
+            if any(compatible(subj, a, number) for a in fit_analyses.get((lemma, form), ())):
                 continue  # agrees in another tense/mood (de 'habe': Ind 1sg and Sub 3sg)
             out[form] = "treebank"
-        entries = self._unimorph.get(lemma)
+        entries = fit.unimorph.get(lemma)
         if entries:
             v_person, v_number = agreement(carrier.feats)
             rests = {
@@ -355,28 +431,27 @@ class SubjectVerbAgreement(Task):
                 and (n is None or v_number is None or n == v_number)
             }
             agreeing = {
-                f for f, _, _, a in entries if a != (None, None) and self.compatible(subj, a)
+                f for f, _, _, a in entries if a != (None, None) and compatible(subj, a, number)
             }
             for rest in sorted(rests):
                 cell = [e for e in entries if e[2] == rest]
-                ok = {f for f, _, _, a in cell if not self.compatible(subj, a)}
-                ok -= {f for f, _, _, a in cell if self.compatible(subj, a)} | agreeing
+                ok = {f for f, _, _, a in cell if not compatible(subj, a, number)}
+                ok -= {f for f, _, _, a in cell if compatible(subj, a, number)} | agreeing
                 for form in sorted(ok):
-                    if form == own or form in self._unimorph_nouns:
+                    if form == own or form in fit.unimorph_nouns:
                         continue
-                    if self.inventory.seen_as(form, "NOUN"):
+                    if inventory.seen_as(form, "NOUN"):
                         continue
                     out[form] = "both" if out.get(form) in ("treebank", "both") else "unimorph"
         return out
 
-    def _spelling(self, key: str) -> str:
-        return self.inventory.spelling(key) or self._unimorph_spelling.get(key, key)
-
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        assert isinstance(fit, SubjectVerbAgreementFit)
         root = sentence.root
         if root.upos != "VERB":
             return self.drop("root is not a VERB")
-        relations = self.subject_relations  # an option lookup: once, not per dependent
+        o = self.options
+        relations = o.subject_relations
         subjects = [c for c in sentence.children(root.id) if c.deprel in relations]
         if not subjects:
             return self.drop("no overt subject")
@@ -385,35 +460,36 @@ class SubjectVerbAgreement(Task):
         subj = subjects[0]
         if any(_base(c.deprel) == "conj" for c in sentence.children(subj.id)):
             return self.drop("coordinated subject")
-        s_agr = self._subject_agreement(subj)
+        s_agr = subject_agreement(subj, o.third_person_upos)
         if s_agr[1] is None:
             return self.drop("subject without Number")
         if s_agr[0] is None:
             return self.drop("subject without Person")
-        carrier = self._carrier(sentence, root, ("aux",))
+        carrier = agreement_carrier(sentence, root, ("aux",))
         if isinstance(carrier, str):
             return self.drop(carrier)
         v_agr = agreement(carrier.feats)
         if v_agr == (None, None):
             return self.drop("verb carries no Person/Number")
-        if not self.compatible(s_agr, v_agr):
+        if not compatible(s_agr, v_agr, fit.number_agreement):
             return self.drop("original does not agree")
         tokens = sentence.surface_tokens()
         index = next(i for i, t in enumerate(tokens) if carrier.id in t.word_ids)
         if len(tokens[index].word_ids) != 1:
             return self.drop("verb inside a multiword token")
-        lang = self.params.lang
+        lang = self.context.lang
         if form_key(carrier.form, lang) == form_key(carrier.lemma, lang):
             return self.drop("original form equals its lemma")
-        if not regular_case(self.inventory, tokens, index, lang):
+        if not regular_case(fit.inventory, tokens, index, lang):
             return self.drop("verb in unusual case")
-        options = self.replacements(carrier, s_agr)
+        options = self.replacements(carrier, s_agr, fit)
         if not options:
             return self.drop("no disagreeing form of the verb")
         forms = sorted(options)
         rng = stable_rng(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
         form = forms[choice_index(rng, len(forms))]
-        changed = substitute(tokens, index, self._spelling(form), self.params)
+        spelling = fit.inventory.spelling(form) or fit.unimorph_spelling.get(form, form)
+        changed = substitute(tokens, index, spelling, self.context)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
         changed_text = render(changed)
@@ -432,6 +508,58 @@ class SubjectVerbAgreement(Task):
                 copy="disagree",
             ),
         ]
+
+
+@dataclass(frozen=True)
+class UniMorphVerbs:
+    """What the task reads of a UniMorph lexicon: ``verbs`` (verbal entries per lemma key),
+    ``nouns`` (form keys with a noun entry), ``spelling`` (a form as written per form key, the
+    first met) and ``report`` (file names with checksums, counts: the card's entry)."""
+
+    verbs: dict[str, list[UniMorphVerb]]
+    nouns: frozenset[str]
+    spelling: dict[str, str]
+    report: dict[str, Any]
+
+
+def load_unimorph(
+    paths: Iterable[str | Path], layout: str | None, lang: str
+) -> UniMorphVerbs | None:
+    """The verbal and noun entries of the lexicon at ``paths`` (``None`` when no path is
+    given), keyed by :func:`form_key`; person and number mapped to UD values, multi-word forms
+    left out."""
+    paths = list(paths)
+    if not paths:
+        return None
+    from polyprobe.loaders.unimorph import UniMorphReader
+
+    reader = UniMorphReader(unimorph_paths(paths), layout=layout, lang=lang)
+    verbs: dict[str, list[UniMorphVerb]] = {}
+    nouns: set[str] = set()
+    spelling: dict[str, str] = {}
+    entries = 0
+    for entry in reader:
+        key = form_key(entry.form, lang)
+        if entry.pos in UNIMORPH_NOUN_POS:
+            nouns.add(key)
+            continue
+        if entry.pos not in UNIMORPH_VERBAL_POS or " " in entry.form.strip():
+            continue
+        feats = entry.features
+        person = UNIMORPH_PERSON.get(feats.get("Person", ""))
+        number = UNIMORPH_NUMBER.get(feats.get("Number", ""))
+        rest = tuple(sorted((k, v) for k, v in feats.items() if k not in ("Person", "Number")))
+        verbs.setdefault(form_key(entry.lemma, lang), []).append(
+            (key, entry.form, rest, (person, number))
+        )
+        spelling.setdefault(key, entry.form)
+        entries += 1
+    report = {
+        "files": {Path(p).name: file_sha256(str(p)) for p in reader.paths},
+        "verbal_entries": entries,
+        "lemmas": len(verbs),
+    }
+    return UniMorphVerbs(verbs, frozenset(nouns), spelling, report)
 
 
 def unimorph_paths(value: str | Path | Iterable[str | Path]) -> list[Path]:

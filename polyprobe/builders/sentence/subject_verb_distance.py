@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import WEHNER_2019
 from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.predicates import base_relation
-from polyprobe.builders.sentence.sentence_length import SentenceLength
-from polyprobe.builders.task import Candidate, Level, Task
+from polyprobe.builders.task import Candidate, Fit, Shared, Task
 from polyprobe.loaders.records import Sentence
+from polyprobe.metadata import Level, TaskMetadata
 
 # Wehner (2019), SVDist: [1], [2-4], [5-7], [8-12], >=13. ``None`` = open upper end.
 BINS: tuple[tuple[int, int | None], ...] = ((1, 1), (2, 4), (5, 7), (8, 12), (13, None))
@@ -23,7 +24,7 @@ def distance_bin(distance: int) -> str | None:
     return None
 
 
-class SubjectVerbDistance(Task):
+class SubjectVerbDistance(Task[Sentence]):
     """Label = |root id - subject id| in syntactic-word ids, in Wehner's five bins.
 
     Wehner's recipe: a VERB root with exactly one ``nsubj``; passive subjects (``nsubj:pass``)
@@ -32,26 +33,25 @@ class SubjectVerbDistance(Task):
     verb can lie. No lexical control (the label is not a word) and no perturbation.
     """
 
-    name: ClassVar[str] = "subject_verb_distance"
-    relative_cost: ClassVar[float] = 0.4
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Predict the distance, in words, between the main verb and its subject (5 bins)."
-    )
-    label_names: ClassVar[tuple[str, ...]] = LABELS
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = SentenceLength.citation  # Wehner 2019 / Eger et al. 2020
-    seed_dependent: ClassVar[bool] = False
-    lexical_control: ClassVar[bool] = False
-    notes: ClassVar[tuple[str, ...]] = (
-        "Candidates: the root is a VERB with exactly one nsubj-family dependent, and that "
-        "dependent is plain nsubj (nsubj:pass excluded, as Wehner; other subtypes such as "
-        "nsubj:outer dropped too).",
-        "Distance = |root id - subject id| in syntactic-word ids (a multiword token such as "
-        "Spanish 'del' is two words here); bins [1], [2-4], [5-7], [8-12], >=13 (Wehner 2019).",
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="subject_verb_distance",
+        level=Level.SENTENCE,
+        description=(
+            "Predict the distance, in words, between the main verb and its subject (5 bins)."
+        ),
+        labels=LABELS,
+        citation=WEHNER_2019,  # Wehner 2019 / Eger et al. 2020
+        notes=(
+            "Candidates: the root is a VERB with exactly one nsubj-family dependent, and that "
+            "dependent is plain nsubj (nsubj:pass excluded, as Wehner; other subtypes such as "
+            "nsubj:outer dropped too).",
+            "Distance = |root id - subject id| in syntactic-word ids (a multiword token such "
+            "as Spanish 'del' is two words here); bins [1], [2-4], [5-7], [8-12], >=13 "
+            "(Wehner 2019).",
+        ),
     )
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
         return {
             "root_upos": "VERB",
             "subject_relation": "nsubj (exactly one; nsubj:pass excluded)",
@@ -59,7 +59,7 @@ class SubjectVerbDistance(Task):
             "bins": [[lo, hi] for lo, hi in BINS],
         }
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
         root = sentence.root
         if root.upos != "VERB":
             return self.drop("root is not a VERB")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import CONNEAU_2018
 from polyprobe.builders.rendering import sentence_inputs
-from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
 from polyprobe.builders.sentence.predicates import (
     has_passive_voice,
     is_finite,
@@ -15,10 +17,11 @@ from polyprobe.builders.sentence.predicates import (
     is_pass_relation,
     predicate_dependents,
 )
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence, Word
+from polyprobe.metadata import Level, TaskMetadata
 
 LABELS: tuple[str, ...] = ("Past", "Pres")
 # A standalone participle root counts as a finite tense form when at least this share of the
@@ -32,13 +35,77 @@ DEFAULT_EXCLUDE_MOODS: tuple[str, ...] = ("Imp", "Sub", "Cnd")
 _MOOD_PART = re.compile(r"[A-Z][a-z]*")
 
 
+def _passive_participle(sentence: Sentence, root: Word) -> bool:
+    return has_passive_voice(root) or any(
+        is_pass_relation(c.deprel) for c in sentence.children(root.id)
+    )
+
+
 def mood_components(value: str) -> list[str]:
     """Mood values may combine several moods: Turkish ``CndPot``, ``GenNecPot``; multi-values
     are comma-separated. ``"CndPot"`` -> ``["Cnd", "Pot"]``."""
     return [m for part in value.split(",") for m in _MOOD_PART.findall(part)]
 
 
-class Tense(Task):
+@dataclass(frozen=True)
+class TenseOptions:
+    """``map``: raw Tense value -> label (e.g. Spanish ``{Imp = "Past"}``);
+    ``participle_min_share``: share of standalone root uses that makes a participle's
+    tense finite here; ``participle_tenses``: that list, fixed instead of derived;
+    ``exclude_moods``: predicates with these moods are dropped; ``exclude_aux_lemmas``:
+    predicates with these aux/cop lemmas are dropped (German ``werden``)."""
+
+    map: Mapping[str, str] = field(default_factory=dict)
+    participle_min_share: float = DEFAULT_PARTICIPLE_MIN_SHARE
+    participle_tenses: tuple[str, ...] | None = None
+    exclude_moods: tuple[str, ...] = DEFAULT_EXCLUDE_MOODS
+    exclude_aux_lemmas: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        raw = self.map or {}
+        if not isinstance(raw, Mapping):
+            raise UsageError(f"[tasks.tense] map must be a table, not {raw!r}")
+        bad = sorted(str(v) for v in raw.values() if v not in LABELS)
+        if bad:
+            raise UsageError(f"[tasks.tense] map targets must be one of {list(LABELS)}: {bad}")
+        set_ = object.__setattr__
+        set_(self, "map", {str(k): str(v) for k, v in raw.items()})
+        set_(self, "participle_min_share", float(self.participle_min_share))
+        if self.participle_tenses is not None:
+            set_(self, "participle_tenses", tuple(str(t) for t in self.participle_tenses))
+        set_(self, "exclude_moods", tuple(str(m) for m in self.exclude_moods))
+        set_(self, "exclude_aux_lemmas", tuple(str(m) for m in self.exclude_aux_lemmas))
+
+
+@dataclass(frozen=True)
+class TenseFit(Fit):
+    participle_tenses: frozenset[str] = frozenset()
+
+
+class TenseObservation(Observation):
+    """Per raw Tense: participle roots [standing alone, all]; every Tense value seen on a
+    predicate (so a profile knows what there is to map)."""
+
+    def __init__(self) -> None:
+        self.participles: dict[str, list[int]] = {}
+        self.tense_values: Counter[str] = Counter()
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        root = sentence.root
+        deps = predicate_dependents(sentence, root)
+        for w in (root, *deps):
+            tense = w.feats.get("Tense")
+            if tense is not None:
+                self.tense_values[tense] += 1
+        tense = root.feats.get("Tense")
+        if tense is not None and is_participle(root):
+            counts = self.participles.setdefault(tense, [0, 0])
+            counts[1] += 1
+            if not deps and not _passive_participle(sentence, root):
+                counts[0] += 1
+
+
+class Tense(Task[Sentence]):
     """Label = the ``Tense`` of the main predicate (the root plus its ``aux``/``cop``).
 
     The rules keep only predicates whose tense one feature states unambiguously:
@@ -70,82 +137,52 @@ class Tense(Task):
     are admitted; the profile may override the list (``participle_tenses``).
     """
 
-    name: ClassVar[str] = "tense"
-    relative_cost: ClassVar[float] = 1.0
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Predict the tense (past or present) of the main predicate of the sentence."
-    )
-    label_names: ClassVar[tuple[str, ...]] = LABELS
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = CONNEAU_2018
-    seed_dependent: ClassVar[bool] = False
-    lexical_control: ClassVar[bool] = True
-    needs_observation: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "Predicate = the root plus its aux/cop dependents; label = their Tense feature "
-        "(Past | Pres). SentEval labelled the main verb's tense from the parse; UD states it "
-        "as a feature, so no tagger is involved.",
-        "Periphrastic predicates are dropped: a participle root with an aux/cop (perfects, "
-        "passives, progressives, Czech 'Všimla jsem'), or a participle among the aux/cop "
-        "(Slovenian 'bil je'). Languages whose past is only periphrastic (Slovenian) are left "
-        "with one label and come out infeasible.",
-        "A participle root standing alone counts only for tenses whose participles stand alone "
-        "in at least participle_min_share of their root uses in the corpus (Czech past: yes; "
-        "English -ing fragments: no); recorded as participle_tenses.",
-        "Finite = VerbForm=Fin, or no VerbForm but Mood or Person (Turkish and German-PUD write "
-        "no VerbForm); a predicate with no finite member is dropped.",
-        "Tense values other than Past/Pres (Fut, Imp, Pqp, ...) are dropped and counted unless "
-        'the profile maps them ([tasks.tense] map = { Imp = "Past" }); two different values '
-        "in one predicate are dropped as conflicting.",
-        "Predicates with an imperative, subjunctive or conditional member (Mood Imp/Sub/Cnd, "
-        "also inside combined Turkish values such as CndPot) are dropped: their Tense feature "
-        "states a form, not a time (German 'wäre' is Tense=Past). Option exclude_moods.",
-        "Option exclude_aux_lemmas (default none) drops predicates with those aux/cop lemmas, "
-        "e.g. German 'werden', whose present forms build the future ('wird gehen' is "
-        "annotated Tense=Pres).",
-        "Lexical control: the root's case-folded form never occurs in two splits.",
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="tense",
+        level=Level.SENTENCE,
+        description="Predict the tense (past or present) of the main predicate of the sentence.",
+        labels=LABELS,
+        citation=CONNEAU_2018,
+        lexical_control=True,
+        notes=(
+            "Predicate = the root plus its aux/cop dependents; label = their Tense feature "
+            "(Past | Pres). SentEval labelled the main verb's tense from the parse; UD states it "
+            "as a feature, so no tagger is involved.",
+            "Periphrastic predicates are dropped: a participle root with an aux/cop (perfects, "
+            "passives, progressives, Czech 'Všimla jsem'), or a participle among the aux/cop "
+            "(Slovenian 'bil je'). Languages whose past is only periphrastic (Slovenian) are left "
+            "with one label and come out infeasible.",
+            "A participle root standing alone counts only for tenses whose participles stand alone "
+            "in at least participle_min_share of their root uses in the corpus (Czech past: yes; "
+            "English -ing fragments: no); recorded as participle_tenses.",
+            "Finite = VerbForm=Fin, or no VerbForm but Mood or Person (Turkish and German-PUD write "
+            "no VerbForm); a predicate with no finite member is dropped.",
+            "Tense values other than Past/Pres (Fut, Imp, Pqp, ...) are dropped and counted unless "
+            'the profile maps them ([tasks.tense] map = { Imp = "Past" }); two different values '
+            "in one predicate are dropped as conflicting.",
+            "Predicates with an imperative, subjunctive or conditional member (Mood Imp/Sub/Cnd, "
+            "also inside combined Turkish values such as CndPot) are dropped: their Tense feature "
+            "states a form, not a time (German 'wäre' is Tense=Past). Option exclude_moods.",
+            "Option exclude_aux_lemmas (default none) drops predicates with those aux/cop lemmas, "
+            "e.g. German 'werden', whose present forms build the future ('wird gehen' is "
+            "annotated Tense=Pres).",
+            "Lexical control: the root's case-folded form never occurs in two splits.",
+        ),
     )
 
-    def __init__(self, params: TaskParams | None = None, seed: int = 0):
-        super().__init__(params, seed)
-        # participle roots per raw Tense: [standing alone, all]
-        self._participles: dict[str, list[int]] = {}
-        self._tense_values: Counter[str] = Counter()
-        self._participle_tenses: frozenset[str] | None = None
-        self.mapping = self._read_map()
-        self.exclude_moods: tuple[str, ...] = tuple(
-            str(m) for m in self.option("exclude_moods", DEFAULT_EXCLUDE_MOODS)
-        )
-        self.exclude_aux_lemmas: tuple[str, ...] = tuple(
-            str(m) for m in self.option("exclude_aux_lemmas", ())
-        )
+    Options: ClassVar[type] = TenseOptions
+    reported: ClassVar[frozenset[str]] = frozenset({"labels", "participle_roots", "tense_values"})
 
-    # --- options ----------------------------------------------------------------------
-    def _read_map(self) -> dict[str, str]:
-        """The profile's ``map`` (raw Tense value -> label); targets must be labels. Read once
-        (a bad profile fails when the task is made, not halfway through a build)."""
-        raw = self.option("map", {}) or {}
-        if not isinstance(raw, dict):
-            raise UsageError(f"[tasks.tense] map must be a table, not {raw!r}")
-        bad = sorted(str(v) for v in raw.values() if v not in LABELS)
-        if bad:
-            raise UsageError(f"[tasks.tense] map targets must be one of {list(LABELS)}: {bad}")
-        return {str(k): str(v) for k, v in raw.items()}
-
-    @property
-    def participle_min_share(self) -> float:
-        return float(self.option("participle_min_share", DEFAULT_PARTICIPLE_MIN_SHARE))
-
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        o = self.options
         params: dict[str, Any] = {
             "predicate": "root + aux/cop dependents",
             "labels": "Tense of the predicate: Past | Pres",
-            "map": dict(sorted(self.mapping.items())),
+            "map": dict(sorted(o.map.items())),
             "finite": "VerbForm=Fin, or no VerbForm and Mood or Person",
-            "participle_min_share": self.participle_min_share,
-            "exclude_moods": list(self.exclude_moods),
-            "exclude_aux_lemmas": list(self.exclude_aux_lemmas),
+            "participle_min_share": o.participle_min_share,
+            "exclude_moods": list(o.exclude_moods),
+            "exclude_aux_lemmas": list(o.exclude_aux_lemmas),
             "drop_if": [
                 "participle root with aux/cop",
                 "participle aux/cop",
@@ -159,59 +196,42 @@ class Tense(Task):
             ],
             "lexical_key": "root form (NFC, case-folded)",
         }
-        if self._participle_tenses is not None:
-            params["participle_tenses"] = sorted(self._participle_tenses)
+        if isinstance(fit, TenseFit):
+            params["participle_tenses"] = sorted(fit.participle_tenses)
         return params
 
     # --- first pass -------------------------------------------------------------------
-    def observe(self, sentence: Sentence) -> None:
-        """Count, per Tense, participle roots and those standing alone; and every Tense value
-        seen on a predicate (so a profile knows what there is to map)."""
-        root = sentence.root
-        deps = predicate_dependents(sentence, root)
-        for w in (root, *deps):
-            tense = w.feats.get("Tense")
-            if tense is not None:
-                self._tense_values[tense] += 1
-        tense = root.feats.get("Tense")
-        if tense is not None and is_participle(root):
-            counts = self._participles.setdefault(tense, [0, 0])
-            counts[1] += 1
-            if not deps and not self._passive_participle(sentence, root):
-                counts[0] += 1
+    def observation(self) -> TenseObservation:
+        return TenseObservation()
 
-    def derive(self) -> dict[str, Any]:
-        share = self.participle_min_share
+    def fit(self, observation: Observation | None) -> TenseFit:
+        assert isinstance(observation, TenseObservation)
+        o = self.options
+        share = o.participle_min_share
+        participles = observation.participles
         derived = sorted(
-            t for t, (alone, total) in self._participles.items() if total and alone / total >= share
+            t for t, (alone, total) in participles.items() if total and alone / total >= share
         )
-        override = self.option("participle_tenses")
-        chosen = sorted(str(t) for t in override) if override is not None else derived
-        self._participle_tenses = frozenset(chosen)
-        return {
+        chosen = sorted(o.participle_tenses) if o.participle_tenses is not None else derived
+        report = {
             "labels": list(LABELS),
-            "map": dict(sorted(self.mapping.items())),
+            "map": dict(sorted(o.map.items())),
             "participle_tenses": chosen,
             "participle_min_share": share,
-            "exclude_moods": list(self.exclude_moods),
-            "exclude_aux_lemmas": list(self.exclude_aux_lemmas),
+            "exclude_moods": list(o.exclude_moods),
+            "exclude_aux_lemmas": list(o.exclude_aux_lemmas),
             "participle_roots": {
                 t: {"standalone": alone, "total": total}
-                for t, (alone, total) in sorted(self._participles.items())
+                for t, (alone, total) in sorted(participles.items())
             },
-            "tense_values": dict(sorted(self._tense_values.items())),
+            "tense_values": dict(sorted(observation.tense_values.items())),
         }
+        return TenseFit(LABELS, report, participle_tenses=frozenset(chosen))
 
     # --- candidates -------------------------------------------------------------------
-    @staticmethod
-    def _passive_participle(sentence: Sentence, root: Word) -> bool:
-        return has_passive_voice(root) or any(
-            is_pass_relation(c.deprel) for c in sentence.children(root.id)
-        )
-
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        if self._participle_tenses is None:
-            raise RuntimeError("tense: observe() every sentence and call derive() first")
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        assert isinstance(fit, TenseFit)
+        o = self.options
         root = sentence.root
         deps = predicate_dependents(sentence, root)
         if is_participle(root):
@@ -221,9 +241,9 @@ class Tense(Task):
             tense = root.feats.get("Tense")
             if tense is None:
                 return self.drop("participle root without Tense")
-            if self._passive_participle(sentence, root):
+            if _passive_participle(sentence, root):
                 return self.drop("passive participle root")
-            if tense not in self._participle_tenses:
+            if tense not in fit.participle_tenses:
                 return self.drop("standalone participle not a finite tense in this corpus")
             values = [tense]
         else:
@@ -235,14 +255,14 @@ class Tense(Task):
                 return self.drop("no finite verb in the predicate")
             for w in members:
                 mood = w.feats.get("Mood")
-                if mood is not None and any(m in self.exclude_moods for m in mood_components(mood)):
+                if mood is not None and any(m in o.exclude_moods for m in mood_components(mood)):
                     return self.drop(f"excluded mood in the predicate (Mood={mood})")
-            if any(d.lemma in self.exclude_aux_lemmas for d in deps):
+            if any(d.lemma in o.exclude_aux_lemmas for d in deps):
                 return self.drop("aux/cop lemma excluded by the profile")
             values = [w.feats["Tense"] for w in members if "Tense" in w.feats]
             if not values:
                 return self.drop("no Tense in the predicate")
-        mapping = self.mapping
+        mapping = o.map
         labels = sorted({mapping.get(v, v) for v in values})
         if len(labels) > 1:
             return self.drop("conflicting Tense values in the predicate")

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
-from polyprobe.builders.rendering import sentence_inputs
-from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
-from polyprobe.builders.sentence.word_content import DEFAULT_FLOORS, SplitFloors
-from polyprobe.builders.task import Candidate, Level, Task
+from polyprobe.builders.citations import CONNEAU_2018
+from polyprobe.builders.rendering import sentence_inputs, text_hash
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, SplitEstimate, Task
+from polyprobe.errors import UsageError
 from polyprobe.loaders.records import Sentence
+from polyprobe.metadata import Level, TaskMetadata
 
 OTHER = "OTHER"
 ROOT = "ROOT"
@@ -79,67 +82,142 @@ def root_sequence(sentence: Sentence) -> tuple[str | None, str | None]:
     return " ".join(parts), None
 
 
-class TopDependencies(Task):
+def _bad(key: str, why: str) -> UsageError:
+    return UsageError(f"[tasks.top_dependencies] {key} {why}")
+
+
+@dataclass(frozen=True)
+class TopDependenciesOptions:
+    """Options of ``[tasks.top_dependencies]``; the defaults are the recipe the card describes.
+
+    * ``max_classes`` (19): at most this many sequences become classes (the most frequent
+      ones that reach the class floors), plus ``OTHER``: SentEval's TopConst had 19 + 1.
+    * ``sequences`` (None = derived): a fixed list of sequences (``"nsubj ROOT obj punct"``)
+      instead; ``OTHER`` in it is ignored, and the class floors still decide whether ``OTHER``
+      is feasible.
+    """
+
+    max_classes: int = DEFAULT_MAX_CLASSES
+    sequences: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        n = self.max_classes
+        whole = (isinstance(n, int) and not isinstance(n, bool)) or (
+            isinstance(n, float) and n.is_integer()
+        )
+        if not whole or n < 1:
+            raise _bad("max_classes", f"must be a positive whole number, not {n!r}")
+        object.__setattr__(self, "max_classes", int(n))
+        if self.sequences is not None:
+            seqs = self.sequences
+            if isinstance(seqs, (str, bytes, Mapping)):
+                raise _bad("sequences", f"must be a list of sequences, not {seqs!r}")
+            try:
+                items = tuple(seqs)
+            except TypeError:
+                raise _bad("sequences", f"must be a list of sequences, not {seqs!r}") from None
+            bad = [s for s in items if not isinstance(s, str) or not s.strip()]
+            if bad:
+                raise _bad("sequences", f"must be a list of sequences, not {bad!r}")
+            object.__setattr__(self, "sequences", items)
+
+
+@dataclass(frozen=True)
+class TopDependenciesFit(Fit):
+    """The sequences that are classes, with their label ids; every other qualifying sentence
+    is ``OTHER`` (the last label)."""
+
+    classes: Mapping[str, int] = field(default_factory=dict)
+
+
+class TopDependenciesObservation(Observation):
+    """The first pass: per sentence its sequence id (-1 when excluded, counted by reason), and
+    every sentence goes to the split estimate, which decides which sequences reach the
+    floors."""
+
+    def __init__(self, estimate: SplitEstimate) -> None:
+        self.estimate = estimate
+        self.ids: dict[str, int] = {}  # sequence -> id, in order of first occurrence
+        self.seq = array("i")  # per observed sentence: sequence id, -1 if excluded
+        self.excluded: Counter[str] = Counter()
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        source = sentence.source
+        self.estimate.add(source.split, shared.get(text_hash), source.treebank)
+        seq, reason = root_sequence(sentence)
+        if seq is None:
+            self.seq.append(-1)
+            self.excluded[str(reason)] += 1
+        else:
+            self.seq.append(self.ids.setdefault(seq, len(self.ids)))
+
+
+class TopDependencies(Task[Sentence]):
     """Label = the root's dependency sequence if it is one of the most frequent ones, else
     ``OTHER``.
 
     Classes: the (up to) 19 most frequent sequences that reach ``--min-per-class`` in every
-    split (see :class:`~polyprobe.builders.sentence.word_content.SplitFloors`), plus ``OTHER``
-    for every other qualifying sentence — SentEval's 19 + 1 design. ``OTHER`` is 71-89% of the
-    natural data on the shared treebanks, so the recommended (balanced) variant, whose
-    undersampling equalises every class, caps ``OTHER`` at one class's share.
+    split (estimated by the build's :class:`~polyprobe.builders.variants.SplitEstimate`), plus
+    ``OTHER`` for every other qualifying sentence — SentEval's 19 + 1 design. ``OTHER`` is
+    71-89% of the natural data on the shared treebanks, so the recommended (balanced) variant,
+    whose undersampling equalises every class, caps ``OTHER`` at one class's share.
 
-    ``label_names`` is a placeholder on the class: :meth:`derive` sets the instance's
-    ``label_names`` (the sequences in frequency order, then ``OTHER``), and the pipeline reads
-    the instance's label names after ``derive()``.
-
-    Profile options (``[tasks.top_dependencies]``): ``max_classes`` (19), ``sequences`` (a
-    fixed list of sequences; the floors still decide feasibility of OTHER), and from the
-    pipeline ``min_per_class`` and ``split``.
+    The label names (the sequences in frequency order, then ``OTHER``) are the fit's; options
+    are :class:`TopDependenciesOptions`. The class floors and the split mode are the build's
+    (``self.context``).
     """
 
-    name: ClassVar[str] = "top_dependencies"
-    relative_cost: ClassVar[float] = 1.8
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Predict the sequence of relations of the root's dependents (with the root's position "
-        "marked, e.g. 'nsubj ROOT obj punct') among the most frequent ones, or OTHER."
-    )
-    # Placeholder: the real label names (sequences + OTHER) are set on the instance by derive().
-    label_names: ClassVar[tuple[str, ...]] = ()
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = CONNEAU_2018
-    seed_dependent: ClassVar[bool] = False
-    lexical_control: ClassVar[bool] = False
-    needs_observation: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "UD stand-in for SentEval's TopConst: the label is the sequence of the root's "
-        "dependents' relations (subtypes removed: nsubj:pass -> nsubj) in word order, with "
-        "ROOT at the root's position.",
-        "Dropped: fragments (the root has no dependent other than punct) and sentences whose "
-        "root has a punct dependent outside the sentence-final run of punctuation tokens.",
-        "Classes: the up to 19 most frequent sequences with at least min-per-class items in "
-        "every split, plus OTHER for all remaining qualifying sentences. OTHER dominates the "
-        "natural variant; the balanced variant caps it at one class's share.",
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="top_dependencies",
+        level=Level.SENTENCE,
+        description=(
+            "Predict the sequence of relations of the root's dependents (with the root's "
+            "position marked, e.g. 'nsubj ROOT obj punct') among the most frequent ones, or "
+            "OTHER."
+        ),
+        labels=None,
+        labels_derived=(
+            "the most frequent root dependency sequences meeting the class floors (frequency "
+            "order), then OTHER"
+        ),
+        citation=CONNEAU_2018,
+        notes=(
+            "UD stand-in for SentEval's TopConst: the label is the sequence of the root's "
+            "dependents' relations (subtypes removed: nsubj:pass -> nsubj) in word order, with "
+            "ROOT at the root's position.",
+            "Dropped: fragments (the root has no dependent other than punct) and sentences "
+            "whose root has a punct dependent outside the sentence-final run of punctuation "
+            "tokens.",
+            "Classes: the up to 19 most frequent sequences with at least min-per-class items "
+            "in every split, plus OTHER for all remaining qualifying sentences. OTHER dominates "
+            "the natural variant; the balanced variant caps it at one class's share.",
+        ),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.max_classes = int(self.option("max_classes", DEFAULT_MAX_CLASSES))
-        fixed = self.option("sequences", None)
-        self.fixed_sequences: list[str] | None = list(fixed) if fixed is not None else None
-        self.floors = SplitFloors(
-            self.option("min_per_class", DEFAULT_FLOORS), self.option("split")
-        )
-        self._ids: dict[str, int] = {}
-        self._seq = array("i")  # per observed sentence: sequence id, -1 if excluded
-        self._drops: Counter[str] = Counter()
-        # Derived state.
-        self.derived: dict[str, Any] | None = None
-        self.infeasible: str | None = None
-        self.classes: dict[str, int] = {}
+    Options: ClassVar[type] = TopDependenciesOptions
+    reported: ClassVar[frozenset[str]] = frozenset(
+        {
+            "sentences",
+            "qualifying",
+            "excluded",
+            "distinct_sequences",
+            "split_mode",
+            "split_mode_reason",
+            "min_per_class",
+            "split_estimate",
+            "sequences_source",
+            "sequences_meeting_floors",
+            "top_sequences",
+            "feasible",
+            "infeasible",
+            "label_names",
+            "class_counts",
+            "other_share",
+            "classes_below_floors",
+        }
+    )
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
         return {
             "sequence": "relations of the root's dependents (no subtypes) in word order, ROOT "
             "at the root's position",
@@ -147,45 +225,45 @@ class TopDependencies(Task):
                 "root without non-punct dependents",
                 "punct dependent of the root outside the sentence-final punctuation run",
             ],
-            "max_classes": self.max_classes,
+            "max_classes": self.options.max_classes,
             "other_label": OTHER,
-            "min_per_class": list(self.floors.floors),
+            "min_per_class": list(self.context.min_per_class),
         }
 
-    def observe(self, sentence: Sentence) -> None:
-        self.floors.add(sentence)
-        seq, reason = root_sequence(sentence)
-        if seq is None:
-            self._seq.append(-1)
-            self._drops[str(reason)] += 1
-        else:
-            self._seq.append(self._ids.setdefault(seq, len(self._ids)))
+    # --- first pass -------------------------------------------------------------------------
+    def observation(self) -> TopDependenciesObservation:
+        return TopDependenciesObservation(self.context.split_estimate())
 
-    def derive(self) -> dict[str, Any]:
-        self.floors.finish()
+    def fit(self, observation: Observation | None) -> TopDependenciesFit:
+        if not isinstance(observation, TopDependenciesObservation):
+            raise TypeError("top_dependencies: fit() needs the observation of observation()")
+        o = self.options
+        estimate = observation.estimate
+        estimate.finish()
+        ids = observation.ids
         seq = (
-            np.frombuffer(self._seq, dtype=np.int32).astype(np.int64)
-            if self._seq
+            np.frombuffer(observation.seq, dtype=np.int32).astype(np.int64)
+            if observation.seq
             else (np.zeros(0, dtype=np.int64))
         )
-        names = list(self._ids)
+        names = list(ids)
         total = np.bincount(seq[seq >= 0], minlength=len(names))
-        table = self.floors.table(seq, len(names))
-        passing = self.floors.passing(table)
+        table = estimate.table(seq, len(names))
+        passing = estimate.passing(table)
         order = sorted(range(len(names)), key=lambda i: (-int(total[i]), names[i]))
         qualifying = int((seq >= 0).sum())
         out: dict[str, Any] = {
             "sentences": int(seq.size),
             "qualifying": qualifying,
-            "excluded": dict(sorted(self._drops.items())),
+            "excluded": dict(sorted(observation.excluded.items())),
             "distinct_sequences": len(names),
-            **self.floors.describe(),
+            **estimate.describe(),
         }
-        if self.fixed_sequences is not None:
-            chosen = [s for s in self.fixed_sequences if s != OTHER]
+        if o.sequences is not None:
+            chosen = [s for s in o.sequences if s != OTHER]
             out["sequences_source"] = "profile"
         else:
-            chosen = [names[i] for i in order if passing[i]][: self.max_classes]
+            chosen = [names[i] for i in order if passing[i]][: o.max_classes]
             out["sequences_source"] = "derived"
             out["sequences_meeting_floors"] = int(passing.sum())
         out["top_sequences"] = {names[i]: int(total[i]) for i in order[:25]}
@@ -193,51 +271,47 @@ class TopDependencies(Task):
         other = len(chosen)
         cls = np.full(seq.size, -1, dtype=np.int64)
         for s, i in index.items():
-            if s in self._ids:
-                cls[seq == self._ids[s]] = i
+            if s in ids:
+                cls[seq == ids[s]] = i
         cls[(seq >= 0) & (cls < 0)] = other
-        final = self.floors.table(cls, other + 1)
-        ok = self.floors.passing(final)
+        final = estimate.table(cls, other + 1)
+        ok = estimate.passing(final)
         counts = np.bincount(cls[cls >= 0], minlength=other + 1)
+        infeasible: str | None = None
         if not chosen:
-            self.infeasible = (
+            infeasible = (
                 "no root sequence has min-per-class "
-                f"{'/'.join(map(str, self.floors.floors))} items in every split"
+                f"{'/'.join(map(str, estimate.floors))} items in every split"
             )
         elif not ok[other]:
-            self.infeasible = "OTHER is below min-per-class in some split"
-        else:
-            self.infeasible = None
-        if self.infeasible is not None:
-            self.classes = {}
-            self.label_names = ()  # type: ignore[misc]
-            out.update({"feasible": False, "infeasible": self.infeasible})
-        else:
-            self.classes = index
-            self.label_names = (*chosen, OTHER)  # type: ignore[misc]
-            out.update(
-                {
-                    "feasible": True,
-                    "label_names": list(self.label_names),
-                    "class_counts": {
-                        n: int(c) for n, c in zip(self.label_names, counts.tolist(), strict=True)
-                    },
-                    "other_share": round(float(counts[other]) / max(qualifying, 1), 4),
-                    "classes_below_floors": [
-                        n for n, good in zip(self.label_names, ok.tolist(), strict=True) if not good
-                    ],
-                }
-            )
-        self.derived = out
-        return out
+            infeasible = "OTHER is below min-per-class in some split"
+        if infeasible is not None:
+            out.update({"feasible": False, "infeasible": infeasible})
+            return TopDependenciesFit(label_names=(), report=out, infeasible=infeasible)
+        label_names = (*chosen, OTHER)
+        out.update(
+            {
+                "feasible": True,
+                "label_names": list(label_names),
+                "class_counts": {
+                    n: int(c) for n, c in zip(label_names, counts.tolist(), strict=True)
+                },
+                "other_share": round(float(counts[other]) / max(qualifying, 1), 4),
+                "classes_below_floors": [
+                    n for n, good in zip(label_names, ok.tolist(), strict=True) if not good
+                ],
+            }
+        )
+        return TopDependenciesFit(label_names=label_names, report=out, classes=index)
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        if self.derived is None:
-            raise RuntimeError("top_dependencies: call observe() on every sentence, then derive()")
-        if self.infeasible is not None:
-            return self.drop(f"task infeasible: {self.infeasible}")
+    # --- candidates -------------------------------------------------------------------------
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        if not isinstance(fit, TopDependenciesFit):
+            raise TypeError("top_dependencies: candidates need the fit of TopDependencies.fit()")
+        if fit.infeasible is not None:
+            return self.drop(f"task infeasible: {fit.infeasible}")
         seq, reason = root_sequence(sentence)
         if seq is None:
             return self.drop(str(reason))
-        label = seq if seq in self.classes else OTHER
+        label = seq if seq in fit.classes else OTHER
         return [Candidate(sentence_inputs(sentence), label, copy="0")]

@@ -17,29 +17,34 @@ could predict depth from length alone. SentEval decorrelated the two by sampling
 
 Profile options (``[tasks.tree_depth]``): ``length_window = [lo, hi]``, ``depth_range = [k,
 m]`` (classes "≤k" .. "≥m"), ``max_abs_rho`` (0.2), ``rho_on`` (``"both"``, or ``"label"`` to
-require the target on the class only), and from the pipeline ``min_per_class`` and ``split``.
+require the target on the class only); see :class:`TreeDepthOptions`. The class floors and
+the split mode are the build's (``--min-per-class``, ``--split``).
 
 Which items of a cell are kept is decided by a seeded stable hash of (treebank, sent_id), so
-the task is seed-dependent and ``candidates`` needs no state but the per-cell thresholds.
+the task is seed-dependent and ``candidates`` needs nothing of the fit but the window, the
+depth range and the per-cell thresholds.
 """
 
 from __future__ import annotations
 
 import math
 from array import array
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
-from polyprobe.builders.rendering import sentence_inputs
-from polyprobe.builders.sentence.bigram_shift import CONNEAU_2018
-from polyprobe.builders.sentence.word_content import DEFAULT_FLOORS, SplitFloors
-from polyprobe.builders.task import Candidate, Level, Task
+from polyprobe.builders.citations import CONNEAU_2018
+from polyprobe.builders.rendering import sentence_inputs, text_hash
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, SplitEstimate, Task
 from polyprobe.errors import UsageError
 from polyprobe.hashing import stable_u64
 from polyprobe.loaders.records import Sentence
+from polyprobe.metadata import Level, TaskMetadata
 
 DEFAULT_MAX_RHO = 0.2
+RHO_ON: tuple[str, ...] = ("both", "label")
 # α values tried, most rows first; inf = no cap (natural distribution).
 ALPHAS: tuple[float, ...] = (math.inf, *(round(2.0 - 0.05 * i, 2) for i in range(41)))
 
@@ -91,8 +96,8 @@ def spearman_of_subset(
     """``spearman(x[keep], y[keep])`` given the inverse indices of ``np.unique(x)`` and
     ``np.unique(y)`` (``xid``, ``yid``; ``nx``, ``ny`` distinct values).
 
-    ``derive`` asks this for hundreds of subsets of one window: counting the pairs with one
-    ``bincount`` over precomputed indices replaces two ``np.unique`` sorts and a slow
+    ``TreeDepth.fit`` asks this for hundreds of subsets of one window: counting the pairs with
+    one ``bincount`` over precomputed indices replaces two ``np.unique`` sorts and a slow
     ``np.add.at`` per subset. Values absent from the subset are dropped from the table, so it
     is exactly the table :func:`spearman` builds and the result is bit-identical."""
     xs = xid[keep]
@@ -123,104 +128,198 @@ def _window_uniques(
     return lengths, lid, did, int(depths.size)
 
 
-class TreeDepth(Task):
-    """Label = depth of the dependency tree (longest root-to-leaf path, root = 1).
+def _bad(key: str, why: str) -> UsageError:
+    return UsageError(f"[tasks.tree_depth] {key} {why}")
 
-    ``label_names`` is a placeholder on the class: :meth:`derive` sets the instance's
-    ``label_names`` (depth classes such as ``"≤3"``, ``"4"``, ``"5"``, ``"≥6"``), and the
-    pipeline reads the instance's label names after ``derive()``.
+
+def _int_pair(key: str, value: Any, what: str) -> tuple[int, int]:
+    """``[lo, hi]`` of two whole numbers >= 1 (an integral float such as ``6.0`` is accepted)."""
+
+    def whole(v: Any) -> bool:
+        return (isinstance(v, int) and not isinstance(v, bool)) or (
+            isinstance(v, float) and v.is_integer()
+        )
+
+    if isinstance(value, (str, bytes, Mapping)):
+        raise _bad(key, f"must be [{what}], not {value!r}")
+    try:
+        items = list(value)
+    except TypeError:
+        raise _bad(key, f"must be [{what}], not {value!r}") from None
+    if len(items) != 2 or not all(whole(v) and v >= 1 for v in items):
+        raise _bad(key, f"must be [{what}] (two whole numbers >= 1), not {value!r}")
+    return (int(items[0]), int(items[1]))
+
+
+@dataclass(frozen=True)
+class TreeDepthOptions:
+    """Options of ``[tasks.tree_depth]``; the defaults are the recipe the card describes.
+
+    * ``max_abs_rho`` (0.2): the largest |Spearman ρ| between length and depth allowed on the
+      rows kept, i.e. how little length may still predict the label.
+    * ``rho_on`` (``"both"``): where that target applies: ``"both"`` = between length and the
+      class *and* between length and the raw depth (merged "≥m" classes can hide a correlation
+      inside them, so the literal recipe needs the second); ``"label"`` = the class only, for
+      languages where no range meets both.
+    * ``length_window`` (None = the interquartile range of lengths, ``[floor Q1, ceil Q3]``):
+      a fixed ``[lo, hi]`` of surface-token lengths instead; lengths outside are dropped.
+    * ``depth_range`` (None = derived: the feasible range with the most classes): a fixed
+      ``[k, m]``, giving classes "≤k" .. "≥m".
     """
 
-    name: ClassVar[str] = "tree_depth"
-    relative_cost: ClassVar[float] = 2.1
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Predict the depth of the sentence's dependency tree (longest path from the root to a "
-        "leaf, root = 1), sampled so that sentence length does not predict it."
-    )
-    # Placeholder: the real label names (depth classes) are set on the instance by derive().
-    label_names: ClassVar[tuple[str, ...]] = ()
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = CONNEAU_2018
-    seed_dependent: ClassVar[bool] = True
-    lexical_control: ClassVar[bool] = False
-    needs_observation: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "Depth = number of nodes on the longest root-to-leaf path of the basic dependency tree "
-        "(a one-word sentence has depth 1). Length = surface tokens, punctuation included.",
-        "Only sentences whose length lies in a window are used (default: the interquartile "
-        "range of lengths, floor(Q1)..ceil(Q3)); the window is recorded and overridable.",
-        "Classes are depth values; the rarest extremes are merged into '≤k' and '≥m' classes. "
-        "Per length, every (length, class) cell is capped at max(smallest cell, ⌊α × mean "
-        "cell⌋) with a seeded stable hash choosing the kept items, so each length has nearly "
-        "equal counts per class; α is the largest value giving |Spearman| <= 0.2 between "
-        "length and the class and between length and the raw depth, with every class at "
-        "min-per-class in every split.",
-        "Among the feasible class ranges the one with the most classes wins, then the one "
-        "keeping the most rows. None feasible -> the task is infeasible (reason recorded).",
-        "The profile records Spearman's rho before (whole corpus, window) and after sampling.",
+    max_abs_rho: float = DEFAULT_MAX_RHO
+    rho_on: str = "both"
+    length_window: tuple[int, int] | None = None
+    depth_range: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        rho = self.max_abs_rho
+        if isinstance(rho, bool) or not isinstance(rho, (int, float)) or not 0.0 <= rho <= 1.0:
+            raise _bad("max_abs_rho", f"must be a number between 0 and 1, not {rho!r}")
+        set_(self, "max_abs_rho", float(rho))
+        if self.rho_on not in RHO_ON:
+            raise _bad("rho_on", f"must be 'label' or 'both', not {self.rho_on!r}")
+        if self.length_window is not None:
+            window = _int_pair("length_window", self.length_window, "lo, hi")
+            if window[0] > window[1]:
+                raise _bad("length_window", f"must have lo <= hi, not {list(window)}")
+            set_(self, "length_window", window)
+        if self.depth_range is not None:
+            depths = _int_pair("depth_range", self.depth_range, "k, m")
+            if depths[0] >= depths[1]:
+                raise _bad(
+                    "depth_range", f"must have k < m (two classes at least), not {list(depths)}"
+                )
+            set_(self, "depth_range", depths)
+
+
+@dataclass(frozen=True)
+class TreeDepthFit(Fit):
+    """The length window, the depth range (classes "≤lo" .. "≥hi") and, per (length, class)
+    cell, the largest sampling hash kept: a sentence is kept when its hash is at or below its
+    cell's threshold."""
+
+    window: tuple[int, int] = (0, -1)
+    depth_range: tuple[int, int] = (0, -1)
+    thresholds: Mapping[tuple[int, int], int] = field(default_factory=dict)
+
+
+def sample_hash(seed: int, name: str, sentence: Sentence) -> int:
+    """The seeded stable hash that decides which items of a (length, class) cell are kept."""
+    return stable_u64(seed, name, sentence.source.treebank, sentence.sent_id)
+
+
+class TreeDepthObservation(Observation):
+    """The first pass: per sentence its length, depth and sampling hash (and every sentence
+    goes to the split estimate, which decides which classes reach the floors)."""
+
+    def __init__(self, estimate: SplitEstimate, seed: int, name: str) -> None:
+        self.estimate = estimate
+        self.seed = seed
+        self.name = name
+        self.length = array("i")
+        self.depth = array("i")
+        self.hash = array("Q")
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        source = sentence.source
+        self.estimate.add(source.split, shared.get(text_hash), source.treebank)
+        self.length.append(len(sentence.surface_tokens()))
+        self.depth.append(sentence.depth())
+        self.hash.append(sample_hash(self.seed, self.name, sentence))
+
+
+class TreeDepth(Task[Sentence]):
+    """Label = depth of the dependency tree (longest root-to-leaf path, root = 1).
+
+    The label names (depth classes such as ``"≤3"``, ``"4"``, ``"5"``, ``"≥6"``) are the
+    fit's; options are :class:`TreeDepthOptions`. The class floors and the split mode are the
+    build's (``self.context``).
+    """
+
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="tree_depth",
+        level=Level.SENTENCE,
+        description=(
+            "Predict the depth of the sentence's dependency tree (longest path from the root to "
+            "a leaf, root = 1), sampled so that sentence length does not predict it."
+        ),
+        labels=None,
+        labels_derived=(
+            "depth classes '≤k', ..., '≥m', the range chosen from the corpus (most classes "
+            "meeting the floors and the ρ target)"
+        ),
+        citation=CONNEAU_2018,
+        seed_dependent=True,
+        notes=(
+            "Depth = number of nodes on the longest root-to-leaf path of the basic dependency "
+            "tree (a one-word sentence has depth 1). Length = surface tokens, punctuation "
+            "included.",
+            "Only sentences whose length lies in a window are used (default: the interquartile "
+            "range of lengths, floor(Q1)..ceil(Q3)); the window is recorded and overridable.",
+            "Classes are depth values; the rarest extremes are merged into '≤k' and '≥m' "
+            "classes. Per length, every (length, class) cell is capped at max(smallest cell, "
+            "⌊α × mean cell⌋) with a seeded stable hash choosing the kept items, so each length "
+            "has nearly equal counts per class; α is the largest value giving |Spearman| <= 0.2 "
+            "between length and the class and between length and the raw depth, with every "
+            "class at min-per-class in every split.",
+            "Among the feasible class ranges the one with the most classes wins, then the one "
+            "keeping the most rows. None feasible -> the task is infeasible (reason recorded).",
+            "The profile records Spearman's rho before (whole corpus, window) and after sampling.",
+        ),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.max_rho = float(self.option("max_abs_rho", DEFAULT_MAX_RHO))
-        self.rho_on = str(self.option("rho_on", "both"))
-        if self.rho_on not in ("label", "both"):
-            raise UsageError(f"tree_depth: rho_on must be 'label' or 'both', not {self.rho_on!r}")
-        window = self.option("length_window", None)
-        self.fixed_window: tuple[int, int] | None = (
-            (int(window[0]), int(window[1])) if window is not None else None
-        )
-        rng = self.option("depth_range", None)
-        self.fixed_range: tuple[int, int] | None = (
-            (int(rng[0]), int(rng[1])) if rng is not None else None
-        )
-        self.floors = SplitFloors(
-            self.option("min_per_class", DEFAULT_FLOORS), self.option("split")
-        )
-        self._length = array("i")
-        self._depth = array("i")
-        self._hash = array("Q")
-        # Derived state.
-        self.derived: dict[str, Any] | None = None
-        self.infeasible: str | None = None
-        self.window: tuple[int, int] = (0, -1)
-        self.depth_range: tuple[int, int] = (0, -1)
-        self._thresholds: dict[tuple[int, int], int] = {}
+    Options: ClassVar[type] = TreeDepthOptions
+    reported: ClassVar[frozenset[str]] = frozenset(
+        {
+            "sentences",
+            "split_mode",
+            "split_mode_reason",
+            "min_per_class",
+            "split_estimate",
+            "length_window_source",
+            "spearman_all",
+            "rows_in_window",
+            "spearman_window",
+            "depth_values_in_window",
+            "depth_range_source",
+            "feasible",
+            "infeasible",
+            "label_names",
+            "alpha",
+            "rows_kept",
+            "spearman_kept_class",
+            "spearman_kept_depth",
+            "class_counts_kept",
+            "kept_per_length",
+            "items_per_split_min",
+        }
+    )
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        o = self.options
         return {
             "depth": "nodes on the longest root-to-leaf path (root = 1)",
             "length_unit": "surface token (multiword token counts once; punctuation included)",
-            "length_window": list(self.fixed_window)
-            if self.fixed_window
-            else "interquartile range",
-            "max_abs_spearman": self.max_rho,
+            "length_window": list(o.length_window) if o.length_window else "interquartile range",
+            "max_abs_spearman": o.max_abs_rho,
             "spearman_on": "length vs class and length vs raw depth"
-            if self.rho_on == "both"
+            if o.rho_on == "both"
             else "length vs class",
             "cap_per_cell": "max(min cell, floor(alpha x mean cell)) per length",
             "alphas_tried": [a if math.isfinite(a) else "inf" for a in ALPHAS],
             "selection": "most classes, then most rows, then largest alpha",
-            "min_per_class": list(self.floors.floors),
+            "min_per_class": list(self.context.min_per_class),
         }
 
-    def _key(self, sentence: Sentence) -> int:
-        return stable_u64(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
-
-    def _depth_class(self, depth: int) -> int:
-        lo, hi = self.depth_range
-        return min(max(depth, lo), hi) - lo
-
-    # --- observation ------------------------------------------------------------------------
-    def observe(self, sentence: Sentence) -> None:
-        self.floors.add(sentence)
-        self._length.append(len(sentence.surface_tokens()))
-        self._depth.append(sentence.depth())
-        self._hash.append(self._key(sentence))
+    # --- first pass -------------------------------------------------------------------------
+    def observation(self) -> TreeDepthObservation:
+        return TreeDepthObservation(self.context.split_estimate(), self.seed, self.name)
 
     def _evaluate(
         self,
+        estimate: SplitEstimate,
         length: np.ndarray,
         depth: np.ndarray,
         hashes: np.ndarray,
@@ -232,8 +331,10 @@ class TreeDepth(Task):
         """Best α for depth classes lo..hi ("≤lo" ... "≥hi"); None when none qualifies.
 
         ``uniques`` = (distinct lengths, their inverse, the inverse of the distinct depths,
-        the number of distinct depths) of the window: the same for every range, so ``derive``
+        the number of distinct depths) of the window: the same for every range, so ``fit``
         computes them once."""
+        max_rho = self.options.max_abs_rho
+        both = self.options.rho_on == "both"
         cls = np.clip(depth, lo, hi) - lo
         n_cls = hi - lo + 1
         if uniques is None:
@@ -249,23 +350,23 @@ class TreeDepth(Task):
         rank[order] = np.arange(cell.size) - starts[cell[order]]
         low = cells.min(axis=1)
         mean = cells.mean(axis=1)
-        n_sent = len(self.floors)
+        n_sent = len(estimate)
         for alpha in ALPHAS:
             cap = (
                 cells.max(axis=1) if math.isinf(alpha) else np.maximum(low, np.floor(alpha * mean))
             )
             kept = np.minimum(cells, cap[:, None])
             rho = spearman_from_table(kept)
-            if abs(rho) > self.max_rho:
+            if abs(rho) > max_rho:
                 continue
             keep = rank < cap[lid]
             rho_depth = spearman_of_subset(lid, did, lengths.size, n_depths, keep)
-            if self.rho_on == "both" and abs(rho_depth) > self.max_rho:
+            if both and abs(rho_depth) > max_rho:
                 continue
             classes = np.full(n_sent, -1, dtype=np.int64)
             classes[index[keep]] = cls[keep]
-            table = self.floors.table(classes, n_cls)
-            if not self.floors.passing(table).all():
+            table = estimate.table(classes, n_cls)
+            if not estimate.passing(table).all():
                 return None  # smaller α only removes items: no α below can pass either
             return {
                 "alpha": alpha,
@@ -279,34 +380,38 @@ class TreeDepth(Task):
             }
         return None
 
-    def derive(self) -> dict[str, Any]:
-        self.floors.finish()
-        length = np.frombuffer(self._length, dtype=np.int32).astype(np.int64)
-        depth = np.frombuffer(self._depth, dtype=np.int32).astype(np.int64)
-        hashes = np.frombuffer(self._hash, dtype=np.uint64)
-        out: dict[str, Any] = {"sentences": int(length.size), **self.floors.describe()}
+    def fit(self, observation: Observation | None) -> TreeDepthFit:
+        if not isinstance(observation, TreeDepthObservation):
+            raise TypeError("tree_depth: fit() needs the observation of observation()")
+        o = self.options
+        estimate = observation.estimate
+        estimate.finish()
+        length = np.frombuffer(observation.length, dtype=np.int32).astype(np.int64)
+        depth = np.frombuffer(observation.depth, dtype=np.int32).astype(np.int64)
+        hashes = np.frombuffer(observation.hash, dtype=np.uint64)
+        out: dict[str, Any] = {"sentences": int(length.size), **estimate.describe()}
         if length.size == 0:
-            return self._fail(out, "no sentences")
-        if self.fixed_window is not None:
-            self.window = self.fixed_window
+            return _failed(out, "no sentences")
+        if o.length_window is not None:
+            window = o.length_window
             out["length_window_source"] = "profile"
         else:
             q1, q3 = np.percentile(length, [25, 75])
-            self.window = (int(math.floor(q1)), int(math.ceil(q3)))
+            window = (int(math.floor(q1)), int(math.ceil(q3)))
             out["length_window_source"] = "interquartile range (floor Q1, ceil Q3)"
-        out["length_window"] = list(self.window)
+        out["length_window"] = list(window)
         out["spearman_all"] = round(spearman(length, depth), 4)
-        in_window = (length >= self.window[0]) & (length <= self.window[1])
+        in_window = (length >= window[0]) & (length <= window[1])
         index = np.flatnonzero(in_window)
         wl, wd, wh = length[index], depth[index], hashes[index]
         out["rows_in_window"] = int(index.size)
         if index.size == 0:
-            return self._fail(out, "no sentence in the length window")
+            return _failed(out, "no sentence in the length window", window)
         out["spearman_window"] = round(spearman(wl, wd), 4)
         values = np.unique(wd).tolist()
         out["depth_values_in_window"] = {str(v): int((wd == v).sum()) for v in values}
-        if self.fixed_range is not None:
-            ranges = [self.fixed_range]
+        if o.depth_range is not None:
+            ranges = [o.depth_range]
             out["depth_range_source"] = "profile"
         else:
             ranges = [(a, b) for i, a in enumerate(values) for b in values[i + 1 :]]
@@ -316,7 +421,7 @@ class TreeDepth(Task):
         for lo, hi in ranges:
             if hi <= lo:
                 continue
-            res = self._evaluate(wl, wd, wh, index, lo, hi, uniques)
+            res = self._evaluate(estimate, wl, wd, wh, index, lo, hi, uniques)
             if res is None:
                 continue
             score = (hi - lo + 1, res["rows"], res["alpha"])
@@ -324,26 +429,24 @@ class TreeDepth(Task):
                 best = (score, (lo, hi), res)
         if best is None:
             target = (
-                f"|Spearman| <= {self.max_rho} with every class at min-per-class "
-                f"{'/'.join(map(str, self.floors.floors))} in every split"
+                f"|Spearman| <= {o.max_abs_rho} with every class at min-per-class "
+                f"{'/'.join(map(str, estimate.floors))} in every split"
             )
-            if self.fixed_range is not None:
-                return self._fail(out, f"the profile's depth_range does not reach {target}")
-            return self._fail(out, f"no range of >= 2 depth classes reaches {target}")
+            if o.depth_range is not None:
+                return _failed(out, f"the profile's depth_range does not reach {target}", window)
+            return _failed(out, f"no range of >= 2 depth classes reaches {target}", window)
         _, (lo, hi), res = best
-        self.depth_range = (lo, hi)
         names = class_labels(lo, hi, int(values[0]), int(values[-1]))
-        self.label_names = names  # type: ignore[misc]
         # Per-cell hash thresholds: the largest kept hash of each (length, class) cell.
         lengths = res["lengths"]
         keep = res["keep"]
         cls = np.clip(wd, lo, hi) - lo
-        self._thresholds = {}
+        thresholds: dict[tuple[int, int], int] = {}
         for i in np.flatnonzero(keep).tolist():
             key = (int(wl[i]), int(cls[i]))
             h = int(wh[i])
-            if h > self._thresholds.get(key, -1):
-                self._thresholds[key] = h
+            if h > thresholds.get(key, -1):
+                thresholds[key] = h
         out.update(
             {
                 "feasible": True,
@@ -365,29 +468,34 @@ class TreeDepth(Task):
                 ],
             }
         )
-        self.infeasible = None
-        self.derived = out
-        return out
-
-    def _fail(self, out: dict[str, Any], reason: str) -> dict[str, Any]:
-        self.infeasible = reason
-        self.label_names = ()  # type: ignore[misc]
-        out.update({"feasible": False, "infeasible": reason})
-        self.derived = out
-        return out
+        return TreeDepthFit(
+            label_names=names,
+            report=out,
+            window=window,
+            depth_range=(lo, hi),
+            thresholds=thresholds,
+        )
 
     # --- candidates -------------------------------------------------------------------------
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        if self.derived is None:
-            raise RuntimeError("tree_depth: call observe() on every sentence, then derive()")
-        if self.infeasible is not None:
-            return self.drop(f"task infeasible: {self.infeasible}")
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        if not isinstance(fit, TreeDepthFit):
+            raise TypeError("tree_depth: candidates need the fit of TreeDepth.fit()")
+        if fit.infeasible is not None:
+            return self.drop(f"task infeasible: {fit.infeasible}")
         tokens = sentence.surface_tokens()
         n = len(tokens)
-        if not self.window[0] <= n <= self.window[1]:
+        lo_len, hi_len = fit.window
+        if not lo_len <= n <= hi_len:
             return self.drop(DROP_WINDOW)
-        cls = self._depth_class(sentence.depth())
-        threshold = self._thresholds.get((n, cls))
-        if threshold is None or self._key(sentence) > threshold:
+        lo, hi = fit.depth_range
+        cls = min(max(sentence.depth(), lo), hi) - lo
+        threshold = fit.thresholds.get((n, cls))
+        if threshold is None or sample_hash(self.seed, self.name, sentence) > threshold:
             return self.drop(DROP_SAMPLED)
-        return [Candidate(sentence_inputs(sentence), self.label_names[cls], copy="0")]
+        return [Candidate(sentence_inputs(sentence), fit.label_names[cls], copy="0")]
+
+
+def _failed(out: dict[str, Any], reason: str, window: tuple[int, int] = (0, -1)) -> TreeDepthFit:
+    """The fit of an infeasible task: no labels, the reason in the report."""
+    out.update({"feasible": False, "infeasible": reason})
+    return TreeDepthFit(label_names=(), report=out, infeasible=reason, window=window)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import WEHNER_2019
 from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.predicates import (
     auxiliaries,
@@ -12,10 +15,10 @@ from polyprobe.builders.sentence.predicates import (
     has_passive_voice,
     is_pass_relation,
 )
-from polyprobe.builders.sentence.sentence_length import SentenceLength
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.errors import UsageError
 from polyprobe.loaders.records import Sentence, Word
+from polyprobe.metadata import Level, TaskMetadata
 
 LABELS: tuple[str, ...] = ("active", "passive")
 # The two ways a UD treebank can say "passive": a ``:pass`` relation subtype (aux:pass,
@@ -48,77 +51,46 @@ def is_verbal_root(root: Word) -> bool:
     return root.upos == "VERB" or root.feats.get("VerbForm") == "Part"
 
 
-class Voice(Task):
-    """Label = whether the root clause is passive, by the signals every input treebank provides.
+@dataclass(frozen=True)
+class VoiceOptions:
+    """``signals``: the passive signals to use (``relation`` and/or ``feature``), fixed instead
+    of derived from the treebanks (default ``None``: the signals every merged treebank
+    provides). A profile may force them, e.g. relations only on a treebank that also has
+    Voice, to compare with a relation-only treebank. Kept in :data:`SIGNALS` order."""
 
-    Treebanks mark the passive differently: EWT by ``:pass`` relations and Voice=Pass, English-PUD
-    and Spanish only by relations, Turkish only by Voice, Slovenian-SSJ not at all. The first
-    pass records, per treebank (``sentence.source.treebank``), which signals occur; the task then
-    uses only the signals *all* merged treebanks provide, so that "passive" means the same thing
-    in every row. A sentence that only an unshared signal calls passive is dropped rather than
-    labelled active (it would be a wrong label). No shared signal -> every sentence is dropped
-    and the task is reported infeasible with that reason (Slovenian).
-    """
+    signals: tuple[str, ...] | None = None
 
-    name: ClassVar[str] = "voice"
-    relative_cost: ClassVar[float] = 0.6
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Predict whether the main clause of the sentence is active or passive."
-    )
-    label_names: ClassVar[tuple[str, ...]] = LABELS
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = SentenceLength.citation  # Wehner 2019 / Eger et al. 2020
-    seed_dependent: ClassVar[bool] = False
-    lexical_control: ClassVar[bool] = False
-    needs_observation: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        "passive iff the root has a :pass dependent (aux:pass, nsubj:pass, csubj:pass, "
-        "expl:pass) or the root or one of its aux dependents has a Voice value containing Pass "
-        "(Pass, CauPass); Voice on amod/acl participles does not count.",
-        "Signals are detected per treebank (relation: any :pass relation occurs; feature: any "
-        "passive Voice on a root or aux); merged treebanks use only the signals all of them "
-        "provide (recorded per treebank); without a shared signal the task is infeasible.",
-        "A sentence that only an unshared signal marks passive is dropped, not labelled active.",
-        "Candidates: VERB roots and participle roots of any UPOS (Czech tags passive participles "
-        "ADJ); copular and AUX roots have no voice and are dropped.",
-    )
+    def __post_init__(self) -> None:
+        raw = self.signals
+        if raw is None:
+            return
+        if isinstance(raw, str) or not isinstance(raw, (list, tuple)):
+            raise UsageError(f"[tasks.voice] signals must be a list, not {raw!r}")
+        bad = sorted(str(s) for s in raw if s not in SIGNALS)
+        if bad:
+            raise UsageError(f"[tasks.voice] signals must be among {list(SIGNALS)}: {bad}")
+        object.__setattr__(self, "signals", tuple(s for s in SIGNALS if s in raw))
 
-    def __init__(self, params: TaskParams | None = None, seed: int = 0):
-        super().__init__(params, seed)
-        # per treebank: sentences, :pass relations anywhere, passive Voice on a root or aux
-        self._seen: dict[str, Counter[str]] = {}
-        self._signals: tuple[str, ...] | None = None
-        self._by_treebank: dict[str, list[str]] = {}
-        override = self.option("signals")
-        if override is not None:
-            bad = sorted(str(s) for s in override if s not in SIGNALS)
-            if bad:
-                raise UsageError(f"[tasks.voice] signals must be among {list(SIGNALS)}: {bad}")
-        self._override: tuple[str, ...] | None = (
-            None if override is None else tuple(s for s in SIGNALS if s in override)
-        )
 
-    def parameters(self) -> dict[str, Any]:
-        params: dict[str, Any] = {
-            "labels": "active | passive",
-            "relation_signal": ["aux:pass", "nsubj:pass", "csubj:pass", "expl:pass"],
-            "feature_signal": "Voice containing Pass on the root or its aux",
-            "candidate_roots": "VERB, or VerbForm=Part of any UPOS",
-            "drop_if": [
-                "no shared signal",
-                "root not verbal",
-                "passive only by an unshared signal",
-            ],
-        }
-        if self._signals is not None:
-            params["signals"] = list(self._signals)
-            params["signals_by_treebank"] = dict(sorted(self._by_treebank.items()))
-        return params
+@dataclass(frozen=True)
+class VoiceFit(Fit):
+    """``signals``: those the candidates use; ``signals_by_treebank``: what each treebank
+    provides (the card shows it). ``infeasible`` is set when ``signals`` is empty."""
 
-    # --- first pass -------------------------------------------------------------------
-    def observe(self, sentence: Sentence) -> None:
-        seen = self._seen.setdefault(sentence.source.treebank, Counter())
+    signals: tuple[str, ...] = ()
+    signals_by_treebank: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+class VoiceObservation(Observation):
+    """Per treebank: sentences, ``:pass`` relations anywhere, passive Voice on a root or aux."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, Counter[str]] = {}
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        seen = self.seen.get(sentence.source.treebank)
+        if seen is None:
+            seen = self.seen[sentence.source.treebank] = Counter()
         seen["sentences"] += 1
         # Runs on every word of the corpus: cheap substring tests first (no ":pass" in the
         # relation, no "Pass" in Voice: neither signal), the exact predicates only on a hit.
@@ -133,9 +105,72 @@ class Voice(Task):
             ):
                 seen["passive_voice_on_root_or_aux"] += 1
 
-    def derive(self) -> dict[str, Any]:
+
+class Voice(Task[Sentence]):
+    """Label = whether the root clause is passive, by the signals every input treebank provides.
+
+    Treebanks mark the passive differently: EWT by ``:pass`` relations and Voice=Pass, English-PUD
+    and Spanish only by relations, Turkish only by Voice, Slovenian-SSJ not at all. The first
+    pass records, per treebank (``sentence.source.treebank``), which signals occur; the task then
+    uses only the signals *all* merged treebanks provide, so that "passive" means the same thing
+    in every row. A sentence that only an unshared signal calls passive is dropped rather than
+    labelled active (it would be a wrong label). No shared signal -> every sentence is dropped
+    and the task is reported infeasible with that reason (Slovenian).
+    """
+
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="voice",
+        level=Level.SENTENCE,
+        description="Predict whether the main clause of the sentence is active or passive.",
+        labels=LABELS,
+        citation=WEHNER_2019,  # Wehner 2019 / Eger et al. 2020
+        notes=(
+            "passive iff the root has a :pass dependent (aux:pass, nsubj:pass, csubj:pass, "
+            "expl:pass) or the root or one of its aux dependents has a Voice value containing "
+            "Pass (Pass, CauPass); Voice on amod/acl participles does not count.",
+            "Signals are detected per treebank (relation: any :pass relation occurs; feature: "
+            "any passive Voice on a root or aux); merged treebanks use only the signals all of "
+            "them provide (recorded per treebank); without a shared signal the task is "
+            "infeasible.",
+            "A sentence that only an unshared signal marks passive is dropped, not labelled "
+            "active.",
+            "Candidates: VERB roots and participle roots of any UPOS (Czech tags passive "
+            "participles ADJ); copular and AUX roots have no voice and are dropped.",
+        ),
+    )
+
+    Options: ClassVar[type] = VoiceOptions
+    reported: ClassVar[frozenset[str]] = frozenset(
+        {"labels", "signals_by_treebank", "counts_by_treebank"}
+    )
+
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        params: dict[str, Any] = {
+            "labels": "active | passive",
+            "relation_signal": ["aux:pass", "nsubj:pass", "csubj:pass", "expl:pass"],
+            "feature_signal": "Voice containing Pass on the root or its aux",
+            "candidate_roots": "VERB, or VerbForm=Part of any UPOS",
+            "drop_if": [
+                "no shared signal",
+                "root not verbal",
+                "passive only by an unshared signal",
+            ],
+        }
+        if isinstance(fit, VoiceFit):
+            params["signals"] = list(fit.signals)
+            params["signals_by_treebank"] = {
+                tb: list(p) for tb, p in sorted(fit.signals_by_treebank.items())
+            }
+        return params
+
+    # --- first pass -------------------------------------------------------------------
+    def observation(self) -> VoiceObservation:
+        return VoiceObservation()
+
+    def fit(self, observation: Observation | None) -> VoiceFit:
+        assert isinstance(observation, VoiceObservation)
         by_tb: dict[str, list[str]] = {}
-        for tb, seen in sorted(self._seen.items()):
+        for tb, seen in sorted(observation.seen.items()):
             provided = []
             if seen["pass_relations"]:
                 provided.append(RELATION)
@@ -143,26 +178,35 @@ class Voice(Task):
                 provided.append(FEATURE)
             by_tb[tb] = provided
         common = [s for s in SIGNALS if by_tb and all(s in p for p in by_tb.values())]
-        self._by_treebank = by_tb
-        self._signals = tuple(common) if self._override is None else self._override
-        return {
+        override = self.options.signals
+        signals = tuple(common) if override is None else override
+        infeasible = None
+        if not signals:
+            missing = ", ".join(f"{tb}: {'+'.join(p) or 'none'}" for tb, p in by_tb.items())
+            infeasible = f"no passive signal shared by all treebanks ({missing})"
+        report = {
             "labels": list(LABELS),
-            "signals": list(self._signals),
+            "signals": list(signals),
             "signals_by_treebank": by_tb,
             "counts_by_treebank": {
-                tb: dict(sorted(c.items())) for tb, c in sorted(self._seen.items())
+                tb: dict(sorted(c.items())) for tb, c in sorted(observation.seen.items())
             },
         }
+        return VoiceFit(
+            LABELS,
+            report,
+            infeasible=infeasible,
+            signals=signals,
+            signals_by_treebank={tb: tuple(p) for tb, p in by_tb.items()},
+        )
 
     # --- candidates -------------------------------------------------------------------
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        if self._signals is None:
-            raise RuntimeError("voice: observe() every sentence and call derive() first")
-        if not self._signals:
-            missing = ", ".join(
-                f"{tb}: {'+'.join(p) or 'none'}" for tb, p in sorted(self._by_treebank.items())
-            )
-            return self.drop(f"no passive signal shared by all treebanks ({missing})")
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        assert isinstance(fit, VoiceFit)
+        signals = fit.signals
+        if not signals:
+            assert fit.infeasible is not None
+            return self.drop(fit.infeasible)
         root = sentence.root
         if not is_verbal_root(root):
             return self.drop("root is not a verb or participle")
@@ -170,7 +214,7 @@ class Voice(Task):
             RELATION: relation_signal(sentence, root),
             FEATURE: feature_signal(sentence, root),
         }
-        passive = any(found[s] for s in self._signals)
+        passive = any(found[s] for s in signals)
         if not passive and any(found.values()):
             return self.drop("passive only by a signal not shared by all treebanks")
         return [

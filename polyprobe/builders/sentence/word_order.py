@@ -12,14 +12,16 @@ copies), so that every copy is equally disfluent and only the noun's position di
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from polyprobe.builders.citations import WEHNER_2019
 from polyprobe.builders.rendering import movable, permute, render
-from polyprobe.builders.sentence.sentence_length import SentenceLength
-from polyprobe.builders.task import Candidate, Level, Task, TaskParams
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.errors import UsageError
-from polyprobe.hashing import choice_index, lexical_key, stable_rng
-from polyprobe.loaders.records import Sentence, SurfaceToken
+from polyprobe.hashing import cached_lexical_key, choice_index, lexical_key, stable_rng
+from polyprobe.loaders.records import Sentence
+from polyprobe.metadata import Level, TaskMetadata
 
 LABELS: tuple[str, ...] = ("beginning", "middle", "end")
 # L = the median sentence length clipped to this range; W = round(WINDOW_SHARE * L). With L in
@@ -30,12 +32,6 @@ WINDOW_SHARE = 0.4
 _NO_LEMMA = frozenset({"", "_"})
 # How often the permuted variant redraws a shuffle that left the other words' order unchanged.
 _MAX_SHUFFLES = 20
-# Bound of the per-task lemma memo (cleared when full, so memory stays bounded on any corpus).
-_LEMMA_MEMO_MAX = 1 << 18
-# [sentence, surface length, NOUN lemma keys] of the last observed sentence, shared likewise.
-_OBSERVED_MEMO: list[Any] = [None, 0, []]
-# [sentence, target, L, answer] of the last _target_position call, shared by both tasks.
-_POSITION_MEMO: list[Any] = [None, None, None, None]
 
 
 def median_low(histogram: Counter[int]) -> int | None:
@@ -66,7 +62,7 @@ def position_label(index: int, n_tokens: int, window: int) -> str:
 
     The windows never overlap and the middle is never empty when ``n_tokens >= L`` and
     ``2 * W < L`` (true for W = round(0.4 L) with L in [9, 13]: 8 < 9, 8 < 10, 8 < 11, 10 < 12,
-    10 < 13; :meth:`WordOrder.derive` checks it for profile overrides).
+    10 < 13; :func:`check_window` checks it for profile overrides).
     """
     if index < window:
         return "beginning"
@@ -75,7 +71,129 @@ def position_label(index: int, n_tokens: int, window: int) -> str:
     return "middle"
 
 
-class WordOrder(Task):
+def check_window(task: str, window: int, min_length: int) -> None:
+    """Refuse a window W that does not fit L: 1 <= W and 2W < L, else the beginning and end
+    windows would overlap (or the middle vanish). Only options can break it (the derived L and
+    W always fit), so the message names the task's profile table."""
+    if window < 1 or 2 * window >= min_length:
+        raise UsageError(
+            f"[tasks.{task}] window W={window} must satisfy 1 <= W and 2W < L="
+            f"{min_length} (otherwise the beginning and end windows overlap)"
+        )
+
+
+def _option_int(task: str, key: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"[tasks.{task}] {key} must be an integer, not {value!r}") from None
+
+
+@dataclass(frozen=True)
+class WordOrderOptions:
+    """``[tasks.word_order]``: fixed values for the choices the task otherwise derives from the
+    corpus (``None``, the default, means derived). A profile fixes them to compare corpora on
+    the same noun and windows, or to follow another paper's settings.
+
+    * ``target``: the noun lemma to track instead of the corpus's most frequent NOUN lemma
+      (compared NFC + case-folded, like the derived one).
+    * ``min_length``: L, the minimum sentence length in surface tokens, instead of the lower
+      median length clipped to [9, 13].
+    * ``window``: W, the width of the beginning and end windows, instead of round(0.4 L); it
+      must satisfy 1 <= W and 2W < L, or the windows would overlap.
+    """
+
+    target: str | None = None
+    min_length: int | None = None
+    window: int | None = None
+    # The profile table the options come from (in error messages).
+    table: ClassVar[str] = "word_order"
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if self.target is not None:
+            set_(self, "target", str(self.target))
+        set_(self, "min_length", _option_int(self.table, "min_length", self.min_length))
+        set_(self, "window", _option_int(self.table, "window", self.window))
+        if self.window is not None and self.min_length is not None:
+            check_window(self.table, self.window, self.min_length)
+
+
+@dataclass(frozen=True)
+class WordOrderPermutedOptions(WordOrderOptions):
+    """``[tasks.word_order_permuted]``: the options of :class:`WordOrderOptions` (``target``,
+    ``min_length``, ``window``; all derived by default), for the permuted variant."""
+
+    table: ClassVar[str] = "word_order_permuted"
+
+
+@dataclass(frozen=True)
+class WordOrderFit(Fit):
+    """The target noun's lexical key (``None``: the corpus has no NOUN lemma), its NOUN count,
+    L and W."""
+
+    target: str | None = None
+    target_count: int = 0
+    min_length: int = LENGTH_CLIP[1]
+    window: int = window_width(LENGTH_CLIP[1])
+
+
+def sentence_reading(sentence: Sentence) -> tuple[int, list[str]]:
+    """What the first pass counts of a sentence: its length in surface tokens and the lexical
+    keys of its NOUN lemmas. Both word_order tasks ask it of every sentence, through
+    :class:`Shared`, so it is read once."""
+    return len(sentence.surface_tokens()), [
+        lexical_key(w.lemma)
+        for w in sentence.words
+        if w.upos == "NOUN" and w.lemma not in _NO_LEMMA
+    ]
+
+
+class WordOrderObservation(Observation):
+    """NOUN lemma counts and the histogram of sentence lengths (surface tokens)."""
+
+    def __init__(self) -> None:
+        self.noun_lemmas: Counter[str] = Counter()
+        self.lengths: Counter[int] = Counter()
+
+    def observe(self, sentence: Sentence, shared: Shared) -> None:
+        length, nouns = shared.get(sentence_reading)
+        self.lengths[length] += 1
+        if nouns:
+            self.noun_lemmas.update(nouns)
+
+
+def target_position(sentence: Sentence, target: str, min_length: int) -> int | str:
+    """Surface index of the target noun (lexical key ``target``) in a qualifying sentence, or
+    the reason it does not qualify. Both word_order tasks ask it of the same sentence with the
+    same target and L, through :class:`Shared`, so it is searched once.
+
+    Lemmas are keyed through the :func:`lexical_key` memo without a call (every word of every
+    sentence is tested, while a corpus has far fewer distinct lemmas)."""
+    cached = cached_lexical_key
+    hits = [w for w in sentence.words if (cached(lemma := w.lemma) or lexical_key(lemma)) == target]
+    if not hits:
+        return "target lemma absent"
+    if len(hits) > 1:
+        return "target lemma occurs more than once"
+    word = hits[0]
+    if word.upos != "NOUN":
+        return "target lemma not a NOUN here"
+    tokens = sentence.surface_tokens()
+    pos = next(i for i, t in enumerate(tokens) if word.id in t.word_ids)
+    if tokens[pos].upos == "MWT":
+        return "target inside a multiword token"
+    key = lexical_key(tokens[pos].form)
+    if sum(1 for t in tokens if lexical_key(t.form) == key) > 1:
+        return "target form occurs more than once"
+    if len(tokens) < min_length:
+        return "shorter than the minimum length L"
+    return pos
+
+
+class WordOrder(Task[Sentence]):
     """Label = the window (beginning / middle / end) holding the target noun.
 
     Target: the most frequent NOUN lemma of the corpus (lemmas NFC + case-folded; ties broken by
@@ -95,69 +213,57 @@ class WordOrder(Task):
     :func:`permute` (positional spacing, capitals follow the sentence start).
     """
 
-    name: ClassVar[str] = "word_order"
-    relative_cost: ClassVar[float] = 1.3
-    shard_affinity: ClassVar[str] = "word_order"  # the observe/target memos (and subclass)
-    level: ClassVar[Level] = Level.SENTENCE
-    description: ClassVar[str] = (
-        "Predict whether the corpus's most frequent noun stands at the beginning, in the "
-        "middle or at the end of the sentence (one original and two copies in which only the "
-        "noun moved)."
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="word_order",
+        level=Level.SENTENCE,
+        description=(
+            "Predict whether the corpus's most frequent noun stands at the beginning, in the "
+            "middle or at the end of the sentence (one original and two copies in which only "
+            "the noun moved)."
+        ),
+        labels=LABELS,
+        citation=WEHNER_2019,
+        seed_dependent=True,
+        paired_copies=True,
+        notes=(
+            "Target = the most frequent NOUN lemma (case-folded; profile option 'target'). A "
+            "sentence qualifies when the target lemma occurs exactly once, as a NOUN outside any "
+            "multiword token, its form occurs once, and the sentence has at least L surface "
+            "tokens.",
+            "Positions count surface tokens, punctuation included. L = median sentence length "
+            "clipped to [9, 13]; W = round(0.4 L); beginning = the first W positions, end = the "
+            "last W, middle = the rest. For L in [9, 13], 2W < L: the windows never overlap.",
+            "Each sentence gives three rows in one group, one per label: the original and two "
+            "copies in which only the noun moved to a random word slot of each other window (the "
+            "other words keep their order; punctuation never moves). Labels are therefore "
+            "balanced by construction.",
+            "Spacing is positional and a sentence-initial capital stays at the sentence start "
+            "(see the rendering rules); the noun's own case is kept only where it is lexical.",
+        ),
     )
-    label_names: ClassVar[tuple[str, ...]] = LABELS
-    recipe_version: ClassVar[str] = "1.0.0"
-    citation: ClassVar[str] = SentenceLength.citation
-    seed_dependent: ClassVar[bool] = True
-    paired_copies: ClassVar[bool] = True
-    lexical_control: ClassVar[bool] = False
-    needs_observation: ClassVar[bool] = True
+
+    Options: ClassVar[type] = WordOrderOptions
+    reported: ClassVar[frozenset[str]] = frozenset(
+        {
+            "target_source",
+            "target_noun_count",
+            "top_noun_lemmas",
+            "median_length",
+            "length_clip",
+            "length_unit",
+        }
+    )
     # Whether the other non-PUNCT tokens are shuffled too (``word_order_permuted``).
     shuffle_others: ClassVar[bool] = False
-    notes: ClassVar[tuple[str, ...]] = (
-        "Target = the most frequent NOUN lemma (case-folded; profile option 'target'). A "
-        "sentence qualifies when the target lemma occurs exactly once, as a NOUN outside any "
-        "multiword token, its form occurs once, and the sentence has at least L surface tokens.",
-        "Positions count surface tokens, punctuation included. L = median sentence length "
-        "clipped to [9, 13]; W = round(0.4 L); beginning = the first W positions, end = the "
-        "last W, middle = the rest. For L in [9, 13], 2W < L: the windows never overlap.",
-        "Each sentence gives three rows in one group, one per label: the original and two "
-        "copies in which only the noun moved to a random word slot of each other window (the "
-        "other words keep their order; punctuation never moves). Labels are therefore balanced "
-        "by construction.",
-        "Spacing is positional and a sentence-initial capital stays at the sentence start "
-        "(see the rendering rules); the noun's own case is kept only where it is lexical.",
-    )
 
-    def __init__(self, params: TaskParams | None = None, seed: int = 0):
-        super().__init__(params, seed)
-        self._noun_lemmas: Counter[str] = Counter()
-        self._lengths: Counter[int] = Counter()
-        self.target: str | None = None
-        self.target_count = 0
-        self.median_length: int | None = None
-        self.min_length = LENGTH_CLIP[1]
-        self.window = window_width(self.min_length)
-        # lemma -> whether its lexical key is the target (for _target_lemmas_for).
-        self._target_lemmas: dict[str, bool] = {}
-        self._target_lemmas_for: str | None = None
-
-    def option(self, key: str, default: Any = None) -> Any:
-        """Profile override for this task, falling back to ``[tasks.word_order]`` so that one
-        override (e.g. ``target``) applies to both variants."""
-        tasks = self.params.extra.get("tasks", {})
-        for name in (self.name, WordOrder.name):
-            value = (tasks.get(name) or {}).get(key)
-            if value is not None:
-                return value
-        return default
-
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        assert isinstance(fit, WordOrderFit)
         return {
-            "target": self.target,
-            "target_noun_count": self.target_count,
+            "target": fit.target,
+            "target_noun_count": fit.target_count,
             "length_unit": "surface tokens, punctuation included (a multiword token counts once)",
-            "min_length": self.min_length,
-            "window": self.window,
+            "min_length": fit.min_length,
+            "window": fit.window,
             "windows": "beginning = positions 1..W, end = last W positions, middle = the rest",
             "moves": "the other non-PUNCT tokens are shuffled (stable RNG), identically in all "
             "three copies; the noun sits at its original slot or a random slot of another window"
@@ -167,107 +273,48 @@ class WordOrder(Task):
         }
 
     # --- first pass ---------------------------------------------------------------------
-    def observe(self, sentence: Sentence) -> None:
-        # word_order and word_order_permuted observe the same sentence one after the other and
-        # count the same things: the per-sentence reading is shared through a one-entry memo.
-        memo = _OBSERVED_MEMO
-        if memo[0] is not sentence:
-            memo[1] = len(sentence.surface_tokens())
-            memo[2] = [
-                lexical_key(w.lemma)
-                for w in sentence.words
-                if w.upos == "NOUN" and w.lemma not in _NO_LEMMA
-            ]
-            memo[0] = sentence
-        self._lengths[memo[1]] += 1
-        if memo[2]:
-            self._noun_lemmas.update(memo[2])
+    def observation(self) -> WordOrderObservation:
+        return WordOrderObservation()
 
-    def derive(self) -> dict[str, Any]:
-        """Fix the target noun, L and W (profile options ``target``, ``min_length``,
-        ``window`` override them)."""
-        ranked = sorted(self._noun_lemmas.items(), key=lambda kv: (-kv[1], kv[0]))
-        override = self.option("target")
-        if override is not None:
-            self.target = lexical_key(str(override))
+    def fit(self, observation: Observation | None) -> WordOrderFit:
+        """Fix the target noun, L and W (options ``target``, ``min_length``, ``window``
+        override them)."""
+        assert isinstance(observation, WordOrderObservation)
+        o = self.options
+        nouns = observation.noun_lemmas
+        ranked = sorted(nouns.items(), key=lambda kv: (-kv[1], kv[0]))
+        if o.target is not None:
+            target: str | None = lexical_key(o.target)
         else:
-            self.target = ranked[0][0] if ranked else None
-        self.target_count = self._noun_lemmas.get(self.target, 0) if self.target else 0
-        self.median_length = median_low(self._lengths)
+            target = ranked[0][0] if ranked else None
+        target_count = nouns.get(target, 0) if target else 0
+        median_length = median_low(observation.lengths)
         lo, hi = LENGTH_CLIP
-        derived_length = min(max(self.median_length or hi, lo), hi)
-        self.min_length = int(self.option("min_length", derived_length))
-        self.window = int(self.option("window", window_width(self.min_length)))
-        if self.window < 1 or 2 * self.window >= self.min_length:
-            raise UsageError(
-                f"{self.name}: window W={self.window} must satisfy 1 <= W and 2W < L="
-                f"{self.min_length} (otherwise the beginning and end windows overlap)"
-            )
-        return {
-            "target": self.target,
-            "target_source": "profile" if override is not None else "most frequent NOUN lemma",
-            "target_noun_count": self.target_count,
+        derived_length = min(max(median_length or hi, lo), hi)
+        min_length = derived_length if o.min_length is None else o.min_length
+        window = window_width(min_length) if o.window is None else o.window
+        check_window(self.name, window, min_length)
+        report = {
+            "target": target,
+            "target_source": "profile" if o.target is not None else "most frequent NOUN lemma",
+            "target_noun_count": target_count,
             "top_noun_lemmas": [[lemma, n] for lemma, n in ranked[:5]],
-            "median_length": self.median_length,
+            "median_length": median_length,
             "length_clip": list(LENGTH_CLIP),
-            "min_length": self.min_length,
-            "window": self.window,
+            "min_length": min_length,
+            "window": window,
             "length_unit": "surface tokens, punctuation included",
         }
+        return WordOrderFit(
+            LABELS,
+            report,
+            target=target,
+            target_count=target_count,
+            min_length=min_length,
+            window=window,
+        )
 
     # --- candidates ---------------------------------------------------------------------
-    def _target_position(self, sentence: Sentence, tokens: list[SurfaceToken]) -> int | str:
-        """Surface index of the target noun, or a drop reason.
-
-        ``word_order`` and ``word_order_permuted`` ask this of the same sentence one after the
-        other with the same target and L: the answer is shared through a one-entry memo keyed
-        on the sentence object (and the settings it depends on)."""
-        memo = _POSITION_MEMO
-        if memo[0] is sentence and memo[1] == self.target and memo[2] == self.min_length:
-            return memo[3]  # type: ignore[no-any-return]
-        found = self._find_target(sentence, tokens)
-        memo[0], memo[1], memo[2], memo[3] = sentence, self.target, self.min_length, found
-        return found
-
-    def _lemma_is_target(self, lemma: str) -> bool:
-        """``lexical_key(lemma) == target``, memoised per lemma (bounded): asked for every word
-        of every sentence, while a corpus has far fewer distinct lemmas."""
-        memo = self._target_lemmas
-        hit = memo.get(lemma)
-        if hit is None:
-            if len(memo) >= _LEMMA_MEMO_MAX:
-                memo.clear()
-            hit = memo[lemma] = lexical_key(lemma) == self.target
-        return hit
-
-    def _find_target(self, sentence: Sentence, tokens: list[SurfaceToken]) -> int | str:
-        """The work of :meth:`_target_position` (the lemma test memoised per lemma)."""
-        if self._target_lemmas_for != self.target:  # the memo is for one target
-            self._target_lemmas.clear()
-            self._target_lemmas_for = self.target
-        memo = self._target_lemmas
-        hits = [
-            w
-            for w in sentence.words
-            if (hit := memo.get(w.lemma)) or (hit is None and self._lemma_is_target(w.lemma))
-        ]
-        if not hits:
-            return "target lemma absent"
-        if len(hits) > 1:
-            return "target lemma occurs more than once"
-        word = hits[0]
-        if word.upos != "NOUN":
-            return "target lemma not a NOUN here"
-        pos = next(i for i, t in enumerate(tokens) if word.id in t.word_ids)
-        if tokens[pos].upos == "MWT":
-            return "target inside a multiword token"
-        key = lexical_key(tokens[pos].form)
-        if sum(1 for t in tokens if lexical_key(t.form) == key) > 1:
-            return "target form occurs more than once"
-        if len(tokens) < self.min_length:
-            return "shorter than the minimum length L"
-        return pos
-
     def _others(self, sentence: Sentence, slots: list[int], noun_slot: int) -> list[int]:
         """The other words' token indices in the order the copies use (shuffled in the
         permuted variant; drawn from their own stable RNG so the slots drawn for the noun do not
@@ -290,20 +337,22 @@ class WordOrder(Task):
                 break
         return shuffled
 
-    def candidates(self, sentence: Sentence) -> list[Candidate]:
-        if self.target is None:
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        assert isinstance(fit, WordOrderFit)
+        if fit.target is None:
             return self.drop("no target noun (the corpus has no NOUN lemma)")
-        tokens = sentence.surface_tokens()
-        found = self._target_position(sentence, tokens)
+        found = shared.get(target_position, fit.target, fit.min_length)
         if isinstance(found, str):
             return self.drop(found)
         pos = found
+        tokens = sentence.surface_tokens()
         n = len(tokens)
+        window = fit.window
         slots = movable(tokens)  # surface indices of word slots; punctuation never moves
         k = slots.index(pos)
-        own = position_label(pos, n, self.window)
+        own = position_label(pos, n, window)
         by_label = {
-            label: [t for t, i in enumerate(slots) if position_label(i, n, self.window) == label]
+            label: [t for t, i in enumerate(slots) if position_label(i, n, window) == label]
             for label in LABELS
         }
         if any(not by_label[label] for label in LABELS):
@@ -321,7 +370,7 @@ class WordOrder(Task):
             order = list(range(n))
             for slot, src in zip(slots, sequence, strict=True):
                 order[slot] = src
-            moved = permute(tokens, order, self.params, sentence)
+            moved = permute(tokens, order, self.context, sentence)
             out.append(
                 Candidate(
                     {"sentence": render(moved), "tokens": [x.form for x in moved]},
@@ -339,25 +388,33 @@ class WordOrderPermuted(WordOrder):
     """``word_order`` with the other words shuffled in all three copies (the same shuffle in
     each), so that fluency predicts nothing and only the noun's position separates the copies.
 
-    Reads its options from ``[tasks.word_order_permuted]``, falling back to
-    ``[tasks.word_order]``; derives the same target, L and W.
+    Reads its options from ``[tasks.word_order_permuted]``; derives the same target, L and W
+    as ``word_order`` (and shares the per-sentence work with it when both run in one process).
     """
 
-    name: ClassVar[str] = "word_order_permuted"
-    relative_cost: ClassVar[float] = 1.1
-    description: ClassVar[str] = (
-        "Predict whether the corpus's most frequent noun stands at the beginning, in the "
-        "middle or at the end of a sentence whose other words are shuffled (three copies "
-        "with the same shuffle, the noun in each window)."
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="word_order_permuted",
+        level=Level.SENTENCE,
+        description=(
+            "Predict whether the corpus's most frequent noun stands at the beginning, in the "
+            "middle or at the end of a sentence whose other words are shuffled (three copies "
+            "with the same shuffle, the noun in each window)."
+        ),
+        labels=LABELS,
+        citation=WEHNER_2019,
+        seed_dependent=True,
+        paired_copies=True,
+        notes=(
+            *WordOrder.metadata.notes[:2],
+            "Each sentence gives three rows in one group, one per label. In all three, the other "
+            "non-PUNCT tokens are shuffled with the same stable random permutation (redrawn if it "
+            "left their order unchanged); the noun stands at its original slot in the copy of its "
+            "own window and at a random word slot of each other window. No copy is fluent, so "
+            "fluency cannot predict the label (the default word_order variant keeps the original "
+            "intact, which a probe may exploit).",
+            WordOrder.metadata.notes[3],
+        ),
     )
+
+    Options: ClassVar[type] = WordOrderPermutedOptions
     shuffle_others: ClassVar[bool] = True
-    notes: ClassVar[tuple[str, ...]] = (
-        *WordOrder.notes[:2],
-        "Each sentence gives three rows in one group, one per label. In all three, the other "
-        "non-PUNCT tokens are shuffled with the same stable random permutation (redrawn if it "
-        "left their order unchanged); the noun stands at its original slot in the copy of its "
-        "own window and at a random word slot of each other window. No copy is fluent, so "
-        "fluency cannot predict the label (the default word_order variant keeps the original "
-        "intact, which a probe may exploit).",
-        WordOrder.notes[3],
-    )

@@ -2,8 +2,9 @@
 
 Each function returns a :class:`TaskResult`: candidates (word or word pair, label, group,
 lexical key, lemma) and a report saying whether the task is eligible and why, what was dropped
-and which parameters were used. Nothing here splits, writes files or builds cards: the variant
-engine and the pipeline do that.
+and which parameters were used. :mod:`.tasks` makes them :class:`~polyprobe.builders.task.Task`
+objects fitted on one :class:`~.corpus.WordCorpus`; :mod:`.sets` turns a fitted task into the
+shared assembly's candidate sets; :mod:`polyprobe.builders.recipes.unimorph` is the build.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-# Names are resolved lazily (PEP 562) so that importing ``polyprobe.builders.word.cli`` for
-# ``polyprobe --help`` does not pull numpy and the task modules in.
+# Names are resolved lazily (PEP 562): importing the package does not pull numpy and the task
+# modules in.
 _SOURCES = {
     "CHARACTER_BINS": "common",
     "NONE_LABEL": "common",
@@ -21,6 +22,15 @@ _SOURCES = {
     "TaskResult": "common",
     "WordCandidate": "common",
     "character_bin": "common",
+    "scaled_split_sizes": "common",
+    "WordCorpus": "corpus",
+    "WordInputs": "corpus",
+    "candidate_sets": "sets",
+    "WORD_TASKS": "tasks",
+    "WordFit": "tasks",
+    "WordOptions": "tasks",
+    "WordTask": "tasks",
+    "layer_task": "tasks",
     "LEMMA_LABEL": "pairs",
     "LINSPECTOR_SKIPS": "pairs",
     "odd_feature": "pairs",

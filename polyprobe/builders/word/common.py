@@ -17,7 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from polyprobe.hashing import choice_index, lexical_key
+import numpy as np
+
+from polyprobe.hashing import choice_index, lexical_key, stable_u64
 
 T = TypeVar("T")
 
@@ -184,3 +186,94 @@ def character_bin(word: str) -> str:
 
 
 CHARACTER_BINS = ("1-4", "5-8", "9-12", "13-16", "17-20", ">20")
+
+
+# ------------------------------------------------------------------------------ components
+
+
+def scaled_split_sizes(total: int, split_sizes: tuple[int, int, int]) -> tuple[int, int, int]:
+    """``total`` rows in the proportions of ``split_sizes``, by largest remainder in integer
+    arithmetic: the three add up to ``total`` exactly, with no float rounding to depend on."""
+    weight = sum(split_sizes)
+    base = [total * c // weight for c in split_sizes]
+    remainder = [total * c % weight for c in split_sizes]
+    by_remainder = sorted(range(3), key=lambda i: (-remainder[i], i))
+    for i in by_remainder[: total - sum(base)]:
+        base[i] += 1
+    return (base[0], base[1], base[2])
+
+
+class _UnionFind:
+    """Tiny union-find over strings (a few thousand nodes: Python is fine and exact)."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        parent = self.parent
+        parent.setdefault(x, x)
+        root = x
+        while parent[root] != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # smaller string becomes the root: the result does not depend on union order
+            lo, hi = (ra, rb) if ra < rb else (rb, ra)
+            self.parent[hi] = lo
+
+
+def component_names(
+    words: Sequence[tuple[str, ...]], lemmas: Sequence[tuple[str, ...]] | None
+) -> list[str]:
+    """Per row, the name of its connected component over the words it touches (and, when
+    ``lemmas`` is given, its lemmas): the smallest form key, or ``lemma:<smallest lemma>`` when
+    lemmas link the component. Rows sharing a word (or lemma) get the same name."""
+    uf = _UnionFind()
+    for i, ws in enumerate(words):
+        nodes = [f"f\x00{w}" for w in ws]
+        if lemmas is not None:
+            nodes += [f"l\x00{lemma}" for lemma in lemmas[i]]
+        for node in nodes[1:]:
+            uf.union(nodes[0], node)
+        if nodes:
+            uf.find(nodes[0])
+    best_form: dict[str, str] = {}
+    best_lemma: dict[str, str] = {}
+    for node in sorted(uf.parent):
+        kind, _, value = node.partition("\x00")
+        target = best_form if kind == "f" else best_lemma
+        target.setdefault(uf.find(node), value)
+    out = []
+    for ws in words:
+        root = uf.find(f"f\x00{ws[0]}")
+        out.append(f"lemma:{best_lemma[root]}" if root in best_lemma else best_form[root])
+    return out
+
+
+def component_stats(groups: Sequence[str]) -> dict[str, Any]:
+    """How many components the rows form and how big the largest is (the card reports it:
+    pair graphs percolate)."""
+    sizes = sorted(Counter(groups).values(), reverse=True)
+    return {
+        "components": len(sizes),
+        "largest": sizes[0] if sizes else 0,
+        "largest_share": round(sizes[0] / len(groups), 4) if sizes else 0.0,
+    }
+
+
+def hashes(names: Sequence[str], *prefix: object) -> np.ndarray:
+    """``stable_u64(*prefix, name)`` per name, each distinct name hashed once (lemma-family
+    and component names repeat a lot; blake2b per row was a third of a big build)."""
+    memo: dict[str, int] = {}
+    out = np.empty(len(names), dtype=np.uint64)
+    for i, name in enumerate(names):
+        value = memo.get(name)
+        if value is None:
+            value = memo[name] = stable_u64(*prefix, name)
+        out[i] = value
+    return out

@@ -37,7 +37,7 @@ from polyprobe.builders.word.common import (
 )
 from polyprobe.hashing import stable_rng
 from polyprobe.loaders import unimorph_schema as schema
-from polyprobe.loaders.unimorph import LexEntry
+from polyprobe.loaders.records import LexEntry
 
 LEMMA_LABEL = "lemma"
 LINSPECTOR_SKIPS: dict[str, frozenset[str]] = {

@@ -36,7 +36,7 @@ from polyprobe.builders.word.common import (
 from polyprobe.hashing import stable_rng
 from polyprobe.loaders import unimorph_schema as schema
 from polyprobe.loaders.frequency import FrequencyList
-from polyprobe.loaders.unimorph import LexEntry
+from polyprobe.loaders.records import LexEntry
 
 # task name -> UniMorph dimension. ``person`` is special: its label is person + number.
 FEATURE_TASKS: dict[str, str] = {

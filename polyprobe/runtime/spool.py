@@ -12,21 +12,14 @@ from __future__ import annotations
 import contextlib
 import mmap
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from polyprobe.builders.task import Task
-
-if TYPE_CHECKING:
-    from polyprobe.builders.write_jobs import TaskView
-from polyprobe.builders.variants import CandidateColumns, TaskVariants, _argsort_by_index_ties
-from polyprobe.cards.folder import ROW_GROUP
-from polyprobe.cards.schema import arrow_schema
 from polyprobe.hashing import stable_u64, stable_u64_each
 
 BATCH = 4096
@@ -34,7 +27,7 @@ BATCH = 4096
 # character no CoNLL-U form can contain (the format is line-based): converting a batch of
 # Python lists to Arrow lists cost more than the rest of the spooling, joined strings almost
 # nothing; the lists are rebuilt with one vectorised split when a config is written.
-_LIST_COLUMNS = frozenset({"tokens"})
+LIST_COLUMNS = frozenset({"tokens"})
 _JOIN = "\n"
 _KEY_CACHE_MAX = 1 << 16
 _SPOOL_TYPES = {"sentence_index": pa.uint32(), "group": pa.string(), "lexical_key": pa.string()}
@@ -55,8 +48,8 @@ class CandidateSpool:
         self.seed = seed  # rows' engine order: stable_u64(seed, row id)
         self.input_columns = list(input_columns)
         self.columns = ["id", *self.input_columns, "lexical_key", "sentence_index", "group"]
-        self._joined = [c for c in self.input_columns if c in _LIST_COLUMNS]
-        self._plain = [c for c in self.input_columns if c not in _LIST_COLUMNS]
+        self._joined = [c for c in self.input_columns if c in LIST_COLUMNS]
+        self._plain = [c for c in self.input_columns if c not in LIST_COLUMNS]
         self._buf: dict[str, list[Any]] = {c: [] for c in self.columns}
         self._writer: pa.ipc.RecordBatchFileWriter | None = None
         self._flushed = 0  # candidates whose rows and columns are on disk
@@ -138,7 +131,7 @@ class CandidateSpool:
         self._writer.close()
         return SpoolReader(self.path, self._maps)
 
-    def numpy_columns(self) -> CandidateColumns:
+    def numpy_columns(self) -> dict[str, np.ndarray]:
         """The engine's columns: read-only views of their memory-mapped files."""
         self.flush()
         return _map_columns(self.path, self._flushed, self._maps)
@@ -159,7 +152,7 @@ def _column_path(path: Path, name: str) -> Path:
     return path.with_name(f"{path.stem}.{name}.bin")
 
 
-def _map_columns(path: Path, rows: int, maps: list[mmap.mmap]) -> CandidateColumns:
+def _map_columns(path: Path, rows: int, maps: list[mmap.mmap]) -> dict[str, np.ndarray]:
     """The engine's columns of the spool at ``path`` (``rows`` candidates flushed) as
     read-only views of their memory-mapped files; the maps are appended to ``maps``."""
     arrays: dict[str, np.ndarray] = {}
@@ -171,19 +164,13 @@ def _map_columns(path: Path, rows: int, maps: list[mmap.mmap]) -> CandidateColum
             mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         maps.append(mapped)
         arrays[name] = np.frombuffer(mapped, dtype=dtype)
-    return CandidateColumns(
-        label=arrays["label"],
-        group=arrays["group"],
-        key=arrays["key"],
-        source_split=arrays["split"],
-        order=arrays["order"],
-    )
+    return arrays
 
 
-def open_spooled(path: Path, rows: int) -> tuple[CandidateColumns, SpoolReader | None]:
+def open_spooled(path: Path, rows: int) -> tuple[dict[str, np.ndarray], SpoolReader | None]:
     """What ``numpy_columns()`` and ``close()`` gave the :class:`CandidateSpool` that wrote
-    ``rows`` candidates to ``path``, for another process: a shard may write the configs of a
-    task another shard spooled (see pipeline's write jobs)."""
+    ``rows`` candidates to ``path``, for whichever process writes the task's configs (see
+    ``polyprobe.runtime.parallel``)."""
     maps: list[mmap.mmap] = []
     cols = _map_columns(path, rows, maps)
     return cols, (SpoolReader(path, maps) if rows else None)
@@ -198,31 +185,6 @@ _NUMPY_COLUMNS: tuple[tuple[str, type[np.generic]], ...] = (
     ("split", np.int8),
     ("order", np.uint64),
 )
-
-
-def canonical_sentences(hashes: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """Per sentence, the index of the first sentence with the same text hash (int32 while the
-    corpus has fewer than 2**31 sentences); also the number of distinct texts and of texts read
-    more than once. What ``np.unique(return_index=True, return_inverse=True)`` gives, with ~30
-    bytes of scratch per sentence instead of ~50 and a 4-byte result instead of 8."""
-    n = hashes.size
-    index_type = np.int32 if n < 2**31 else np.int64
-    if n == 0:
-        return np.empty(0, dtype=index_type), 0, 0
-    perm = _argsort_by_index_ties(hashes)  # equal hashes in sentence order: first = earliest
-    ordered = hashes[perm]
-    new = np.empty(n, dtype=bool)
-    new[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    del ordered
-    starts = np.flatnonzero(new)
-    run = np.cumsum(new, dtype=index_type)
-    del new
-    run -= 1
-    canonical = np.empty(n, dtype=index_type)
-    canonical[perm] = perm[starts].astype(index_type)[run]
-    repeated = int(np.count_nonzero(np.diff(starts, append=n) > 1))
-    return canonical, int(starts.size), repeated
 
 
 class StringSpool:
@@ -371,72 +333,8 @@ class SpoolReader:
         self._file.close()
 
 
-def materialise(
-    rows: SpoolReader,
-    indices: np.ndarray,
-    cols: CandidateColumns,
-    tv: TaskVariants,
-    task: Task | TaskView,
-    groups: SpoolReader,
-    canonical_sentence: np.ndarray,
-) -> Iterator[pa.Table]:
-    """One split of one config in the published schema, rows in the engine's order, in chunks
-    of one parquet row group, so a split never has to sit in memory whole.
-
-    Each chunk is yielded straight from the call that builds it: the generator keeps no
-    reference to it, so while the writer encodes a chunk and while the next one is taken,
-    only the writer's reference keeps a chunk alive (holding the previous chunk across the
-    next take once doubled the working set)."""
-    schema = arrow_schema(task.level, tv.label_names)
-    rows.drop_engine_pages()  # the variants are made: see SpoolReader.drop_engine_pages
-    for start in range(0, len(indices), ROW_GROUP):
-        yield _materialise_chunk(
-            rows,
-            indices[start : start + ROW_GROUP],
-            cols,
-            tv,
-            task,
-            groups,
-            canonical_sentence,
-            schema,
-        )
-
-
-def _materialise_chunk(
-    rows: SpoolReader,
-    indices: np.ndarray,
-    cols: CandidateColumns,
-    tv: TaskVariants,
-    task: Task | TaskView,
-    groups: SpoolReader,
-    canonical_sentence: np.ndarray,
-    schema: pa.Schema,
-) -> pa.Table:
-    """Rows ``indices`` in the published schema (see :func:`_materialise`)."""
-    idx = np.asarray(indices, dtype=np.int64)
-    labels = tv.label_remap[cols.label[idx]].astype(np.int64)
-    if labels.size and labels.min() < 0:
-        raise AssertionError("variant engine returned a candidate of a dropped class")
-    taken = rows.take(idx)
-    del idx
-    sentences = canonical_sentence[taken.column("sentence_index").to_numpy()]
-    names = groups.take(sentences).column(0)
-    del sentences
-    arrays: dict[str, Any] = {
-        "id": taken.column("id"),
-        "label": pa.array(labels, type=pa.int64()),
-        # A task's own group wins; otherwise the group of the first sentence with that text.
-        "group": pc.coalesce(taken.column("group"), names),
-        "lexical_key": taken.column("lexical_key"),
-    }
-    for c in task.input_columns:
-        arrays[c] = taken.column(c)
-        if c in _LIST_COLUMNS:  # joined when spooled (see _LIST_COLUMNS)
-            arrays[c] = pc.fill_null(
-                pc.split_pattern(arrays[c], _JOIN), pa.scalar([], type=pa.list_(pa.string()))
-            )
-    del taken, labels, names
-    table = pa.Table.from_arrays([pc.cast(arrays[f.name], f.type) for f in schema], schema=schema)
-    del arrays
-    pa.default_memory_pool().release_unused()  # the scratch of the takes, before encoding
-    return table
+def joined_lists(column: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
+    """A :data:`LIST_COLUMNS` column as spooled (one joined string per row) back as lists."""
+    return pc.fill_null(
+        pc.split_pattern(column, _JOIN), pa.scalar([], type=pa.list_(pa.string()))
+    )

@@ -1,0 +1,426 @@
+"""Assembly: one task's candidates → the variant engine → config names → config files, and the
+task's entry in ``report.json``. Every source family goes through here, so balance, sizes,
+class floors, the ``unpaired`` variant of paired tasks, config naming and the report mean the
+same in every dataset polyprobe writes.
+
+The input is a :class:`CandidateSet` (the engine's columns of a task's candidates plus a way
+to read its rows back); how a family makes one (spooled sentences, word components) is its
+own business. Assembly is a pure function of the set and the settings, so any process may
+run it (``polyprobe.runtime.parallel``), and it writes into the dataset writer's staging
+folder with :func:`polyprobe.cards.folder.write_config_files`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from polyprobe.builders.variants import (
+    SPLITS,
+    CandidateColumns,
+    SplitSpec,
+    TaskVariants,
+    Variant,
+    VariantSettings,
+    make_variants,
+)
+from polyprobe.cards.payload import ConfigCard, ConfigPayload, SplitCopy, SplitSource
+from polyprobe.metadata import ConfigBlock, TaskMetadata, VariantBlock
+
+# How a set's rows are read back for one split: ``(candidate indices in output order, the
+# task's variants) -> a table or a callable yielding row-group chunks``.
+RowReader = Callable[[np.ndarray, TaskVariants], SplitSource]
+
+UNPAIRED_NOTE = (
+    "unpaired: one copy per group (chosen by the seeded order hash), then classes balanced; "
+    "as in SentEval, no sentence appears in both versions"
+)
+
+
+@dataclass
+class CandidateSet:
+    """A task's candidates as the engine sees them, and everything its configs print.
+
+    A task has one set, except word tasks, which also have a ``lemma-disjoint`` one (its
+    configs' names end in ``suffix``; it never provides the recommended ``<task>`` config).
+    ``describe(variant, variants)`` adds per-config recipe entries and notes (word pair tasks
+    report how many test words train has seen)."""
+
+    metadata: TaskMetadata
+    label_names: tuple[str, ...]
+    columns: CandidateColumns
+    rows: RowReader
+    split: SplitSpec
+    recipe: dict[str, Any]
+    notes: tuple[str, ...] = ()
+    task_drops: dict[str, int] = field(default_factory=dict)
+    name: str = "default"  # the set's name in report.json
+    suffix: str = ""  # appended to every config name of this set
+    disjoint: str = ""  # the variant block's ``disjoint`` (word tasks)
+    split_label: str = ""  # how the card names the split, if not ``split.label``
+    seed_dependent: bool | None = None  # None: decided per config (see _seed_dependent)
+    describe: Callable[[Variant, TaskVariants], tuple[dict[str, Any], list[str]]] | None = None
+    facts: dict[str, Any] = field(default_factory=dict)  # set facts for report.json
+
+
+@dataclass
+class TaskSummary:
+    """What happened to one task: the command's closing table is made from this."""
+
+    task: str
+    candidates: int
+    class_counts: dict[str, int]
+    configs: list[str] = field(default_factory=list)
+    rows: dict[str, int] = field(default_factory=dict)  # recommended config: split -> rows
+    not_built: list[str] = field(default_factory=list)
+    infeasible: str | None = None
+
+
+@dataclass
+class AssembledTask:
+    """One task's configs on disk (their cards, in order) and its report entry."""
+
+    name: str
+    cards: list[ConfigCard]
+    report: dict[str, Any]
+    summary: TaskSummary
+
+
+def assemble(
+    sets: Sequence[CandidateSet],
+    settings: VariantSettings,
+    seed: int,
+    staging: Path,
+    *,
+    task_report: dict[str, Any] | None = None,
+    infeasible: str | None = None,
+) -> AssembledTask:
+    """Make the variants of each set and write their configs under ``staging``.
+
+    ``task_report`` holds what the task reports besides its sets (derived facts);
+    ``infeasible`` says why a task made no set at all. The report entry has one schema for
+    every family: see :func:`report_entry`."""
+    from polyprobe.cards.folder import write_config_files
+
+    first = sets[0] if sets else None
+    name = first.metadata.name if first else str((task_report or {}).get("task", ""))
+    summary = TaskSummary(
+        task=name,
+        candidates=len(first.columns) if first else 0,
+        class_counts=_class_counts(first) if first else {},
+        infeasible=infeasible,
+    )
+    cards: list[ConfigCard] = []
+    set_entries: dict[str, dict[str, Any]] = {}
+    for i, cset in enumerate(sets):
+        tv, entries = _variants(cset, settings)
+        entry = _set_entry(cset, tv)
+        set_entries[cset.name] = entry
+        prefix = "" if i == 0 else f"{cset.name}: "
+        if tv is None:
+            why = entry["infeasible"]
+            if i == 0:
+                summary.infeasible = why
+            continue
+        summary.not_built += [prefix + m for m in entry["not_built"]]
+        if tv.infeasible is not None:
+            if i == 0:
+                summary.infeasible = tv.infeasible
+            continue
+        written: list[tuple[Variant, TaskVariants, ConfigCard]] = []
+        for cfg_name, variant, tv_used in entries:
+            card = write_config_files(
+                staging, _payload(cset, cfg_name, variant, tv_used, written, settings, seed)
+            )
+            cards.append(card)
+            written.append((variant, tv_used, card))
+            entry["built"].append(cfg_name)
+            summary.configs.append(cfg_name)
+            if cfg_name == cset.metadata.config_name:
+                summary.rows = {sp: len(variant.indices[sp]) for sp in SPLITS}
+    if sets and not summary.configs and summary.infeasible is None:
+        summary.infeasible = (
+            "; ".join(f"{n}: {e['infeasible']}" for n, e in set_entries.items() if e["infeasible"])
+            or "no config could be built"
+        )
+    report = report_entry(summary, first, set_entries, task_report or {})
+    return AssembledTask(name, cards, report, summary)
+
+
+def _class_counts(cset: CandidateSet) -> dict[str, int]:
+    labels = cset.label_names
+    if len(cset.columns) == 0:
+        return {n: 0 for n in labels}
+    counts = np.bincount(cset.columns.label, minlength=len(labels))
+    return {n: int(c) for n, c in zip(labels, counts, strict=True)}
+
+
+def _variants(
+    cset: CandidateSet, settings: VariantSettings
+) -> tuple[TaskVariants | None, list[tuple[str, Variant, TaskVariants]]]:
+    """The set's variants and its configs: (name, variant, the variants it came from)."""
+    if len(cset.columns) == 0:
+        return None, []
+    settings = replace(settings, split=cset.split)
+    tv = make_variants(cset.columns, list(cset.label_names), settings)
+    if tv.infeasible is not None:
+        return tv, []
+    entries = [(n, v, tv) for n, v in config_names(cset, tv)]
+    if cset.metadata.paired_copies:
+        entries += _unpaired_entries(cset, settings, tv)
+    return tv, entries
+
+
+def config_names(cset: CandidateSet, tv: TaskVariants) -> list[tuple[str, Variant]]:
+    """``<config>`` is balanced-full when built, else natural-full; the others are
+    ``<config>.<balance>-<size>``, each followed by the set's suffix. A suffixed set has no
+    recommended config."""
+    base = cset.metadata.config_name
+    if cset.suffix:
+        return [(f"{base}.{v.balance}-{v.size}{cset.suffix}", v) for v in tv.variants]
+    recommended = tv.get("balanced", "full") or tv.get("natural", "full")
+    out: list[tuple[str, Variant]] = []
+    if recommended is not None:
+        out.append((base, recommended))
+    out += [(f"{base}.{v.balance}-{v.size}", v) for v in tv.variants if v is not recommended]
+    return out
+
+
+def _unpaired_entries(
+    cset: CandidateSet, settings: VariantSettings, tv_paired: TaskVariants
+) -> list[tuple[str, Variant, TaskVariants]]:
+    """SentEval never showed both versions of a sentence: the ``unpaired`` variant keeps one
+    copy per group (the lowest order hash), then balances classes like ``balanced``."""
+    cols = cset.columns
+    by_group = np.lexsort((np.arange(len(cols.group)), cols.order, cols.group))
+    first = np.ones(len(by_group), dtype=bool)
+    first[1:] = cols.group[by_group][1:] != cols.group[by_group][:-1]
+    keep = np.sort(by_group[first])
+    sub = CandidateColumns(
+        label=cols.label[keep],
+        group=cols.group[keep],
+        key=cols.key[keep],
+        source_split=cols.source_split[keep],
+        order=cols.order[keep],
+    )
+    tv = make_variants(sub, list(cset.label_names), replace(settings, balances=("balanced",)))
+    if tv.infeasible is not None:
+        tv_paired.not_built.append(f"unpaired: {tv.infeasible}")
+        return []
+    tv_paired.not_built.extend(f"unpaired: {m}" for m in tv.not_built)
+    out: list[tuple[str, Variant, TaskVariants]] = []
+    for v in tv.variants:
+        mapped = Variant(
+            balance="unpaired",
+            size=v.size,
+            indices={sp: keep[np.asarray(ix, dtype=np.int64)] for sp, ix in v.indices.items()},
+        )
+        out.append((f"{cset.metadata.config_name}.unpaired-{v.size}", mapped, tv))
+    return out
+
+
+def _payload(
+    cset: CandidateSet,
+    cfg_name: str,
+    variant: Variant,
+    tv: TaskVariants,
+    written: Sequence[tuple[Variant, TaskVariants, ConfigCard]],
+    settings: VariantSettings,
+    seed: int,
+) -> ConfigPayload:
+    meta = cset.metadata
+    recipe = dict(cset.recipe)
+    notes = list(cset.notes)
+    if variant.balance == "unpaired":
+        notes.append(UNPAIRED_NOTE)
+    if cset.describe is not None:
+        extra_recipe, extra_notes = cset.describe(variant, tv)
+        recipe.update(extra_recipe)
+        notes += extra_notes
+    else:
+        notes.append(f"split: {cset.split.reason}")
+    seed_dependent = (
+        cset.seed_dependent
+        if cset.seed_dependent is not None
+        else _seed_dependent(meta, variant, cset.split, tv)
+    )
+    block = ConfigBlock(
+        task=meta.name,
+        level=meta.level,
+        labels=tuple(tv.label_names),
+        variant=VariantBlock(
+            variant.balance, variant.size, cset.split_label or cset.split.label, cset.disjoint
+        ),
+        seed=seed,
+        task_type=meta.task_type,
+        recipe_version=meta.recipe_version,
+        lexical_control=meta.lexical_control,
+        seed_dependent=seed_dependent,
+    )
+    splits = {
+        sp: _earlier_split(variant, tv, sp, written) or cset.rows(variant.indices[sp], tv)
+        for sp in SPLITS
+    }
+    return ConfigPayload(
+        name=cfg_name,
+        task=meta.name,
+        level=meta.level.value,
+        description=meta.description,
+        label_names=list(tv.label_names),
+        polyprobe=block.as_dict(),
+        recipe=recipe,
+        splits=splits,
+        dropped=drop_counts(cset.task_drops, tv),
+        dropped_classes=dict(tv.dropped_classes),
+        notes=notes,
+        citation=meta.citation,
+        default=False,  # the build marks the first config of the dataset
+    )
+
+
+def _earlier_split(
+    variant: Variant,
+    tv: TaskVariants,
+    split: str,
+    written: Sequence[tuple[Variant, TaskVariants, ConfigCard]],
+) -> SplitCopy | None:
+    """A config of this task written before whose ``split`` holds exactly ``variant``'s rows
+    there: the same row indices in the same order under the same label mapping (a balanced
+    variant of data that is balanced already is the natural one; a 10k variant's test split
+    is often its natural twin's). The file is then copied, not encoded again: on EWT's whole
+    suite a fifth of all rows."""
+    mine = variant.indices[split]
+    for other, other_tv, card in written:
+        if (
+            other_tv.label_names == tv.label_names
+            and np.array_equal(other_tv.label_remap, tv.label_remap)
+            and np.array_equal(other.indices[split], mine)
+        ):
+            return SplitCopy(card)
+    return None
+
+
+def _seed_dependent(
+    meta: TaskMetadata, variant: Variant, split: SplitSpec, tv: TaskVariants
+) -> bool:
+    """True when the seed changes which rows a config holds (row order aside)."""
+    if (
+        meta.seed_dependent
+        or split.mode != "ud"
+        or variant.size != "full"
+        or variant.balance == "unpaired"
+    ):
+        return True
+    if variant.balance == "balanced":
+        natural = tv.get("natural", "full")
+        if natural is None:
+            return True
+        return any(len(natural.indices[s]) != len(variant.indices[s]) for s in SPLITS)
+    return False
+
+
+def drop_counts(task_drops: dict[str, int], tv: TaskVariants) -> dict[str, int]:
+    """What the card lists as dropped: the task's reasons, then the variant engine's."""
+    out = {f"task: {k}": int(v) for k, v in sorted(task_drops.items()) if v}
+    out.update({f"split: {k}": int(v) for k, v in sorted(tv.drops.items())})
+    return out
+
+
+# --------------------------------------------------------------------------- report.json
+
+REPORT_KEYS = (
+    "level",
+    "task_type",
+    "candidates",
+    "class_counts",
+    "task_drops",
+    "engine_drops",
+    "dropped_classes",
+    "built",
+    "not_built",
+    "infeasible",
+    "sets",
+    "derived",
+)
+SET_KEYS = (
+    "candidates",
+    "class_counts",
+    "split",
+    "engine_notes",
+    "engine_drops",
+    "dropped_classes",
+    "built",
+    "not_built",
+    "infeasible",
+    "facts",
+)
+
+
+def _set_entry(cset: CandidateSet, tv: TaskVariants | None) -> dict[str, Any]:
+    if tv is None:
+        infeasible = "no candidates: " + (
+            "; ".join(f"{r} ({c})" for r, c in sorted(cset.task_drops.items()) if c)
+            or "no input record qualifies"
+        )
+    else:
+        infeasible = tv.infeasible
+    return {
+        "candidates": len(cset.columns),
+        "class_counts": _class_counts(cset),
+        "split": cset.split_label or cset.split.label,
+        "engine_notes": list(tv.notes) if tv else [],
+        "engine_drops": dict(sorted(tv.drops.items())) if tv else {},
+        "dropped_classes": dict(tv.dropped_classes) if tv else {},
+        "built": [],
+        "not_built": list(tv.not_built) if tv else [],
+        "infeasible": infeasible,
+        "facts": dict(cset.facts),
+    }
+
+
+def report_entry(
+    summary: TaskSummary,
+    first: CandidateSet | None,
+    sets: dict[str, dict[str, Any]],
+    derived: dict[str, Any],
+) -> dict[str, Any]:
+    """A task's entry in ``report.json``, the same keys (:data:`REPORT_KEYS`) for every
+    family: the first (main) set's counts at the top, every set under ``sets``, and what the
+    task derived from the data (or why it could not) under ``derived``."""
+    main = next(iter(sets.values()), None)
+    # A task with no set (nothing to split) reports its drops with what it derived.
+    drops = first.task_drops if first else derived.get("task_drops") or {}
+    return {
+        "level": first.metadata.level.value if first else derived.get("level", ""),
+        "task_type": first.metadata.task_type if first else derived.get("task_type", ""),
+        "candidates": summary.candidates,
+        "class_counts": summary.class_counts,
+        "task_drops": dict(sorted(drops.items())),
+        "engine_drops": main["engine_drops"] if main else {},
+        "dropped_classes": main["dropped_classes"] if main else {},
+        "built": list(summary.configs),
+        "not_built": list(summary.not_built),
+        "infeasible": summary.infeasible,
+        "sets": sets,
+        "derived": {
+            k: v
+            for k, v in derived.items()
+            if k not in ("level", "task_type", "task", "task_drops")
+        },
+    }
+
+
+def rows_reader(fn: Callable[..., SplitSource], *args: Any) -> RowReader:
+    """A :data:`RowReader` from ``fn(*args, indices, variants)``."""
+    return partial(_call_last, fn, args)
+
+
+def _call_last(
+    fn: Callable[..., SplitSource], args: tuple[Any, ...], indices: np.ndarray, tv: TaskVariants
+) -> SplitSource:
+    return fn(*args, indices, tv)

@@ -1,0 +1,503 @@
+"""``polyprobe build <family>`` and ``polyprobe profile ud``: the build options every family
+shares are defined here once, and each source family contributes its subcommand as one
+:class:`FamilyCommand` (its own arguments, its defaults, how it runs).
+
+Only argparse is imported at module level: ``polyprobe --help`` builds every parser, so a
+family's build is imported when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+
+
+@dataclass(frozen=True)
+class FamilyCommand:
+    """One ``build <family>`` subcommand: its help, its own arguments, the shared options'
+    defaults it changes, and how it builds (``run(args, options) -> BuildResult`` where
+    ``options`` are :meth:`~polyprobe.builders.build.BuildOptions.make`'s keyword
+    arguments, read from the shared flags)."""
+
+    name: str
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace, dict[str, Any]], Any]
+    defaults: dict[str, Any] = field(default_factory=dict)
+    lang_required: bool = True
+
+
+# ------------------------------------------------------------------------- shared options
+
+
+def add_shared_options(p: argparse.ArgumentParser, command: FamilyCommand) -> None:
+    """The options every family's build takes (see docs: README "Building")."""
+    d = {
+        "balances": "natural,balanced",
+        "min_per_class": "50,20,20",
+        **{k: v for k, v in command.defaults.items() if k in ("balances", "min_per_class")},
+    }
+    p.add_argument(
+        "--lang",
+        required=command.lang_required,
+        default=command.defaults.get("lang"),
+        help="ISO 639-1 or 639-3 code (e.g. en, eng)",
+    )
+    p.add_argument("--out", required=True, type=Path, help="dataset folder to write")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out atomically")
+    p.add_argument("--tasks", default="", help="comma-separated task names (default: the suite)")
+    p.add_argument(
+        "--sizes",
+        default="",
+        help="extra train sizes besides full: absolute (10k, 5000) or fractions (0.25,0.5)",
+    )
+    p.add_argument(
+        "--balances", default=d["balances"], help=f"variants to build (default {d['balances']})"
+    )
+    p.add_argument(
+        "--min-per-class",
+        default=d["min_per_class"],
+        help="class floor per split: one number for all, or TRAIN,VALIDATION,TEST "
+        f"(default {d['min_per_class']}; 0 = no floor)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of every sampling and perturbation")
+    p.add_argument(
+        "--on-invalid",
+        choices=["raise", "skip"],
+        default="raise",
+        help="malformed input: stop with an error naming file and line (default), or skip it "
+        "and count it by reason in the card",
+    )
+    p.add_argument(
+        "--license",
+        action="append",
+        default=[],
+        metavar="SRC=ID",
+        help="override a source's licence (e.g. UD_English-EWT=CC-BY-SA-4.0)",
+    )
+    p.add_argument(
+        "--source-version", default=None, help="version of sources that are not git checkouts"
+    )
+    p.add_argument(
+        "--allow-license-mix",
+        action="store_true",
+        help="allow merging NonCommercial and ShareAlike sources (recorded in the card)",
+    )
+    p.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="TOML/JSON file of derived choices and task options ([language], [tasks.<name>])",
+    )
+    p.add_argument(
+        "--release",
+        default=None,
+        metavar="X.Y.Z",
+        help="the dataset's semantic version (default 0.1.0; with --previous, the version the "
+        "changes require)",
+    )
+    p.add_argument(
+        "--previous",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the previous release's folder: diff against it, check the --release bump "
+        "(patch: same rows; minor: rows changed or config added; major: config removed or "
+        "renamed, schema or label-set change) and extend its changelog",
+    )
+    p.add_argument(
+        "--allow-bump-mismatch",
+        action="store_true",
+        help="accept a --release that does not fit the changes (recorded in the card)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes sharing the tasks (default: one per core, at most 4, when the "
+        "input and the tasks are large enough to pay for a process); the output is identical "
+        "for any N",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def shared_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``BuildOptions.make`` keyword arguments from the shared flags."""
+    return {
+        "lang": args.lang,
+        "out": args.out,
+        "overwrite": args.overwrite,
+        "tasks": split_list(args.tasks) or None,
+        "sizes": args.sizes,
+        "balances": split_list(args.balances),
+        "min_per_class": parse_min_per_class(args.min_per_class),
+        "seed": args.seed,
+        "on_invalid": args.on_invalid,
+        "license_overrides": parse_licenses(args.license),
+        "source_version": args.source_version,
+        "allow_license_mix": args.allow_license_mix,
+        "profile": args.profile,
+        "release": args.release,
+        "previous": args.previous,
+        "allow_bump_mismatch": args.allow_bump_mismatch,
+        "jobs": args.jobs,
+    }
+
+
+def split_list(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def parse_min_per_class(text: str) -> tuple[int, int, int]:
+    from polyprobe.errors import UsageError
+
+    parts = split_list(text)
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise UsageError(f"--min-per-class {text!r}: expected N or TRAIN,VALIDATION,TEST") from None
+    if len(values) == 1:
+        values = values * 3
+    if len(values) != 3 or any(v < 0 for v in values):
+        raise UsageError(f"--min-per-class {text!r}: expected one or three whole numbers >= 0")
+    return values[0], values[1], values[2]
+
+
+def parse_licenses(items: Sequence[str]) -> dict[str, str]:
+    from polyprobe.errors import UsageError
+
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, lic = item.partition("=")
+        if not sep or not name or not lic:
+            raise UsageError(
+                f"--license {item!r}: expected SRC=ID, e.g. UD_English-EWT=CC-BY-SA-4.0"
+            )
+        out[name] = lic
+    return out
+
+
+def progress_bar(args: argparse.Namespace) -> Callable[[Any], Any] | None:
+    if args.quiet:
+        return None
+    from tqdm import tqdm
+
+    def progress(it: Any) -> Any:
+        return tqdm(it, unit=" rec", desc="reading", file=sys.stderr, mininterval=0.5)
+
+    return progress
+
+
+# ------------------------------------------------------------------------------- families
+
+
+def _add_ud(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", type=Path, help="treebank folders or CoNLL-U files")
+    p.add_argument(
+        "--split",
+        default=None,
+        help="'ud' (the treebanks' own splits; default when every treebank has train/dev/test) "
+        "or 'ratio:80/10/10'",
+    )
+    p.add_argument(
+        "--unimorph",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help="UniMorph lexicon(s) adding replacement forms for subject_verb_agreement",
+    )
+    p.add_argument(
+        "--assume-file-order-documents",
+        action="store_true",
+        help="end_of_sentence: treat each file as one document when there is no # newdoc markup",
+    )
+
+
+def _run_ud(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.ud import build_ud
+
+    task_options: dict[str, dict[str, Any]] = {}
+    if args.unimorph:
+        task_options["subject_verb_agreement"] = {"unimorph": [str(p) for p in args.unimorph]}
+    if args.assume_file_order_documents:
+        task_options["end_of_sentence"] = {"assume_file_order_documents": True}
+    return build_ud(
+        args.paths,
+        split=args.split,
+        task_options=task_options,
+        progress=progress_bar(args),
+        **options,
+    )
+
+
+def _add_unimorph(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths", nargs="+", type=Path, help="UniMorph files or folders (one lexicon, merged)"
+    )
+    p.add_argument(
+        "--layout",
+        default=None,
+        help="column order of every file: lemma-form-feats (UniMorph 2-4, SIGMORPHON 2018) or "
+        "lemma-feats-form (SIGMORPHON 2023); default: detected per file",
+    )
+    p.add_argument(
+        "--frequencies",
+        nargs="+",
+        default=None,
+        type=Path,
+        metavar="FILE|UD_PATH",
+        help="word lists (word per line, or word TAB count) and/or UD treebanks: sample 80%% "
+        "frequent / 20%% rare forms",
+    )
+    wuggy = p.add_mutually_exclusive_group()
+    wuggy.add_argument(
+        "--wuggy-lexicon",
+        type=Path,
+        default=None,
+        help="syllabified lexicon (word TAB syl-la-bles TAB freq): generate pseudowords offline",
+    )
+    wuggy.add_argument(
+        "--wuggy-output", type=Path, default=None, help="an existing Wuggy output table"
+    )
+    p.add_argument(
+        "--wuggy-max-seeds",
+        type=int,
+        default=10_000,
+        help="seed words for generation (~0.34 s each; default 10000)",
+    )
+    p.add_argument(
+        "--min-forms",
+        type=int,
+        default=None,
+        help="forms a task needs and takes (default 10000, LINSPECTOR); with --scale, the "
+        "floor of the derived size (default 1000)",
+    )
+    p.add_argument(
+        "--split-sizes",
+        default="7000,2000,1000",
+        help="train,validation,test rows (default 7000,2000,1000); with --scale, proportions",
+    )
+    p.add_argument(
+        "--scale",
+        action="store_true",
+        help="derive sizes from the data: 50%% of the forms carrying a feature (floor "
+        "--min-forms or 1000), split in the --split-sizes proportions",
+    )
+
+
+def parse_split_sizes(text: str) -> tuple[int, int, int]:
+    """``7000,2000,1000`` -> (7000, 2000, 1000); ``10k`` style suffixes allowed."""
+    from polyprobe.errors import UsageError
+
+    values = []
+    for part in (t.strip().lower() for t in text.split(",")):
+        scale = 1000 if part.endswith("k") else 1
+        digits = part[:-1] if part.endswith("k") else part
+        if not digits.isdigit():
+            values = []
+            break
+        values.append(int(digits) * scale)
+    if len(values) != 3 or values[0] == 0:
+        raise UsageError(
+            f"--split-sizes {text!r}: expected three whole numbers TRAIN,VALIDATION,TEST "
+            "with train > 0, e.g. 7000,2000,1000"
+        )
+    return values[0], values[1], values[2]
+
+
+def _run_unimorph(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.unimorph import build_unimorph
+
+    def log(message: str) -> None:
+        print(f"polyprobe: {message}", file=sys.stderr)
+
+    return build_unimorph(
+        args.paths,
+        layout=args.layout,
+        frequencies=args.frequencies,
+        wuggy_lexicon=args.wuggy_lexicon,
+        wuggy_output=args.wuggy_output,
+        wuggy_max_seeds=args.wuggy_max_seeds,
+        min_forms=args.min_forms,
+        split_sizes=parse_split_sizes(args.split_sizes),
+        scale=args.scale,
+        log=None if args.quiet else log,
+        **options,
+    )
+
+
+def _add_trec(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", type=Path, metavar="DIR", help="folder with the TREC .label files")
+
+
+def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.trec import build_trec
+
+    return build_trec(args.path, progress=progress_bar(args), **options)
+
+
+FAMILIES: tuple[FamilyCommand, ...] = (
+    FamilyCommand(
+        "ud",
+        help="probing tasks from Universal Dependencies treebanks",
+        description="Build sentence-level probing tasks from UD treebank folders or "
+        "CoNLL-U files (.conllu or .conllu.gz). Several treebanks of one language merge.",
+        add_arguments=_add_ud,
+        run=_run_ud,
+    ),
+    FamilyCommand(
+        "unimorph",
+        help="word-level probing tasks (LINSPECTOR's suite) from a UniMorph lexicon",
+        description="Build LINSPECTOR's type-level word tasks (case, gender, mood, number, "
+        "person, polarity, possession, tense, voice, pos, tag_count, character_bin, pseudo, "
+        "same_feature, odd_feature) for one language from UniMorph files. Several files form "
+        "one lexicon (SIGMORPHON's train/dev/test are merged and re-split). Word forms never "
+        "occur in two splits; '-lemma-disjoint' configs keep every lemma in one split.",
+        add_arguments=_add_unimorph,
+        run=_run_unimorph,
+    ),
+    FamilyCommand(
+        "trec",
+        help="downstream dataset: TREC question classification",
+        description="Build a dataset folder (configs coarse, the default, and fine; splits "
+        "train/test) from a folder holding the original TREC files train_5500.label and "
+        "TREC_10.label. Encodings are detected per file. Train copies of test questions are "
+        "dropped (the card says how many). No class floor and only the natural variant by "
+        "default: the benchmark's own label sets and training set.",
+        add_arguments=_add_trec,
+        run=_run_trec,
+        defaults={"lang": "en", "balances": "natural", "min_per_class": "0"},
+        lang_required=False,
+    ),
+)
+
+
+# ------------------------------------------------------------------------------- commands
+
+
+def add_build_parser(sub: Any) -> None:
+    """``build`` with one subcommand per family, and ``profile ud``."""
+    build = sub.add_parser("build", help="build a dataset folder from a source")
+    build_sub = build.add_subparsers(dest="source", metavar="SOURCE", parser_class=type(build))
+    for command in FAMILIES:
+        p = build_sub.add_parser(command.name, help=command.help, description=command.description)
+        command.add_arguments(p)
+        add_shared_options(p, command)
+        p.set_defaults(func=_runner(command))
+
+    prof = sub.add_parser("profile", help="show the language choices a build would derive")
+    prof_sub = prof.add_subparsers(dest="source", metavar="SOURCE", parser_class=type(prof))
+    prof_ud = prof_sub.add_parser(
+        "ud",
+        help="profile UD treebanks",
+        description="Print every language-specific choice `build ud` would derive from these "
+        "treebanks (capitalisation, targets, windows, bins, signals, label sets) and the "
+        "annotation they offer. Edit the output and pass it back with --profile.",
+    )
+    prof_ud.add_argument("paths", nargs="+", type=Path)
+    prof_ud.add_argument("--lang", required=True)
+    prof_ud.add_argument("--tasks", default="")
+    prof_ud.add_argument("--split", default=None)
+    prof_ud.add_argument("--min-per-class", default="50,20,20")
+    prof_ud.add_argument("--profile", type=Path, default=None)
+    prof_ud.add_argument("--format", choices=["toml", "json"], default="toml")
+    prof_ud.set_defaults(func=run_profile_ud)
+
+
+def _runner(command: FamilyCommand) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        result = command.run(args, shared_options(args))
+        print_summary(result)
+        return EXIT_OK
+
+    return run
+
+
+def print_summary(result: Any) -> None:
+    """The closing lines of a build: one per task, then skips, splits, release, folder."""
+    print("\n".join(task_table(result.tasks)))
+    lexicon = result.facts.get("lexicon")
+    if lexicon:
+        print(
+            f"lexicon: {lexicon['entries']} entries, {lexicon['forms']} forms, "
+            f"{lexicon['lemmas']} lemmas; {lexicon['unknown_tags_total']} entries with "
+            "unknown tags"
+        )
+    if result.skipped_invalid:
+        skipped = ", ".join(f"{k}: {v}" for k, v in result.skipped_invalid.items())
+        print(f"skipped invalid input: {skipped}")
+    print(f"split: {result.split}")
+    print(f"wrote {result.out} (fingerprint {result.fingerprint})")
+    check = result.bump_check
+    line = f"release {result.release}"
+    if check:
+        line += f" ({check.get('required')} bump from {check.get('previous')}"
+        line += ", mismatch allowed)" if check.get("mismatch_allowed") else ")"
+    print(line)
+
+
+def task_table(tasks: Any) -> list[str]:
+    """The closing table of a build: one line per task, built (with sizes) or why not."""
+    rows = [("task", "candidates", "configs", "train", "validation", "test", "status")]
+    for s in tasks:
+        status = "built" if s.configs else f"infeasible: {s.infeasible}"
+        if s.configs and s.infeasible:  # built, but some variant family was not
+            status += f" (not built: {s.infeasible})"
+        if s.configs and s.not_built:
+            status += f" ({'; '.join(s.not_built)})"
+        rows.append(
+            (
+                s.task,
+                str(s.candidates),
+                str(len(s.configs)),
+                str(s.rows.get("train", 0)),
+                str(s.rows.get("validation", 0)),
+                str(s.rows.get("test", 0)),
+                status,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + r[-1]
+        for r in rows
+    ]
+
+
+def run_profile_ud(args: argparse.Namespace) -> int:
+    import json
+
+    from polyprobe.builders.recipes.ud import profile_ud
+
+    profile = profile_ud(
+        args.paths,
+        lang=args.lang,
+        tasks=split_list(args.tasks) or None,
+        profile_path=args.profile,
+        split=args.split,
+        min_per_class=parse_min_per_class(args.min_per_class),
+    )
+    if args.format == "json":
+        print(json.dumps(profile, indent=2, ensure_ascii=False))
+    else:
+        import tomli_w
+
+        print(tomli_w.dumps(_toml_safe(profile)), end="")
+    return EXIT_OK
+
+
+def _toml_safe(value: Any) -> Any:
+    """TOML has no null and only string keys: drop Nones, stringify keys."""
+    if isinstance(value, dict):
+        return {str(k): _toml_safe(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_toml_safe(v) for v in value if v is not None]
+    return value

@@ -1,0 +1,376 @@
+"""Record tasks over a stream of records: the first pass (observe, fit), the candidate pass
+(candidates spooled to disk), then assembly of each task — for one *shard* of a build's
+tasks, in whichever process runs it.
+
+Why two passes over the sources rather than one held in memory: a UD corpus can be far larger
+than memory, while each task's first-pass state is small (counts, targets) and its candidates
+go to disk as they come (``polyprobe.runtime.spool``). Why shards of tasks: no task needs
+another task, but most need every record (see ``polyprobe.runtime.shards``).
+
+A family that streams records (``build ud``, ``build trec``) gives a :class:`RecordFamily`:
+how to read its records and how to name one (source, record id, split, text hash). Row ids
+are ``<source>/<record id>/<task>/<copy>``; a row's ``group`` is ``<source>/<record id>`` of
+the first record with the same normalised text, so duplicates never straddle splits.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from polyprobe.builders.assemble import AssembledTask, CandidateSet, assemble, rows_reader
+from polyprobe.builders.build import BuildOptions, Outcome
+from polyprobe.builders.record_rows import canonical_sentences, materialise
+from polyprobe.builders.task import Fit, Shared, Task
+from polyprobe.builders.variants import CandidateColumns, SplitSpec, VariantSettings
+from polyprobe.errors import InfeasibleError, InputError
+from polyprobe.hashing import stable_u64
+from polyprobe.metadata import TaskMetadata
+from polyprobe.runtime.spool import CandidateSpool, SpoolReader, StringSpool, open_spooled
+
+# A record's identity: (source name, record id, split code 0/1/2 or -1).
+Identity = tuple[str, str, int]
+
+
+class RecordFamily(Protocol):
+    """What the stream needs of a source family. Implementations are plain picklable values
+    (a worker process receives them)."""
+
+    def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
+        """The configured tasks of this shard and the profile entries every shard shares
+        (language facts, profile overrides)."""
+        ...
+
+    def records(self, on_invalid: str, skipped: Counter[str]) -> Iterator[Any]:
+        """Every record of every source, in the build's fixed order; invalid ones are
+        raised or counted into ``skipped`` by reason."""
+        ...
+
+    def identity(self, record: Any) -> Identity:
+        """Source name, record id and split code of a record."""
+        ...
+
+    def text_hash(self, record: Any, shared: Shared) -> int:
+        """The record's duplicate identity: records with the same hash share a group."""
+        ...
+
+    def describe_input(self) -> str:
+        """The inputs, for an error message."""
+        ...
+
+
+@dataclass(frozen=True)
+class ShardJob:
+    """What one shard needs: plain, picklable values (a worker process receives it)."""
+
+    family: RecordFamily
+    tasks: tuple[str, ...]
+    seed: int
+    on_invalid: str
+    settings: VariantSettings
+    staging: Path  # the writer's temporary folder; configs go to staging/data/<config>/
+    work: Path  # the build's scratch folder: each shard spools into its own sub-folder
+
+
+@dataclass
+class ShardResult:
+    """What the build needs from a shard besides its tasks' assemblies."""
+
+    tasks: list[str]
+    recipes: dict[str, dict[str, Any]]  # name, recipe version, parameters (fingerprint)
+    profile: dict[str, Any]
+    skipped: dict[str, int]
+    duplicates: dict[str, int]
+
+
+@dataclass(frozen=True)
+class SpooledTask:
+    """A task whose candidate pass is done: what assembling it reads, besides its spool."""
+
+    metadata: TaskMetadata
+    label_names: tuple[str, ...]
+    recipe: dict[str, Any]
+    notes: tuple[str, ...]
+    drops: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, task: Task[Any], fit: Fit) -> SpooledTask:
+        return cls(
+            metadata=task.metadata,
+            label_names=tuple(fit.label_names),
+            recipe=task.parameters(fit),
+            notes=(*task.metadata.notes, *fit.notes),
+            drops=dict(task.drops),
+        )
+
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+
+def first_pass(
+    family: RecordFamily,
+    tasks: Sequence[Task[Any]],
+    on_invalid: str,
+    *,
+    hashes: array[int] | None = None,
+    observe_all: Callable[[Any], None] | None = None,
+) -> tuple[list[Fit], dict[str, Any]]:
+    """Show every record to the tasks that need a first pass, then fit every task. Returns
+    the fits and what the tasks that observed derived (the card's profile entries).
+
+    ``hashes``: every record's text hash is appended to it in stream order when the pass
+    runs, so the candidate pass need not compute them again."""
+    observations = [t.observation() for t in tasks]
+    watching = [(t, o) for t, o in zip(tasks, observations, strict=True) if o is not None]
+    if watching or observe_all is not None:
+        observers = [o.observe for _, o in watching]
+        text_hash = family.text_hash
+        record_hash = hashes.append if hashes is not None else None
+        for record in family.records(on_invalid, Counter()):
+            shared = Shared(record)
+            for observe in observers:
+                observe(record, shared)
+            if observe_all is not None:
+                observe_all(record)
+            if record_hash is not None:
+                record_hash(text_hash(record, shared))
+    fits = [t.fit(o) for t, o in zip(tasks, observations, strict=True)]
+    derived = {
+        t.name: dict(f.report)
+        for t, o, f in zip(tasks, observations, fits, strict=True)
+        if o is not None
+    }
+    return fits, derived
+
+
+@dataclass(frozen=True)
+class WriteJob:
+    """One spooled task to assemble, in whichever process is free: everything it reads is
+    on disk in its shard's folder (the task's spool, the records' group names, the canonical
+    record of each text) or in these plain values."""
+
+    task: SpooledTask
+    spool: Path  # the rows' Arrow file; the engine's column files lie beside it
+    rows: int
+    shard: Path  # the shard's folder: groups.arrow and canonical.npy
+    settings: VariantSettings
+    seed: int
+    staging: Path
+
+
+def shard_pass(
+    job: ShardJob, progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None
+) -> tuple[ShardResult, list[WriteJob]]:
+    """Read, observe, fit and spool the candidates of the tasks ``job.tasks``; returns what the
+    card needs and one write job per task (see :func:`write_task`)."""
+    family = job.family
+    tasks, profile = family.open_tasks(job.tasks)
+    first_hashes: array[int] = array("Q")
+    fits, profile["tasks"] = first_pass(family, tasks, job.on_invalid, hashes=first_hashes)
+    work = Path(tempfile.mkdtemp(prefix="shard-", dir=job.work))
+    spools = [CandidateSpool(work / f"{t.name}.arrow", t.input_columns, job.seed) for t in tasks]
+    label_index = [{n: i for i, n in enumerate(f.label_names)} for f in fits]
+    skipped: Counter[str] = Counter()
+    group_writer = StringSpool(work / "groups.arrow")
+    known = len(first_hashes)
+    text_hashes = first_hashes if known else array("Q")
+    stream: Iterable[Any] = family.records(job.on_invalid, skipped)
+    if progress is not None:
+        stream = progress(stream)
+    identity, record_text_hash = family.identity, family.text_hash
+    work_items = list(zip(tasks, fits, spools, label_index, strict=True))
+    index = -1
+    for index, record in enumerate(stream):
+        shared = Shared(record)
+        source, record_id, split_code = identity(record)
+        group_name = f"{source}/{record_id}"
+        if index < known:  # the first pass hashed it
+            text_hash = text_hashes[index]
+        else:
+            text_hash = record_text_hash(record, shared)
+            text_hashes.append(text_hash)
+        group_writer.add(group_name)
+        for t, fit, spool, labels in work_items:
+            for cand in t.candidates(record, fit, shared):
+                spool.add(
+                    f"{group_name}/{t.name}/{cand.copy}"
+                    if cand.id is None
+                    else f"{source}/{cand.id}",
+                    cand.inputs,
+                    cand.lexical_key,
+                    index,
+                    labels[cand.label],
+                    text_hash if cand.group is None else stable_u64("group", source, cand.group),
+                    split_code,
+                    None if cand.group is None else f"{source}/{cand.group}",
+                )
+    groups = group_writer.close()
+    if groups is not None:
+        groups.close()
+    n_records = len(text_hashes)
+    if known and index + 1 != known:
+        raise InputError(
+            family.describe_input(),
+            None,
+            f"the input changed during the build: the first pass read {known} records, "
+            f"the second {index + 1}",
+            "changed-input",
+        )
+    if n_records == 0 or groups is None:
+        raise InfeasibleError("no records could be read from the inputs")
+    # Per record only its canonical record (an int32) is kept, on disk: group names are
+    # re-read from their spool a row group at a time when rows are written.
+    canonical, n_distinct, n_repeated = canonical_sentences(
+        np.frombuffer(text_hashes, dtype=np.uint64)
+    )
+    np.save(work / "canonical.npy", canonical)
+    result = ShardResult(
+        tasks=list(job.tasks),
+        recipes={
+            t.name: {
+                "name": t.name,
+                "recipe_version": t.metadata.recipe_version,
+                "parameters": t.parameters(f),
+            }
+            for t, f in zip(tasks, fits, strict=True)
+        },
+        profile=profile,
+        skipped=dict(sorted(skipped.items())),
+        duplicates={
+            "sentences_read": int(n_records),
+            "duplicate_sentences": int(n_records - n_distinct),
+            "groups_with_duplicates": int(n_repeated),
+        },
+    )
+    jobs = []
+    for t, fit, spool in zip(tasks, fits, spools, strict=True):
+        reader = spool.close()
+        if reader is not None:
+            reader.close()
+        jobs.append(
+            WriteJob(
+                SpooledTask.of(t, fit),
+                spool.path,
+                len(spool),
+                work,
+                job.settings,
+                job.seed,
+                job.staging,
+            )
+        )
+    return result, jobs
+
+
+def write_task(job: WriteJob) -> AssembledTask:
+    """Assemble one spooled task into the staging folder: a pure function of the files the
+    job names and its values, so any process may run it."""
+    arrays, rows = open_spooled(job.spool, job.rows)
+    groups = SpoolReader(job.shard / "groups.arrow")
+    try:
+        cols = CandidateColumns(
+            label=arrays["label"],
+            group=arrays["group"],
+            key=arrays["key"],
+            source_split=arrays["split"],
+            order=arrays["order"],
+        )
+        st = job.task
+        reader = rows_reader(
+            materialise,
+            rows,
+            cols,
+            st.metadata.level,
+            st.metadata.inputs,
+            groups,
+            np.load(job.shard / "canonical.npy", mmap_mode="r"),
+        )
+        cset = CandidateSet(
+            metadata=st.metadata,
+            label_names=st.label_names,
+            columns=cols,
+            rows=reader,
+            split=job.settings.split,
+            recipe=st.recipe,
+            notes=st.notes,
+            task_drops=st.drops,
+        )
+        return assemble([cset], job.settings, job.seed, job.staging)
+    finally:
+        groups.close()
+        if rows is not None:
+            rows.close()
+
+
+def run_record_tasks(
+    family: RecordFamily,
+    names: Sequence[str],
+    options: BuildOptions,
+    *,
+    split: SplitSpec,
+    staging: Path,
+    jobs: int = 1,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+    parameters: dict[str, Any] | None = None,
+) -> Outcome:
+    """Build the tasks ``names`` of a record family into ``staging`` with the build's
+    ``options`` and the family's ``split``, in ``jobs`` processes (shards of tasks, balanced by
+    their measured costs); ``parameters`` are the family's own for the card (after the split).
+    The outcome does not depend on ``jobs``: every shard reads the same records, and a task's
+    assembly is a pure function of its spool."""
+    from functools import partial
+
+    from polyprobe.runtime.costs import affinity_of, cost_of
+    from polyprobe.runtime.parallel import run_sharded
+    from polyprobe.runtime.shards import plan_shards
+
+    plan = plan_shards(
+        list(names),
+        [cost_of(n) for n in names],
+        jobs,
+        affinity=[affinity_of(n) for n in names],
+    )
+    work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-"))
+    try:
+        settings = options.variant_settings(split)
+        shards = [
+            ShardJob(
+                family, tuple(shard), options.seed, options.on_invalid, settings, staging, work
+            )
+            for shard in plan
+        ]
+        results, written = run_sharded(
+            shard_pass,
+            shards,
+            write_task,
+            local_first=partial(shard_pass, progress=progress),
+            size=lambda job: job.rows,
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    # A task's profile and recipe come from the shard that fitted it. Every shard read the
+    # same records: their counts agree.
+    fitted = {name: r for r in results for name in r.tasks}
+    assembled = {a.name: a for outputs in written for a in outputs}
+    first = results[0]
+    profile = dict(first.profile)
+    profile["tasks"] = {
+        n: fitted[n].profile["tasks"][n] for n in names if n in fitted[n].profile["tasks"]
+    }
+    return Outcome(
+        assembled=[assembled[n] for n in names],
+        recipes=[fitted[n].recipes[n] for n in names],
+        profile=profile,
+        parameters={"split": split.label, "split_reason": split.reason, **(parameters or {})},
+        skipped=first.skipped,
+        duplicates=first.duplicates,
+        split=f"{split.label} ({split.reason})",
+    )

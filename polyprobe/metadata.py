@@ -1,0 +1,208 @@
+"""What a polyprobe dataset promises, as types: task levels, the published columns, one frozen
+:class:`TaskMetadata` per task, the sources a build read, and the card's ``polyprobe:`` block
+of one config.
+
+Why a ground-floor module: builders produce these values, cards print them and evaluation
+reads them back, so each of those imports them from here and none imports another to get them
+(the card never reaches into the builders to learn what a level's inputs are). Only the
+standard library is imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Level(str, Enum):
+    WORD = "word"
+    WORD_PAIR = "word-pair"
+    WORD_IN_CONTEXT = "word-in-context"
+    SENTENCE = "sentence"
+    SENTENCE_PAIR = "sentence-pair"
+    DISCOURSE = "discourse"
+
+
+# Input columns per level: part of the published schema (changing it is a major version).
+INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
+    Level.WORD: ("word",),
+    Level.WORD_PAIR: ("word1", "word2"),
+    Level.WORD_IN_CONTEXT: ("sentence", "tokens", "target_index"),
+    Level.SENTENCE: ("sentence", "tokens"),
+    Level.SENTENCE_PAIR: ("sentence1", "sentence2"),
+    Level.DISCOURSE: ("sentence1", "sentence2"),
+}
+
+# Every config's columns are ``id``, the level's inputs, then these.
+TRAILING_COLUMNS: tuple[str, ...] = ("label", "group", "lexical_key")
+
+# The splits a dataset folder may hold, in the order they are written and shown.
+SPLITS: tuple[str, ...] = ("train", "validation", "test")
+
+TASK_TYPES: tuple[str, ...] = ("probing", "downstream")
+
+
+def column_names(level: Level | str) -> list[str]:
+    """Column order of a config: ``id``, the level's inputs, ``label``, ``group``,
+    ``lexical_key``."""
+    return ["id", *INPUT_COLUMNS[Level(level)], *TRAILING_COLUMNS]
+
+
+@dataclass(frozen=True)
+class TaskMetadata:
+    """Everything about a task that does not depend on the corpus: one value per task class,
+    read by the build (names, levels, flags), printed by the card and documented in
+    ``docs/tasks.md``.
+
+    ``labels`` is the label set when it is fixed by the recipe; ``None`` when the task derives
+    it from the data (``labels_derived`` then says how). ``config`` names the task's configs
+    when that differs from ``name`` (TREC's ``coarse`` for task ``trec-coarse``)."""
+
+    name: str
+    level: Level
+    description: str
+    labels: tuple[str, ...] | None = None
+    labels_derived: str = ""
+    recipe_version: str = "1.0.0"
+    citation: str = ""
+    task_type: str = "probing"
+    lexical_control: bool = False
+    # Each record yields several copies with different labels (original/perturbed): the build
+    # then also makes an ``unpaired`` variant with one copy per group.
+    paired_copies: bool = False
+    # The seed changes which rows a config holds (not only their order).
+    seed_dependent: bool = False
+    # Free-text lines the card prints under the recipe (e.g. how multiword tokens count).
+    notes: tuple[str, ...] = ()
+    # The record type the task reads ("sentence", "lexicon entry", "example", "document").
+    record: str = "sentence"
+    config: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ValueError("a task needs a name")
+        if self.labels is None and not self.labels_derived:
+            raise ValueError(f"{self.name}: say how the labels are derived (labels_derived)")
+        if self.task_type not in TASK_TYPES:
+            raise ValueError(f"{self.name}: task_type must be one of {TASK_TYPES}")
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        return INPUT_COLUMNS[self.level]
+
+    @property
+    def config_name(self) -> str:
+        """The recommended config's name; other configs append ``.<balance>-<size>``."""
+        return self.config or self.name
+
+
+@dataclass
+class SourceInfo:
+    """One source a build read, as the card lists it: what it is, which version, under which
+    licence, and a checksum of every file (so a silently changed input is noticed)."""
+
+    kind: str  # "ud-treebank", "unimorph", "wuggy-output", "trec", ...
+    name: str  # "UD_English-EWT"
+    version: str  # git HEAD, --source-version, or "unknown"
+    license: str  # SPDX-like id, e.g. "CC-BY-SA-4.0"
+    files: list[dict[str, str]]  # [{"name": "en_ewt-ud-dev.conllu", "sha256": "..."}]
+    citation: str = ""
+    # "rows": the dataset's rows come from it; "reference": it only informs choices (a
+    # frequency list decides which forms are frequent) — its licence does not bind the rows.
+    role: str = "rows"
+
+    def card_entry(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "kind": self.kind,
+            "name": self.name,
+            "version": self.version,
+            "license": self.license,
+            "files": self.files,
+        }
+        if self.citation:
+            entry["citation"] = self.citation
+        if self.role != "rows":
+            entry["role"] = self.role
+        return entry
+
+
+@dataclass(frozen=True)
+class VariantBlock:
+    """How a config's rows were chosen from its task's candidates."""
+
+    balance: str  # natural | balanced | unpaired
+    size: str  # full | 10k | 0.25 ...
+    split: str  # ud | ratio:80/10/10 | sizes:7000/2000/1000 | source
+    disjoint: str = ""  # word tasks: form | lemma-disjoint
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"balance": self.balance, "size": self.size, "split": self.split}
+        if self.disjoint:
+            out["disjoint"] = self.disjoint
+        return out
+
+
+@dataclass(frozen=True)
+class ConfigBlock:
+    """The card's ``polyprobe:`` entry of one config: what evaluation needs besides the
+    parquet files (the writer adds ``statistics``)."""
+
+    task: str
+    level: Level
+    labels: tuple[str, ...]
+    variant: VariantBlock
+    seed: int
+    task_type: str = "probing"
+    recipe_version: str = "1.0.0"
+    lexical_control: bool = False
+    seed_dependent: bool = False
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        return INPUT_COLUMNS[self.level]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "task": self.task,
+            "level": self.level.value,
+            "inputs": list(self.inputs),
+            "labels": list(self.labels),
+            "task_type": self.task_type,
+            "recipe_version": self.recipe_version,
+            "variant": self.variant.as_dict(),
+            "seed": self.seed,
+            "lexical_control": bool(self.lexical_control),
+            "seed_dependent": bool(self.seed_dependent),
+        }
+
+
+@dataclass
+class DatasetMeta:
+    """The dataset-level part of the card: what was read, how, and what came of it."""
+
+    pretty_name: str
+    languages: list[str]
+    license: str  # one id when all sources agree, else "other"
+    sources: list[SourceInfo]
+    polyprobe_version: str
+    fingerprint: str
+    parameters: dict[str, Any]  # build parameters (seed, sizes, split, min-per-class, ...)
+    skipped_invalid: dict[str, int] = field(default_factory=dict)  # reason -> records skipped
+    duplicates: dict[str, int] = field(default_factory=dict)  # e.g. {"sentences": n, "groups": m}
+    feasibility: dict[str, Any] = field(default_factory=dict)  # task -> report (report.json)
+    profile: dict[str, Any] = field(default_factory=dict)  # derived language choices
+    license_mix_allowed: bool = False
+    task_categories: list[str] = field(default_factory=lambda: ["text-classification"])
+    tags: list[str] = field(default_factory=lambda: ["probing", "polyprobe"])
+    source_datasets: list[str] = field(default_factory=list)
+    summary: str = ""
+    # Hub id ("org/name") shown in the card's load snippets; "" shows a folder placeholder.
+    # Never the output path: the card must not depend on where the folder was written.
+    repo_id: str = ""
+    # The dataset's own semantic version (not polyprobe's), its changelog (oldest first:
+    # [{"version", "bump", "summary": [...], ...}]) and, for a build checked against a previous
+    # release, what the check found (polyprobe.cards.release).
+    release: str = "0.1.0"
+    changelog: list[dict[str, Any]] = field(default_factory=list)
+    bump_check: dict[str, Any] = field(default_factory=dict)

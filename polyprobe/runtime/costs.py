@@ -1,0 +1,60 @@
+"""What each task costs a build, as measured, for balancing tasks across processes.
+
+Why a table here and not an attribute of the tasks: how much CPU a task's passes take is a
+fact about this machinery on real data, not part of a task's recipe, and it never changes a
+byte of output. ``python bench/task_costs.py`` re-measures the costs (the marginal time a task
+adds to a build of EWT, relative to ``sentence_length``) and prints them beside this table.
+A task missing here counts as :data:`DEFAULT_COST`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+DEFAULT_COST = 1.0
+
+# Measured on EWT with ``bench/task_costs.py`` (relative to sentence_length).
+TASK_COSTS: dict[str, float] = {
+    "sentence_length": 1.0,
+    "sentence_length_senteval": 0.6,
+    "word_content": 1.1,
+    "tree_depth": 2.1,
+    "top_dependencies": 1.8,
+    "bigram_shift": 4.3,
+    "tense": 1.0,
+    "subject_number": 0.4,
+    "object_number": 0.3,
+    "odd_man_out": 10.8,
+    "coordination_inversion": 0.5,
+    "subject_verb_agreement": 3.0,
+    "subject_verb_distance": 0.4,
+    "voice": 0.6,
+    "word_order": 1.3,
+    "word_order_permuted": 1.1,
+    "end_of_sentence": 1.6,
+}
+
+# Tasks that share per-record work (``builders.task.Shared``): it is computed once only when
+# they run in one process, so a plan keeps them together. odd_man_out and
+# subject_verb_agreement both digest every sentence's form inventory; the two word_order
+# tasks read a sentence (lengths, target position) the same way.
+SHARED_WORK: tuple[tuple[str, ...], ...] = (
+    ("odd_man_out", "subject_verb_agreement"),
+    ("word_order", "word_order_permuted"),
+)
+
+
+def cost_of(name: str) -> float:
+    return TASK_COSTS.get(name, DEFAULT_COST)
+
+
+def affinity_of(name: str) -> str:
+    """The name of the group of tasks sharing work with ``name`` ("" when none)."""
+    for group in SHARED_WORK:
+        if name in group:
+            return "+".join(group)
+    return ""
+
+
+def total_cost(names: Sequence[str]) -> float:
+    return sum(cost_of(n) for n in names)
