@@ -13,6 +13,10 @@ from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
+# Commands that, interrupted, have written nothing: they write no file, or one folder by an
+# atomic rename. (``evaluate`` reports its finished result files itself.)
+_ALL_OR_NOTHING = frozenset({"build", "demo", "info", "validate", "profile"})
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse exits 2 on usage errors already; keep text
@@ -115,15 +119,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     from polyprobe.errors import PolyprobeError
+    from polyprobe.runtime.signals import Terminated, terminate_like_interrupt
 
     try:
-        return int(func(args))
+        with terminate_like_interrupt():  # SIGTERM cleans up as Ctrl-C does
+            return int(func(args))
     except PolyprobeError as exc:
         print(f"polyprobe: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print("polyprobe: interrupted; nothing was written", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (a Terminated)
+        what = f"terminated ({exc.signame})" if isinstance(exc, Terminated) else "interrupted"
+        written = "; nothing was written" if args.command in _ALL_OR_NOTHING else ""
+        print(f"polyprobe: {what}{written}", file=sys.stderr)
+        return exc.exit_code if isinstance(exc, Terminated) else 130
 
 
 def run() -> None:

@@ -15,7 +15,9 @@ def add_publish_parser(subparsers: Any) -> None:
         description="Validate DIR, refuse an existing version tag, then upload the folder in "
         "one commit on main (parent = the current head; remote files missing from DIR are "
         "deleted) and tag it v<release>. The token comes from HF_TOKEN or `hf auth login`; it "
-        "is never printed. Exit 0 published (or planned), 1 refused, 2 unusable input.",
+        "is never printed. --dry-run works offline: it then prints the plan and says that the "
+        "tag check needs the Hub. Exit 0 published (or planned), 1 refused, 2 unusable input "
+        "or the Hub unreachable.",
     )
     p.add_argument("path", type=Path, metavar="DIR", help="dataset folder")
     p.add_argument("--repo-id", required=True, metavar="ORG/NAME", help="Hub dataset repo")
@@ -51,6 +53,12 @@ def _run_publish(args: argparse.Namespace) -> int:
     if isinstance(out, PublishPlan):
         print(f"dry run: nothing written. {out.folder} would be published as:")
         print(out.describe())
+        if out.unchecked:
+            print(
+                f"polyprobe publish: warning: the Hub was not reached ({out.unchecked}); "
+                f"whether tag {out.tag!r} is free was NOT checked",
+                file=sys.stderr,
+            )
         return 0
     print(f"published {out.plan.folder} to datasets/{out.plan.repo_id}")
     print(f"commit {out.commit_oid} ({out.commit_url})")

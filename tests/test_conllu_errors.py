@@ -163,11 +163,12 @@ def test_truncated_gzip(tmp_path: Path) -> None:
     e = ei.value
     assert e.reason == "truncated-gzip" and e.path == str(f) and e.line >= 1
     assert str(e).startswith(f"{f}:{e.line}: ")
+    # The rest of the file is lost: fatal under skip too (issue 15), nothing counted.
     skipped: collections.Counter[str] = collections.Counter()
-    got = list(read_conllu(f, on_invalid="skip", skipped=skipped))
-    assert skipped == {"truncated-gzip": 1}
-    assert [s.sent_id for s in got] == [f"s{i}" for i in range(len(got))]
-    assert len(got) < 200
+    with pytest.raises(InputError) as ei:
+        list(read_conllu(f, on_invalid="skip", skipped=skipped))
+    assert ei.value.reason == "truncated-gzip" and ei.value.reason in FATAL_REASONS
+    assert not skipped
 
 
 def test_corrupt_gzip(tmp_path: Path) -> None:
@@ -180,8 +181,9 @@ def test_corrupt_gzip(tmp_path: Path) -> None:
         list(read_conllu(f))
     assert ei.value.reason in {"corrupt-gzip", "truncated-gzip"} and ei.value.line >= 1
     skipped: collections.Counter[str] = collections.Counter()
-    list(read_conllu(f, on_invalid="skip", skipped=skipped))
-    assert sum(skipped.values()) == 1
+    with pytest.raises(InputError) as ei:
+        list(read_conllu(f, on_invalid="skip", skipped=skipped))
+    assert ei.value.reason in FATAL_REASONS  # fatal under skip too (issue 15)
 
 
 def test_not_gzip_despite_the_name(tmp_path: Path) -> None:
@@ -357,11 +359,16 @@ def _blocks_in(data: bytes) -> int:
     return count
 
 
-def _check_error(e: InputError, path: Path, n_lines: int) -> None:
+def _check_error(
+    e: InputError, path: Path, n_lines: int, reasons: dict[str, str] = REASONS
+) -> None:
     assert e.path == str(path)
+    assert e.reason in reasons
+    if e.line is None and e.reason in FATAL_REASONS:  # about the whole file (undecodable)
+        assert str(e).startswith(f"{path}: ")
+        return
     assert isinstance(e.line, int) and 1 <= e.line <= max(n_lines, 1), (e.line, n_lines)
     assert str(e).startswith(f"{path}:{e.line}: ")
-    assert e.reason in REASONS
 
 
 @settings(
@@ -389,7 +396,11 @@ def test_fuzz_plain(
     n_lines = data.count(b"\n") + 1
 
     skipped: collections.Counter[str] = collections.Counter()
-    kept = list(read_conllu(path, on_invalid="skip", skipped=skipped))  # never raises
+    try:
+        kept = list(read_conllu(path, on_invalid="skip", skipped=skipped))  # never raises...
+    except InputError as e:  # ...but for a whole file (mutated to start like UTF-16, gzip)
+        assert e.reason in FATAL_REASONS and e.path == str(path)
+        return
     assert len(kept) + sum(skipped.values()) == _blocks_in(data)
     for reason in skipped:
         event(f"skipped: {reason}")
@@ -438,20 +449,27 @@ def test_fuzz_gzip(
     intact: collections.Counter[str] = collections.Counter()
     reference = [s.sent_id for s in read_conllu_bytes(tmp_path_factory, text, intact)]
     skipped: collections.Counter[str] = collections.Counter()
-    kept = [s.sent_id for s in read_conllu(path, on_invalid="skip", skipped=skipped)]
-    stream_problems = skipped["truncated-gzip"] + skipped["corrupt-gzip"]
+    kept: list[str] = []
+    stream_error = None
+    try:  # a broken stream is fatal whatever the policy (issue 15)
+        for s in read_conllu(path, on_invalid="skip", skipped=skipped):
+            kept.append(s.sent_id)
+    except InputError as e:
+        assert e.reason in FATAL_REASONS, e
+        _check_error(e, path, max(n_lines, 1) + 1, FATAL_REASONS)
+        stream_error = e.reason
+    event(f"stream: {stream_error or 'intact'}")
     for reason in skipped:
         event(f"skipped: {reason}")
-    assert stream_problems <= 1
-    if stream_problems == 0:  # the damage happened to decompress cleanly (e.g. a cut at the end)
-        assert len(kept) + sum(skipped.values()) <= _blocks_in(text) + 1
-    else:
-        assert len(kept) + sum(skipped.values()) - 1 <= _blocks_in(text) + 1
+    assert set(skipped) <= set(REASONS)
+    assert len(kept) + sum(skipped.values()) <= _blocks_in(text) + 1
     try:
         for _ in read_conllu(path):
             pass
     except InputError as e:
-        _check_error(e, path, max(n_lines, 1) + 1)
+        _check_error(e, path, max(n_lines, 1) + 1, {**REASONS, **FATAL_REASONS})
+    else:
+        assert stream_error is None, "raise mode read a file that skip mode could not"
     if not any(m[0] == "flip" or m[0] == "insert" for m in gz_mutations):
         # pure truncation: what comes out is a prefix of the intact file's sentences
         assert kept == reference[: len(kept)]

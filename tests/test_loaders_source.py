@@ -287,8 +287,10 @@ def test_trec_skip_policy_counts_by_reason(tmp_path: Path) -> None:
     (tmp_path / "train_10.label").write_text(
         "DESC:manner How ?\nFOO:bar What ?\n\nHUM:ind\nNUM:date When ?\n", encoding="ascii"
     )
-    (tmp_path / "TREC_10.label").write_text("LOC:city Where ?\nnolabel here\n", encoding="ascii")
-    src = TrecSource(tmp_path)
+    # Not named TREC_10.label: a file of that name must have the distributed 500 lines.
+    (tmp_path / "test.label").write_text("LOC:city Where ?\nnolabel here\n", encoding="ascii")
+    paths = {"train": tmp_path / "train_10.label", "test": tmp_path / "test.label"}
+    src = TrecSource(tmp_path, paths=paths)
     with pytest.raises(InputError) as err:
         list(src.records(InvalidPolicy()))
     assert (err.value.line, err.value.reason) == (2, "unknown-coarse-label")
@@ -301,7 +303,7 @@ def test_trec_skip_policy_counts_by_reason(tmp_path: Path) -> None:
         "bad-label": 1,
     }
     # The older per-file API keeps its own per-file counts.
-    assert read_trec_file(tmp_path / "TREC_10.label", on_invalid="skip").skipped == {"bad-label": 1}
+    assert read_trec_file(tmp_path / "test.label", on_invalid="skip").skipped == {"bad-label": 1}
 
 
 def test_loaders_stay_light_to_import() -> None:

@@ -250,10 +250,10 @@ def test_senteval_export_round_trips(base: Path, tmp_path: Path) -> None:
                 continue
             t = pq.read_table(path)
             names = schema.features_from_schema(t.schema)["label"]["names"]
-            expected += [
-                (split, names[lab], s)
-                for lab, s in zip(
-                    t.column("label").to_pylist(), t.column("sentence").to_pylist(), strict=True
+            expected += [  # SentEval reads space-separated tokens: the tokens column, joined
+                (split, names[lab], " ".join(toks))
+                for lab, toks in zip(
+                    t.column("label").to_pylist(), t.column("tokens").to_pylist(), strict=True
                 )
             ]
         assert rows == expected and len(rows) > 0
@@ -288,11 +288,12 @@ def test_mteb_metadata(base: Path, tmp_path: Path) -> None:
     meta = mteb_metadata(base, dataset_path="org/en-probing")
     sn, bs = meta["subject_number"], meta["bigram_shift"]
     assert sn["eval_langs"] == ["eng-Latn"]
-    assert sn["dataset"] == {
+    assert sn["dataset"] == {  # the release tag `polyprobe publish` creates, not the fingerprint
         "path": "org/en-probing",
-        "revision": card(base)["polyprobe"]["fingerprint"],
+        "revision": "v1.0.0",
         "name": "subject_number",
     }
+    assert sn["polyprobe"]["fingerprint"] == card(base)["polyprobe"]["fingerprint"]
     assert sn["main_score"] == "accuracy" and sn["eval_splits"] == ["test"]
     assert sn["license"] == card(base)["license"]
     assert sn["sample_creation"] == "found" and bs["sample_creation"] == "created"

@@ -1,12 +1,14 @@
 """The build spine: every source family is a :class:`Recipe` on one shared build.
 
-    options ─▶ recipe.sources ─▶ licence ─▶ recipe.run (tasks → assemble, into the staging
-    folder) ─▶ configs adopted, default marked ─▶ fingerprint ─▶ card (release check) ─▶ folder
+    options ─▶ languages ─▶ recipe.sources ─▶ licence ─▶ recipe.run (tasks → assemble, into
+    the staging folder) ─▶ configs adopted, default marked ─▶ fingerprint ─▶ card (release
+    check) ─▶ folder
 
 What a recipe decides: which sources it reads, which tasks it offers, how their candidates
 are made (a record stream, a whole lexicon) and what its card says about itself. What every
-family gets from here, the same way: option checks, the licence rule, releases and
-``--previous``, the default config, the fingerprint, ``report.json`` and the atomic folder.
+family gets from here, the same way: option checks, ``--lang`` against the languages the
+sources declare, the licence rule, releases and ``--previous``, the default config, the
+fingerprint, ``report.json`` and the atomic folder.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from polyprobe.builders.variants import (
 )
 from polyprobe.errors import InfeasibleError, UsageError
 from polyprobe.languages import Language, resolve_language
+from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.metadata import DatasetMeta, SourceInfo
 from polyprobe.version import __version__
 
@@ -60,6 +63,7 @@ class BuildOptions:
     allow_bump_mismatch: bool = False
     profile: Path | None = None
     jobs: int | None = None
+    allow_language_mismatch: bool = False
 
     @classmethod
     def make(
@@ -82,6 +86,7 @@ class BuildOptions:
         allow_bump_mismatch: bool = False,
         profile: str | os.PathLike[str] | None = None,
         jobs: int | None = None,
+        allow_language_mismatch: bool = False,
     ) -> BuildOptions:
         """Options from the forms callers use (``"10k,0.5"``, ``(50, 20, 20)``); a
         :class:`UsageError` names the first bad one."""
@@ -117,6 +122,7 @@ class BuildOptions:
             allow_bump_mismatch=allow_bump_mismatch,
             profile=None if profile is None else Path(profile),
             jobs=jobs,
+            allow_language_mismatch=allow_language_mismatch,
         )
 
     def variant_settings(self, split: SplitSpec) -> VariantSettings:
@@ -153,7 +159,12 @@ class CardText:
 
 
 class Recipe(Protocol):
-    """A source family: its sources, its tasks' run, its card text."""
+    """A source family: its sources, its tasks' run, its card text.
+
+    A recipe may also have ``languages() -> list[tuple[str, Sequence[DeclaredLanguage]]]``:
+    each source's name and the languages it declares (:mod:`polyprobe.loaders.declared`),
+    which the build checks against ``--lang`` before reading anything (:func:`check_languages`).
+    A recipe without it declares nothing, and nothing is checked."""
 
     family: str
 
@@ -192,6 +203,13 @@ def build(
 
     release = ReleaseRequest.make(options.release, options.previous, options.allow_bump_mismatch)
     language = resolve_language(options.lang)
+    declared = getattr(recipe, "languages", None)
+    mismatch = check_languages(
+        options.lang,
+        language,
+        declared() if declared is not None else [],
+        options.allow_language_mismatch,
+    )
     sources = recipe.sources()
     license_id, mixed = card_license(sources, options.allow_license_mix)
     with DatasetFolderWriter(options.out, overwrite=options.overwrite) as writer:
@@ -211,7 +229,7 @@ def build(
                     )
                     default_given = True
                 writer.adopt(card)
-        parameters = build_parameters(options, language, outcome)
+        parameters = build_parameters(options, language, outcome, language_mismatch=mismatch)
         text = recipe.card(language, outcome)
         meta = DatasetMeta(
             pretty_name=text.pretty_name,
@@ -251,9 +269,57 @@ def build(
     )
 
 
-def build_parameters(options: BuildOptions, language: Language, outcome: Outcome) -> dict[str, Any]:
+def check_languages(
+    lang: str,
+    language: Language,
+    declared: Sequence[tuple[str, Sequence[DeclaredLanguage]]],
+    allow: bool,
+) -> dict[str, list[str]]:
+    """``--lang`` against what the sources declare (``(source name, languages)`` pairs).
+
+    Refused with a :class:`UsageError` naming the sources and their languages: a source
+    declaring another language than ``--lang``, which also covers a mix of languages across
+    sources (at most one of them can be ``--lang``). With ``allow`` (``--allow-language-
+    mismatch``) the build goes on and the mismatch is returned, ``{source: [codes]}``, for
+    the card. Sources that declare nothing are not guessed at."""
+    wrong = {name: [d for d in langs if d.code != language.iso639_3] for name, langs in declared}
+    wrong = {name: langs for name, langs in wrong.items() if langs}
+    if not wrong:
+        return {}
+    if allow:
+        return {name: [d.tag for d in langs] for name, langs in wrong.items()}
+    said = [(name, langs) for name, langs in declared if langs]
+    codes = {d.code for _, langs in said for d in langs}
+    listing = "; ".join(f"{name}: {', '.join(d.describe() for d in langs)}" for name, langs in said)
+    if len(codes) > 1:
+        raise UsageError(
+            f"the sources are in different languages ({listing}) and --lang {lang} is "
+            f"{language.name}; build one language per dataset, or pass "
+            "--allow-language-mismatch to merge them anyway (recorded in the card)"
+        )
+    (only,) = {d.tag: d for _, langs in said for d in langs}.values()
+    raise UsageError(
+        f"--lang {lang} is {language.name}, but the sources say {only.name} ({listing}); "
+        f"use --lang {only.tag}, or pass --allow-language-mismatch to build anyway "
+        "(recorded in the card)"
+    )
+
+
+def build_parameters(
+    options: BuildOptions,
+    language: Language,
+    outcome: Outcome,
+    *,
+    language_mismatch: Mapping[str, list[str]] | None = None,
+) -> dict[str, Any]:
     """The card's build parameters: the shared ones, with the family's own after the
-    variants they qualify."""
+    variants they qualify. ``allow_language_mismatch`` (and the mismatch it let through)
+    only appear when given, so the cards of other builds keep their bytes."""
+    extra: dict[str, Any] = {}
+    if options.allow_language_mismatch:
+        extra["allow_language_mismatch"] = True
+        if language_mismatch:
+            extra["language_mismatch"] = {k: list(v) for k, v in language_mismatch.items()}
     return {
         "lang": language.code,
         "tasks": [a.name for a in outcome.assembled],
@@ -268,4 +334,5 @@ def build_parameters(options: BuildOptions, language: Language, outcome: Outcome
         "seed": options.seed,
         "on_invalid": options.on_invalid,
         "allow_license_mix": options.allow_license_mix,
+        **extra,
     }

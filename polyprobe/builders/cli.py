@@ -91,6 +91,13 @@ def add_shared_options(p: argparse.ArgumentParser, command: FamilyCommand) -> No
         help="allow merging NonCommercial and ShareAlike sources (recorded in the card)",
     )
     p.add_argument(
+        "--allow-language-mismatch",
+        action="store_true",
+        help="build although a source declares another language than --lang (UD file "
+        "names, README, UniMorph file names) or the sources mix languages (recorded in the "
+        "card)",
+    )
+    p.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -126,7 +133,13 @@ def add_shared_options(p: argparse.ArgumentParser, command: FamilyCommand) -> No
         "input and the tasks are large enough to pay for a process); the output is identical "
         "for any N",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument(
+        "--quiet",
+        "--no-progress",
+        dest="quiet",
+        action="store_true",
+        help="no progress output (nothing on stderr unless the build fails)",
+    )
 
 
 def shared_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -144,6 +157,7 @@ def shared_options(args: argparse.Namespace) -> dict[str, Any]:
         "license_overrides": parse_licenses(args.license),
         "source_version": args.source_version,
         "allow_license_mix": args.allow_license_mix,
+        "allow_language_mismatch": args.allow_language_mismatch,
         "profile": args.profile,
         "release": args.release,
         "previous": args.previous,
@@ -185,15 +199,100 @@ def parse_licenses(items: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def progress_bar(args: argparse.Namespace) -> Callable[[Any], Any] | None:
+def progress_bar(
+    args: argparse.Namespace, inputs: Callable[[], Sequence[Path]] | None = None
+) -> Callable[[Any], Any] | None:
+    """The build's progress on stderr, one bar per pass over the records (``None`` under
+    ``--quiet``). A pass that knows its number of records beforehand (the candidate pass,
+    counted by the first) shows records against that total; a pass that does not (the first)
+    shows the bytes of the input files ``inputs()`` read so far. Only the build's own process
+    gets a bar (``polyprobe.runtime.parallel``): worker processes share no terminal."""
     if args.quiet:
         return None
-    from tqdm import tqdm
 
     def progress(it: Any) -> Any:
-        return tqdm(it, unit=" rec", desc="reading", file=sys.stderr, mininterval=0.5)
+        from tqdm import tqdm
+
+        desc = getattr(it, "desc", "reading")
+        try:
+            total: int | None = len(it)
+        except TypeError:
+            total = None
+        if total is None and inputs is not None:
+            try:
+                files = inputs()
+            except Exception:  # noqa: BLE001 - the build, not its bar, reports a bad input
+                files = []
+            if files:
+                return _bytes_progress(it, files, desc)
+        return tqdm(it, total=total, unit=" rec", desc=desc, file=sys.stderr, mininterval=0.5)
 
     return progress
+
+
+def _text_profile(path: Path) -> tuple[int, float]:
+    """A file's size as text and its bytes per line in its first 64 KiB: where a progress bar
+    places a record from its line number. A ``.gz`` gives its text size in its trailer
+    (modulo 4 GiB). Never raises: a file the reader will refuse gets its size on disk and no
+    bytes per line, and the reader then says what is wrong with it."""
+    import gzip
+
+    try:
+        size = path.stat().st_size
+        if path.name.endswith(".gz"):
+            with open(path, "rb") as raw:
+                raw.seek(-4, 2)
+                size = int.from_bytes(raw.read(4), "little")
+            with gzip.open(path, "rb") as text:
+                head = text.read(1 << 16)
+        else:
+            with open(path, "rb") as text:
+                head = text.read(1 << 16)
+    except Exception:  # noqa: BLE001 - an estimate for a bar must never fail a build
+        try:
+            return path.stat().st_size, 0.0
+        except OSError:
+            return 0, 0.0
+    return max(size, len(head)), len(head) / max(1, head.count(b"\n"))
+
+
+def _bytes_progress(records: Any, files: Sequence[Path], desc: str) -> Any:
+    """Yield ``records`` while a bar shows the bytes of ``files`` read: the files before the
+    current record's in full, and of its file the share its line number has reached (records
+    carry their file and line; an estimate within a file, exact at each file's end)."""
+    import os
+
+    from tqdm import tqdm
+
+    profiles: dict[str, tuple[int, float]] = {}
+    for f in files:
+        profiles[os.path.realpath(f)] = _text_profile(Path(f))
+    total = sum(size for size, _ in profiles.values())
+    bar = tqdm(
+        total=total,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        desc=desc,
+        file=sys.stderr,
+        mininterval=0.5,
+    )
+    done, size, per_line, current = 0, 0, 0.0, None
+    try:
+        for record in records:
+            path = getattr(getattr(record, "source", None), "path", None)
+            if path != current:
+                done += size
+                current = path
+                known = profiles.get(os.path.realpath(path)) if path else None
+                size, per_line = known or (0, 0.0)
+            position = min(total, done + min(size, int(getattr(record, "line", 0) * per_line)))
+            if position > bar.n:
+                bar.update(position - bar.n)
+            yield record
+        bar.update(total - bar.n)
+    finally:
+        bar.close()
 
 
 # ------------------------------------------------------------------------------- families
@@ -230,11 +329,13 @@ def _run_ud(args: argparse.Namespace, options: dict[str, Any]) -> Any:
         task_options["subject_verb_agreement"] = {"unimorph": [str(p) for p in args.unimorph]}
     if args.assume_file_order_documents:
         task_options["end_of_sentence"] = {"assume_file_order_documents": True}
+    from polyprobe.loaders.sources import input_files
+
     return build_ud(
         args.paths,
         split=args.split,
         task_options=task_options,
-        progress=progress_bar(args),
+        progress=progress_bar(args, lambda: input_files(args.paths)),
         **options,
     )
 
@@ -341,8 +442,10 @@ def _add_trec(p: argparse.ArgumentParser) -> None:
 
 def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     from polyprobe.builders.recipes.trec import build_trec
+    from polyprobe.loaders.trec import find_trec_files
 
-    return build_trec(args.path, progress=progress_bar(args), **options)
+    progress = progress_bar(args, lambda: list(find_trec_files(args.path).values()))
+    return build_trec(args.path, progress=progress, **options)
 
 
 FAMILIES: tuple[FamilyCommand, ...] = (

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from polyprobe.builders.assemble import AssembledTask, CandidateSet, assemble, rows_reader
-from polyprobe.builders.build import BuildOptions, Outcome
+from polyprobe.builders.build import BuildOptions, Outcome, Progress
 from polyprobe.builders.record_rows import canonical_sentences, materialise
 from polyprobe.builders.task import Fit, Shared, Task
 from polyprobe.builders.variants import CandidateColumns, SplitSpec, VariantSettings
@@ -38,6 +38,9 @@ from polyprobe.runtime.spool import CandidateSpool, SpoolReader, StringSpool, op
 
 # A record's identity: (source name, record id, split code 0/1/2 or -1).
 Identity = tuple[str, str, int]
+
+# The build's scratch folder in the temp dir: ``polyprobe-spool-<pid>-<host>-<random>``.
+SPOOL = "polyprobe-spool-"
 
 
 class RecordFamily(Protocol):
@@ -100,20 +103,51 @@ class SpooledTask:
     recipe: dict[str, Any]
     notes: tuple[str, ...]
     drops: dict[str, int] = field(default_factory=dict)
+    derived: dict[str, Any] = field(default_factory=dict)  # the fit's report (report.json)
 
     @classmethod
     def of(cls, task: Task[Any], fit: Fit) -> SpooledTask:
+        derived = dict(fit.report)
+        if fit.infeasible is not None:
+            derived.setdefault("infeasible", fit.infeasible)
         return cls(
             metadata=task.metadata,
             label_names=tuple(fit.label_names),
             recipe=task.parameters(fit),
             notes=(*task.metadata.notes, *fit.notes),
             drops=dict(task.drops),
+            derived=derived,
         )
 
     @property
     def name(self) -> str:
         return self.metadata.name
+
+
+class RecordPass:
+    """One pass over a family's records as a progress callable receives it: iterating it
+    yields the records, ``desc`` names the pass, and ``len()`` is the number of records when
+    it is known before the pass (the candidate pass knows it from the first pass), so that
+    ``tqdm(record_pass)`` shows the total. An unknown length is a ``TypeError``, as for any
+    iterator (``tqdm`` then counts without a total)."""
+
+    __slots__ = ("count", "desc", "records")
+
+    def __init__(self, records: Iterable[Any], desc: str, count: int | None = None) -> None:
+        self.records = records
+        self.desc = desc
+        self.count = count
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        if self.count is None:
+            raise TypeError("the number of records is not known before this pass")
+        return self.count
+
+    def __bool__(self) -> bool:
+        return True
 
 
 def first_pass(
@@ -123,19 +157,24 @@ def first_pass(
     *,
     hashes: array[int] | None = None,
     observe_all: Callable[[Any], None] | None = None,
+    progress: Progress | None = None,
 ) -> tuple[list[Fit], dict[str, Any]]:
     """Show every record to the tasks that need a first pass, then fit every task. Returns
     the fits and what the tasks that observed derived (the card's profile entries).
 
     ``hashes``: every record's text hash is appended to it in stream order when the pass
-    runs, so the candidate pass need not compute them again."""
+    runs, so the candidate pass need not compute them again. ``progress`` wraps the pass's
+    :class:`RecordPass` (this process only: a bar cannot cross processes)."""
     observations = [t.observation() for t in tasks]
     watching = [(t, o) for t, o in zip(tasks, observations, strict=True) if o is not None]
     if watching or observe_all is not None:
         observers = [o.observe for _, o in watching]
         text_hash = family.text_hash
         record_hash = hashes.append if hashes is not None else None
-        for record in family.records(on_invalid, Counter()):
+        stream: Iterable[Any] = family.records(on_invalid, Counter())
+        if progress is not None:
+            stream = progress(RecordPass(stream, "pass 1/2 (observe)"))
+        for record in stream:
             shared = Shared(record)
             for observe in observers:
                 observe(record, shared)
@@ -168,14 +207,18 @@ class WriteJob:
 
 
 def shard_pass(
-    job: ShardJob, progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None
+    job: ShardJob, progress: Progress | None = None
 ) -> tuple[ShardResult, list[WriteJob]]:
     """Read, observe, fit and spool the candidates of the tasks ``job.tasks``; returns what the
-    card needs and one write job per task (see :func:`write_task`)."""
+    card needs and one write job per task (see :func:`write_task`). ``progress`` wraps each
+    pass over the records (:class:`RecordPass`); only the shard run in the build's own process
+    gets one."""
     family = job.family
     tasks, profile = family.open_tasks(job.tasks)
     first_hashes: array[int] = array("Q")
-    fits, profile["tasks"] = first_pass(family, tasks, job.on_invalid, hashes=first_hashes)
+    fits, profile["tasks"] = first_pass(
+        family, tasks, job.on_invalid, hashes=first_hashes, progress=progress
+    )
     work = Path(tempfile.mkdtemp(prefix="shard-", dir=job.work))
     spools = [CandidateSpool(work / f"{t.name}.arrow", t.input_columns, job.seed) for t in tasks]
     label_index = [{n: i for i, n in enumerate(f.label_names)} for f in fits]
@@ -184,8 +227,9 @@ def shard_pass(
     known = len(first_hashes)
     text_hashes = first_hashes if known else array("Q")
     stream: Iterable[Any] = family.records(job.on_invalid, skipped)
-    if progress is not None:
-        stream = progress(stream)
+    if progress is not None:  # the first pass counted the records, if it ran
+        desc = "pass 2/2 (candidates)" if known else "reading (candidates)"
+        stream = progress(RecordPass(stream, desc, known or None))
     identity, record_text_hash = family.identity, family.text_hash
     work_items = list(zip(tasks, fits, spools, label_index, strict=True))
     index = -1
@@ -303,7 +347,7 @@ def write_task(job: WriteJob) -> AssembledTask:
             notes=st.notes,
             task_drops=st.drops,
         )
-        return assemble([cset], job.settings, job.seed, job.staging)
+        return assemble([cset], job.settings, job.seed, job.staging, task_report=st.derived)
     finally:
         groups.close()
         if rows is not None:
@@ -318,7 +362,7 @@ def run_record_tasks(
     split: SplitSpec,
     staging: Path,
     jobs: int = 1,
-    progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+    progress: Progress | None = None,
     parameters: dict[str, Any] | None = None,
 ) -> Outcome:
     """Build the tasks ``names`` of a record family into ``staging`` with the build's
@@ -328,6 +372,7 @@ def run_record_tasks(
     assembly is a pure function of its spool."""
     from functools import partial
 
+    from polyprobe.cards.folder import make_owned_dir, sweep_orphans
     from polyprobe.runtime.costs import affinity_of, cost_of
     from polyprobe.runtime.parallel import run_sharded
     from polyprobe.runtime.shards import plan_shards
@@ -338,7 +383,10 @@ def run_record_tasks(
         jobs,
         affinity=[affinity_of(n) for n in names],
     )
-    work = Path(tempfile.mkdtemp(prefix="polyprobe-spool-"))
+    # Named for this process, so that the next build sweeps the folder if this one is killed.
+    scratch = Path(tempfile.gettempdir())
+    sweep_orphans(scratch, SPOOL)
+    work = make_owned_dir(scratch, SPOOL, mode=0o700)
     try:
         settings = options.variant_settings(split)
         shards = [

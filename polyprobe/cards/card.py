@@ -25,7 +25,7 @@ import yaml
 from polyprobe.cards import schema
 from polyprobe.cards.payload import ConfigCard, ConfigPayload
 from polyprobe.cards.stats import ordered_splits, size_category
-from polyprobe.metadata import INPUT_COLUMNS, DatasetMeta, Level
+from polyprobe.metadata import INPUT_COLUMNS, DatasetMeta, Level, SourceInfo
 
 README = "README.md"
 REPORT = "report.json"
@@ -41,6 +41,9 @@ _ANCHOR = re.compile(
 )
 
 EXAMPLE_CELL_CHARS = 160
+# A derived-profile value longer than this (inline) is shown in a collapsible block below the
+# build table instead of one table cell (EWT's ``tasks`` entry is ~6,000 characters).
+PROFILE_CELL_CHARS = 160
 
 # libyaml's safe loader when available: the same result as SafeLoader, ~10x faster on big cards.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -460,9 +463,9 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
         "Labels are `ClassLabel`s; `group` (items from one source sentence share it) and "
         "`lexical_key` never occur in two splits of one config.",
         "",
-        "## Configs",
-        "",
     ]
+    out += _not_built_section(meta)
+    out += ["## Configs", ""]
     all_splits = ordered_splits({s for c in configs for s in c.stats.splits})
     rows = []
     for c in configs:
@@ -528,6 +531,12 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
         ),
         "",
     ]
+    if any(s.kind == "ud-treebank" for s in meta.sources):
+        out += [
+            "A treebank's version is its folder's git commit, else the version given with "
+            "`--source-version`, else the newest release its README's changelog names.",
+            "",
+        ]
     file_rows = [
         (s.name, f.get("name", ""), f.get("sha256", "")) for s in meta.sources for f in s.files
     ]
@@ -573,8 +582,16 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
     out += ["## Build", ""]
     build_rows = [("polyprobe version", meta.polyprobe_version), ("fingerprint", meta.fingerprint)]
     build_rows += [(f"parameter {k}", _inline(v)) for k, v in plain(meta.parameters).items()]
-    build_rows += [(f"profile {k}", _inline(v)) for k, v in plain(meta.profile).items()]
+    long_values: list[tuple[str, Any]] = []
+    for k, v in plain(meta.profile).items():
+        cell = _inline(v)
+        if len(cell) > PROFILE_CELL_CHARS and isinstance(v, (dict, list)):
+            long_values.append((k, v))
+            cell = f"{_size_words(v)}, in full below"
+        build_rows.append((f"profile {k}", cell))
     out += [md_table(["", "value"], build_rows, [False, False]), ""]
+    for k, v in long_values:
+        out += _details(f"Derived profile: <code>{_html_escape(k)}</code>", "yaml", dump_yaml(v))
     out += [
         "The fingerprint hashes the inputs, the recipes, the parameters and the polyprobe "
         "version: the same fingerprint means the same rows.",
@@ -588,11 +605,102 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
     out += ["## Citations", ""]
     if citations:
         for cit in citations:
-            lang = "bibtex" if cit.lstrip().startswith("@") else "text"
-            out += [f"```{lang}", cit, "```", ""]
+            out += _code_block(cit)
     else:
         out += ["No task citations.", ""]
+    out += _source_citations(meta)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _code_block(text: str, lang: str | None = None) -> list[str]:
+    """A fenced block (BibTeX is marked so); the fence is longer than any backtick run in
+    the text, so no text can close it early."""
+    if lang is None:
+        lang = "bibtex" if text.lstrip().startswith("@") else "text"
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{lang}", text, fence, ""]
+
+
+def _source_label(source: SourceInfo) -> str:
+    """``UD_English-EWT (UD release v2.16)``, or the version as the card's Sources table
+    gives it (a git commit, a ``--source-version``)."""
+    version = str(source.version)
+    if source.kind == "ud-treebank" and re.fullmatch(r"[vr]?\d+\.\d+", version):
+        return f"`{source.name}` (UD release {version})"
+    return f"`{source.name}` (version `{version}`)"
+
+
+def _source_citations(meta: DatasetMeta) -> list[str]:
+    """The sources' own citations, after the tasks': what each source's README asks to be
+    cited, with the release it was taken from, and the sources for which none was recorded."""
+    cited = [s for s in meta.sources if str(s.citation or "").strip()]
+    silent = [s for s in meta.sources if not str(s.citation or "").strip()]
+    out: list[str] = []
+    if cited:
+        out += ["The sources, as they ask to be cited:", ""]
+        for s in cited:
+            out += [f"{_source_label(s)}:", "", *_code_block(str(s.citation).strip())]
+    if silent:
+        names = ", ".join(_source_label(s) for s in silent)
+        them = "them" if len(silent) > 1 else "it"
+        out += [f"No citation was recorded for {names}; cite {them} by name and version.", ""]
+    return out
+
+
+def _not_built_section(meta: DatasetMeta) -> list[str]:
+    """Which tasks were not built, and which variants of built tasks, with the reasons the
+    build gave (the same as ``report.json``'s), so a reader of the card learns it too."""
+    reports = {
+        name: report
+        for name, report in plain(meta.feasibility or {}).items()
+        if isinstance(report, dict) and "built" in report
+    }
+    if not reports:  # nothing says what was built: the card claims nothing
+        return []
+    missing, partial = [], []
+    for name, report in reports.items():
+        reasons = [str(r) for r in report.get("not_built") or []]
+        if not report.get("built"):
+            missing.append((name, str(report.get("infeasible") or "no config could be made")))
+        else:
+            if report.get("infeasible"):
+                reasons.insert(0, f"not built: {report['infeasible']}")
+            if reasons:
+                partial.append((name, "; ".join(reasons)))
+    out = ["## Tasks not built", ""]
+    if not missing and not partial:
+        return out + ["Every task was built, in every variant the build asked for.", ""]
+    if missing:
+        out += ["These tasks have no config, for the reason the build gave:", ""]
+        out += [f"- `{name}`: {md_escape(why)}" for name, why in missing] + [""]
+    else:
+        out += ["Every task has at least one config.", ""]
+    if partial:
+        out += ["Variants (sizes, balances) not built for tasks that have configs:", ""]
+        out += [f"- `{name}`: {md_escape(why)}" for name, why in partial] + [""]
+    out += ["`report.json` has the counts behind each reason.", ""]
+    return out
+
+
+def _size_words(value: dict[str, Any] | list[Any]) -> str:
+    return f"{len(value)} entries" if isinstance(value, dict) else f"{len(value)} items"
+
+
+def _html_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _details(summary: str, lang: str, text: str) -> list[str]:
+    """A collapsible block (rendered closed on the Hub and GitHub) holding a code block."""
+    return [
+        "<details>",
+        f"<summary>{summary}</summary>",
+        "",
+        *_code_block(text, lang),
+        "</details>",
+        "",
+    ]
 
 
 def _release_section(meta: DatasetMeta) -> list[str]:

@@ -48,10 +48,12 @@ def add_export_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "export",
         help="export a dataset folder for SentEval, LINSPECTOR or MTEB",
-        description="senteval: <config>.txt with 'tr|va|te TAB label TAB sentence' per "
-        "sentence-level config; linspector: <config>/{train,dev,test}.txt with "
-        "'word[TAB word2] TAB label' per word-level config; mteb: task metadata JSON per "
-        "config plus tasks.json.",
+        description="senteval: <config>.txt with 'tr|va|te TAB label TAB tokens' per "
+        "sentence-level config (the tokens column joined by spaces, as SentEval splits it); "
+        "linspector: <config>/{train,dev,test}.txt with 'word[TAB word2] TAB label' per "
+        "word-level config; mteb: task metadata JSON per config plus tasks.json (revision: "
+        "the release tag v<release> with --dataset-path, null for a local folder; the card's "
+        "citations; date null, as the card does not say when the texts were written).",
     )
     p.add_argument("path", type=Path, help="dataset folder")
     p.add_argument("--format", required=True, choices=["senteval", "linspector", "mteb"])
@@ -59,7 +61,15 @@ def add_export_parser(subparsers: Any) -> None:
     p.add_argument(
         "--dataset-path",
         default=None,
-        help="mteb: the dataset path to record (e.g. the Hub id ORG/NAME; default: PATH)",
+        help="mteb: the Hub id ORG/NAME of the published copy (its revision is then the tag "
+        "v<release>); default: PATH, with revision null",
+    )
+    p.add_argument(
+        "--domains",
+        default=None,
+        metavar="D1,D2",
+        help="mteb: the texts' MTEB domains, e.g. News,Web (default null: the card does not "
+        "record genres)",
     )
     p.set_defaults(func=_run_export)
 
@@ -67,7 +77,12 @@ def add_export_parser(subparsers: Any) -> None:
 def _run_export(args: argparse.Namespace) -> int:
     from polyprobe.cards.export import export
 
-    result = export(args.path, args.format, args.out, dataset_path=args.dataset_path)
+    domains = None
+    if args.domains is not None:
+        domains = [d for d in args.domains.split(",") if d.strip()]
+    result = export(
+        args.path, args.format, args.out, dataset_path=args.dataset_path, domains=domains
+    )
     for config, info in result["written"].items():
         print(f"{config}: {info['path']}")
     for config, why in result["skipped"].items():

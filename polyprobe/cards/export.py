@@ -2,16 +2,37 @@
 the formats older tools read unchanged.
 
 * ``senteval``: SentEval's probing format, one file per sentence-level config
-  (``<config>.txt``), lines ``tr|va|te TAB label TAB sentence`` with the label *name*; train,
-  validation and test rows in that order, each in the parquet's row order. Tabs and line breaks
-  inside a sentence (there should be none) become spaces, so every line has three fields.
+  (``<config>.txt``), lines ``tr|va|te TAB label TAB tokens`` with the label *name*; train,
+  validation and test rows in that order, each in the parquet's row order. SentEval reads the
+  third field as space-separated tokens (``line.split()``), so it is the ``tokens`` column
+  joined by single spaces, not the raw ``sentence`` (whose spacing follows the source text:
+  ``don't`` and ``.`` glued to words, which SentEval would take as one token). Whitespace inside
+  a token (UD allows it in a few languages, e.g. Vietnamese ``sinh viên``) becomes ``_`` and an
+  empty token is written ``_``, so the line has exactly as many tokens as the row. A config
+  without a ``tokens`` column gets its sentence with whitespace runs collapsed.
 * ``linspector``: LINSPECTOR's format, one folder per word-level config with ``train.txt``,
   ``dev.txt``, ``test.txt``, lines ``word TAB label`` (pairs: ``word1 TAB word2 TAB label``).
 * ``mteb``: MTEB-style task metadata, one JSON per config (``<config>.json``) plus
-  ``tasks.json`` listing them: name, description, dataset path + revision (the folder's
-  fingerprint), eval splits, languages as ISO 639-3 + the script of the majority of letters in
-  the data (``eng-Latn``, ``kat-Geor``), main score ``accuracy``, licence and
-  ``sample_creation`` (``created`` for perturbed or constructed items, else ``found``).
+  ``tasks.json`` listing them: name, description, dataset path + revision, eval splits,
+  languages as ISO 639-3 + the script of the majority of letters in the data (``eng-Latn``,
+  ``kat-Geor``), main score ``accuracy``, licence, ``sample_creation`` (``created`` for
+  perturbed or constructed items, else ``found``), ``bibtex_citation``, ``date`` and
+  ``domains``. Decisions:
+
+  - ``dataset.revision`` is what MTEB passes to ``datasets.load_dataset(path, revision=...)``:
+    a Hub revision. With ``dataset_path`` (the Hub id of the published copy) it is the release
+    tag ``v<release>`` (the card's ``polyprobe.release``), the tag ``polyprobe publish`` creates
+    for exactly these rows and never moves. Without it the path is the local folder, which has
+    no revision: ``null``. The build fingerprint (not a revision) is kept under
+    ``polyprobe.fingerprint``.
+  - ``bibtex_citation``: the citations the card gives (its sources' ``citation`` fields, then
+    the blocks of its "Citations" section), blank-line separated, ``""`` when there are none.
+    The card does not tie a citation to a config, so every config carries the dataset's.
+  - ``date`` is, for MTEB, when the texts were written or collected. The card does not record
+    that (UD treebanks rarely state it) and a build date is not it — cards carry no timestamp
+    on purpose, so that rebuilds are byte-identical — so it is ``null`` rather than a guess.
+  - ``domains`` (MTEB's genre list: News, Web, Fiction, ...) are not in the card either; they
+    are ``null`` unless given (``--domains``, checked against MTEB's list).
 
 Configs a format cannot express are skipped and listed in the returned summary.
 """
@@ -19,6 +40,7 @@ Configs a format cannot express are skipped and listed in the returned summary.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -29,6 +51,7 @@ import pyarrow.parquet as pq
 
 from polyprobe.cards.card import README, CardFormatError, config_descriptions, read_readme
 from polyprobe.cards.diff import FolderView, read_folder
+from polyprobe.cards.release import DEFAULT_RELEASE
 from polyprobe.errors import PolyprobeError, UsageError
 
 FORMATS = ("senteval", "linspector", "mteb")
@@ -87,6 +110,30 @@ _SCRIPTS = {
 }
 SCRIPT_SAMPLE_ROWS = 2000
 
+# MTEB's ``TaskMetadata.domains`` values.
+MTEB_DOMAINS = (
+    "Academic",
+    "Blog",
+    "Constructed",
+    "Encyclopaedic",
+    "Fiction",
+    "Government",
+    "Legal",
+    "Medical",
+    "News",
+    "Non-fiction",
+    "Poetry",
+    "Religious",
+    "Reviews",
+    "Social",
+    "Spoken",
+    "Subtitles",
+    "Web",
+    "Programming",
+)
+_CITATIONS_HEADING = re.compile(r"^##\s+(citations?|how to cite)\b", re.IGNORECASE)
+_FENCE = re.compile(r"^```[^\n]*\n(.*?)\n```[ \t]*$", re.DOTALL | re.MULTILINE)
+
 
 class ExportError(PolyprobeError):
     """The folder cannot be exported as asked."""
@@ -94,6 +141,13 @@ class ExportError(PolyprobeError):
 
 def _clean(text: Any) -> str:
     return " ".join(str(text).replace("\t", " ").splitlines()).strip()
+
+
+def senteval_text(tokens: list[Any] | None, sentence: Any) -> str:
+    """SentEval's third field: the tokens joined by single spaces (see the module doc)."""
+    if tokens is None:
+        return " ".join(str(sentence).split())
+    return " ".join("_".join(str(tok).split()) or "_" for tok in tokens)
 
 
 def _config_tables(view: FolderView, config: str) -> Iterable[tuple[str, Any, list[str]]]:
@@ -132,12 +186,16 @@ def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             for split, table, labels in _config_tables(view, config):
                 code = SENTEVAL_SPLITS[split]
-                for label, sentence in zip(
-                    table.column("label").to_pylist(),
-                    table.column("sentence").to_pylist(),
-                    strict=True,
+                sentences = table.column("sentence").to_pylist()
+                has_tokens = "tokens" in table.column_names
+                tokens = (
+                    table.column("tokens").to_pylist() if has_tokens else [None] * len(sentences)
+                )
+                for label, toks, sentence in zip(
+                    table.column("label").to_pylist(), tokens, sentences, strict=True
                 ):
-                    fh.write(f"{code}\t{_clean(labels[label])}\t{_clean(sentence)}\n")
+                    text = senteval_text(toks, sentence)
+                    fh.write(f"{code}\t{_clean(labels[label])}\t{text}\n")
                     n += 1
         written[config] = {"path": path.name, "rows": n}
     return {"format": "senteval", "out": str(out), "written": written, "skipped": skipped}
@@ -257,27 +315,77 @@ def _description(
     return descriptions.get(config) or f"polyprobe probing task {task} ({level} level)"
 
 
-def _card_descriptions(folder: Path) -> dict[str, str]:
+def _card_body(folder: Path) -> str:
     try:
         _, body = read_readme(folder / README)
     except (OSError, UnicodeDecodeError, CardFormatError):
-        return {}
-    return config_descriptions(body)
+        return ""
+    return body
+
+
+def card_citations(card: dict[str, Any], body: str) -> list[str]:
+    """The citations a card gives, in order, each once: its sources' ``citation`` fields,
+    then the fenced blocks of its "Citations" section (up to the next ``## `` heading)."""
+    found: list[str] = []
+    for src in (card.get("polyprobe") or {}).get("sources") or []:
+        if isinstance(src, dict) and str(src.get("citation") or "").strip():
+            found.append(str(src["citation"]).strip())
+    section: list[str] = []
+    inside = False
+    for line in body.splitlines():
+        if line.startswith("## "):
+            inside = bool(_CITATIONS_HEADING.match(line))
+            continue
+        if inside:
+            section.append(line)
+    found += [block.strip() for block in _FENCE.findall("\n".join(section)) if block.strip()]
+    return list(dict.fromkeys(found))
+
+
+def check_domains(domains: Iterable[str] | None) -> list[str] | None:
+    """MTEB domain names as MTEB spells them (case-insensitive input), or a UsageError."""
+    if domains is None:
+        return None
+    by_lower = {d.lower(): d for d in MTEB_DOMAINS}
+    out = []
+    for name in domains:
+        key = str(name).strip().lower()
+        if key not in by_lower:
+            raise UsageError(
+                f"--domains: {name!r} is not an MTEB domain (one of: {', '.join(MTEB_DOMAINS)})"
+            )
+        out.append(by_lower[key])
+    return list(dict.fromkeys(out)) or None
+
+
+def mteb_revision(card: dict[str, Any], dataset_path: str | None) -> str | None:
+    """The Hub revision MTEB should load: ``v<release>`` for a Hub copy, None for a folder."""
+    if not dataset_path:
+        return None
+    release = str((card.get("polyprobe") or {}).get("release") or DEFAULT_RELEASE)
+    return release if release.startswith("v") else f"v{release}"
 
 
 def mteb_metadata(
-    folder: str | Path, *, dataset_path: str | None = None
+    folder: str | Path,
+    *,
+    dataset_path: str | None = None,
+    domains: Iterable[str] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """MTEB-style metadata per config. ``dataset_path`` defaults to the folder as given (pass
-    the Hub id of a published copy)."""
+    the Hub id of a published copy: the revision is then its release tag); ``domains`` are
+    MTEB domain names (see the module doc for these choices)."""
     from polyprobe.languages import resolve_language
 
+    domain_list = check_domains(domains)
     view = read_folder(folder)
     card = view.card or {}
     block = card.get("polyprobe") or {}
     pconfigs = block.get("configs") or {}
-    descriptions = _card_descriptions(Path(folder))
-    revision = str(block.get("fingerprint", ""))
+    body = _card_body(Path(folder))
+    descriptions = config_descriptions(body) if body else {}
+    citation = "\n\n".join(card_citations(card, body))
+    revision = mteb_revision(card, dataset_path)
     license_id = str(card.get("license", "unknown"))
     langs = []
     for code in card.get("language") or []:
@@ -311,11 +419,15 @@ def mteb_metadata(
             "annotations_creators": "derived",
             "sample_creation": _sample_creation(view, config, cblock),
             "task_subtypes": ["probing"],
+            "domains": domain_list,
+            "date": None,
+            "bibtex_citation": citation,
             "polyprobe": {
                 "task": cblock.get("task"),
                 "labels": cblock.get("labels"),
                 "recipe_version": cblock.get("recipe_version"),
                 "release": block.get("release"),
+                "fingerprint": block.get("fingerprint"),
                 "polyprobe_version": block.get("version"),
             },
         }
@@ -323,9 +435,13 @@ def mteb_metadata(
 
 
 def export_mteb(
-    folder: str | Path, out: str | Path, *, dataset_path: str | None = None
+    folder: str | Path,
+    out: str | Path,
+    *,
+    dataset_path: str | None = None,
+    domains: Iterable[str] | None = None,
 ) -> dict[str, Any]:
-    meta = mteb_metadata(folder, dataset_path=dataset_path)
+    meta = mteb_metadata(folder, dataset_path=dataset_path, domains=domains)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = {}
@@ -340,14 +456,21 @@ def export_mteb(
 
 
 def export(
-    folder: str | Path, fmt: str, out: str | Path, *, dataset_path: str | None = None
+    folder: str | Path,
+    fmt: str,
+    out: str | Path,
+    *,
+    dataset_path: str | None = None,
+    domains: Iterable[str] | None = None,
 ) -> dict[str, Any]:
+    if fmt != "mteb" and (dataset_path or domains):
+        raise UsageError("--dataset-path and --domains apply to --format mteb only")
     if fmt == "senteval":
         result = export_senteval(folder, out)
     elif fmt == "linspector":
         result = export_linspector(folder, out)
     elif fmt == "mteb":
-        result = export_mteb(folder, out, dataset_path=dataset_path)
+        result = export_mteb(folder, out, dataset_path=dataset_path, domains=domains)
     else:
         raise UsageError(f"unknown export format {fmt!r}: use one of {', '.join(FORMATS)}")
     if not result["written"]:

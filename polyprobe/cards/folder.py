@@ -7,7 +7,9 @@ Why it is shaped this way:
   atomic on one filesystem) and is renamed into place by :meth:`DatasetFolderWriter.finish`.
   An exception, a ``KeyboardInterrupt`` or a forgotten ``finish`` leaves no folder behind:
   the context manager aborts, and a ``weakref.finalize`` removes the temporary folder at
-  garbage collection or interpreter exit if nobody else did.
+  garbage collection or interpreter exit if nobody else did. A SIGKILL leaves it: so its name
+  carries the pid and host of the process that made it, and the next writer of the same
+  ``out`` sweeps those whose process is gone (:func:`sweep_orphans`).
 * Each config's split tables are written to parquet as soon as :meth:`add_config` receives
   them, so a build never holds more than one config's tables; only statistics are kept.
 * Every number the card prints is computed from the tables as they are written (and
@@ -18,12 +20,14 @@ Why it is shaped this way:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import re
 import secrets
 import shutil
+import socket
 import warnings
 import weakref
 from collections.abc import Callable, Iterable
@@ -55,6 +59,7 @@ from polyprobe.cards.stats import (
     ordered_splits,
 )
 from polyprobe.errors import PolyprobeError
+from polyprobe.hashing import digest
 from polyprobe.metadata import DatasetMeta
 
 
@@ -100,6 +105,87 @@ def _remove(path: str) -> None:
         os.unlink(path)
 
 
+# Folders written aside are named ``<prefix><pid>-<host>-<random>``: the pid and host (a hash
+# of its name, as a shared filesystem may be written from several machines) of the process
+# that made them, so a later build can tell a killed build's leftovers from a running build's.
+STAGING, ASIDE = "polyprobe-tmp-", "polyprobe-old-"
+_OWNED = re.compile(r"(\d+)-([0-9a-f]{8})-[0-9a-f]{8}")
+
+
+def _host() -> str:
+    return digest("polyprobe-host", socket.gethostname(), size=4).hex()
+
+
+def owned_name(prefix: str) -> str:
+    """``<prefix><pid>-<host>-<random>`` for this process (see :func:`orphans`)."""
+    return f"{prefix}{os.getpid()}-{_host()}-{secrets.token_hex(4)}"
+
+
+def make_owned_dir(parent: Path, prefix: str, mode: int = 0o777) -> Path:
+    """A new folder ``parent/<prefix><pid>-<host>-<random>`` (see :func:`orphans`); ``mode``
+    as for ``os.mkdir`` (``0o700`` for scratch in a shared temp dir, as ``mkdtemp`` does)."""
+    while True:
+        path = parent / owned_name(prefix)
+        try:
+            os.mkdir(path, mode)
+            return path
+        except FileExistsError:
+            continue
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` of this host still exists (a zombie or a reused pid counts: the
+    sweep then keeps a leftover rather than remove a live build's folder)."""
+    if os.name != "posix":
+        return True  # no harmless probe: os.kill(pid, 0) would end the process on Windows
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # e.g. another user's process
+    return True
+
+
+def orphans(parent: Path, prefix: str) -> list[Path]:
+    """Entries of ``parent`` named by :func:`owned_name` with ``prefix`` on this host, for a
+    process that is gone (killed: a process that ends any other way removes them)."""
+    try:
+        names = sorted(os.listdir(parent))
+    except OSError:
+        return []
+    host = _host()
+    found = []
+    for name in names:
+        owner = _OWNED.fullmatch(name[len(prefix) :]) if name.startswith(prefix) else None
+        if owner and owner.group(2) == host and not _running(int(owner.group(1))):
+            found.append(parent / name)
+    return found
+
+
+def sweep_orphans(parent: Path, prefix: str) -> list[Path]:
+    """Remove :func:`orphans` (the next build's cleanup after a SIGKILL); returns them."""
+    found = orphans(parent, prefix)
+    for path in found:
+        _remove(str(path))
+    return found
+
+
+def sweep_leftovers(out: Path) -> None:
+    """What killed writers of ``out`` left beside it: their staging folders are removed; a
+    folder set aside by an overwrite goes back to ``out`` if the kill came between the two
+    renames of the swap (``out`` is missing: it is the only copy), else it is removed."""
+    sweep_orphans(out.parent, f".{out.name}.{STAGING}")
+    for old in orphans(out.parent, f".{out.name}.{ASIDE}"):
+        if os.path.lexists(out):
+            _remove(str(old))
+            continue
+        with contextlib.suppress(OSError):
+            os.rename(old, out)
+
+
 def _is_dataset_folder(path: Path) -> bool:
     """Only polyprobe dataset folders (or empty folders) may be replaced by ``overwrite``:
     ``--out ~ --overwrite`` must not delete a home directory."""
@@ -125,16 +211,10 @@ class DatasetFolderWriter:
         self._configs: list[ConfigCard] = []
         self._finished = False
         self._aborted = False
+        sweep_leftovers(self.out)  # before the check: a swap cut short puts ``out`` back
         self._check_target()
         self.out.parent.mkdir(parents=True, exist_ok=True)
-        while True:
-            tmp = self.out.parent / f".{self.out.name}.polyprobe-tmp-{secrets.token_hex(4)}"
-            try:
-                os.mkdir(tmp)
-                break
-            except FileExistsError:
-                continue
-        self.tmp = tmp
+        self.tmp = tmp = make_owned_dir(self.out.parent, f".{self.out.name}.{STAGING}")
         self._cleanup = weakref.finalize(self, _remove, str(tmp))
 
     # -- state ----------------------------------------------------------------------------
@@ -241,7 +321,7 @@ class DatasetFolderWriter:
         if not os.path.lexists(self.out):
             os.rename(self.tmp, self.out)
             return
-        old = self.out.parent / f".{self.out.name}.polyprobe-old-{secrets.token_hex(4)}"
+        old = self.out.parent / owned_name(f".{self.out.name}.{ASIDE}")
         os.rename(self.out, old)
         try:
             os.rename(self.tmp, self.out)

@@ -10,6 +10,9 @@ Why each check exists:
   (a probe memorises the sentence or the word); no split may share either with another.
 * Every number the card prints is recomputed from the parquet files; a card that was edited by
   hand, or a file that was replaced, shows up as a mismatch.
+* No string of any column may hold a C0 control character other than tab: a NUL or an ESC in a
+  sentence is no text a model should see, and the readers refuse them, so one here means a file
+  made or changed by something else.
 
 Problems are collected, never raised, so one run lists all of them; each names the config,
 split and file concerned. Input that cannot be checked at all (no folder, no README, no YAML)
@@ -24,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from polyprobe.cards import schema
@@ -391,6 +396,8 @@ class _Validator:
         all_keys = strings("lexical_key")
         keys = {k for k in all_keys if k}
         keyless = sum(1 for k in all_keys if not k)
+        for found in _control_characters(pf, table):
+            self.problem(f"{where}: {found}")
         return _SplitData(table.num_rows, counts, ids, groups, keys, keyless), embedded
 
     def _check_ids_and_leaks(self, config: str, splits: dict[str, _SplitData]) -> None:
@@ -610,6 +617,82 @@ class _Validator:
             json.loads(path.read_text(encoding="utf-8"))
         except (ValueError, UnicodeDecodeError) as exc:
             self.problem(f"{REPORT}: not valid JSON ({exc})")
+
+
+# RE2 (Arrow's regex engine): every C0 control character but tab.
+_CONTROL = "[\\x00-\\x08\\x0a-\\x1f]"
+
+
+def _is_text(kind: pa.DataType) -> bool:
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+
+
+def _is_text_column(kind: pa.DataType) -> bool:
+    """A column of strings or of lists of strings (``tokens``)."""
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        return _is_text(kind.value_type)
+    return _is_text(kind)
+
+
+def _may_hold_control(strings: pa.Array) -> bool:
+    """Whether the bytes behind a string array hold a byte below 0x20 other than tab: in
+    UTF-8 such a byte is always a C0 character. A look at the raw buffer (a millisecond for
+    all of EWT) so that only an array that may hold one is searched string by string; bytes
+    of the buffer outside the array's slice can only cause that search, never a report."""
+    data = strings.buffers()[2]
+    if data is None or data.size == 0:
+        return False
+    raw = np.frombuffer(data, dtype=np.uint8)
+    return int(np.count_nonzero(raw < 32)) > int(np.count_nonzero(raw == 9))
+
+
+def _control_rows(column: pa.ChunkedArray) -> list[int]:
+    """Rows (0-based, in the column's order) whose text holds a C0 character but tab."""
+    rows: list[int] = []
+    offset = 0
+    for chunk in column.chunks:
+        is_list = not _is_text(chunk.type)
+        if _may_hold_control(chunk.values if is_list else chunk):
+            values = pc.list_flatten(chunk) if is_list else chunk
+            found = pc.match_substring_regex(values, _CONTROL).to_numpy(zero_copy_only=False)
+            matched = found.nonzero()[0]
+            if is_list:
+                matched = pc.list_parent_indices(chunk).to_numpy()[matched]
+            rows.extend(sorted({int(i) + offset for i in matched}))
+        offset += len(chunk)
+    return rows
+
+
+def _control_characters(pf: pq.ParquetFile, table: pa.Table) -> list[str]:
+    """One line per string column (or list-of-strings column) of the file holding a C0
+    control character other than tab: how many rows, and the first row's id and character.
+    Columns already read (``table``) are searched there; the others a row group at a time,
+    since text columns can be most of a file."""
+    columns = [f.name for f in pf.schema_arrow if _is_text_column(f.type)]
+    hits = {n: _control_rows(table.column(n)) for n in table.column_names if n in columns}
+    rest = [name for name in columns if name not in table.column_names]
+    offset = 0
+    for group in range(pf.num_row_groups if rest else 0):
+        part = pf.read_row_group(group, columns=rest, use_threads=False)
+        for name in rest:
+            hits.setdefault(name, []).extend(offset + i for i in _control_rows(part.column(name)))
+        offset += part.num_rows
+    ids = table.column("id") if "id" in table.column_names else None
+    out = []
+    for name in columns:
+        rows = hits.get(name)
+        if not rows:
+            continue
+        first = rows[0]
+        value = pf.read(columns=[name], use_threads=False).column(name)[first].as_py()
+        text = "\t".join(value) if isinstance(value, list) else value
+        char = next(c for c in text if ord(c) < 32 and c != "\t")
+        row = f"row id {ids[first].as_py()!r}" if ids is not None else f"row {first}"
+        out.append(
+            f"column {name!r}: {len(rows)} row(s) hold a control character (U+{ord(char):04X} "
+            f"in {row}); C0 characters other than tab are not text"
+        )
+    return out
 
 
 def _merge(parts: list[_SplitData]) -> _SplitData:

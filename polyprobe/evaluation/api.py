@@ -19,7 +19,7 @@ from polyprobe.errors import UsageError
 from polyprobe.evaluation import controls
 from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
 from polyprobe.evaluation.data import LoadedConfig, load_config, read_card, resolve_configs
-from polyprobe.evaluation.encoders import Encoder, build_encoder
+from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
 from polyprobe.evaluation.protocols import SplitArrays, components, majority_outcome, run_protocol
 from polyprobe.evaluation.results import library_versions, result_path, write_result
@@ -116,6 +116,7 @@ def evaluate(
     out: str | Path | None = None,
     revision: str | None = None,
     cache: str | Path | EmbeddingCache | None = None,
+    cache_dir: str | Path | None = None,
     device: str | None = None,
     batch_size: int = 32,
     folds: int = 5,
@@ -125,7 +126,10 @@ def evaluate(
 ) -> list[dict[str, Any]]:
     """Evaluate ``encoders`` on ``dataset`` (folder or hub id); one result per config × encoder
     × layer. ``config``: None (the card's default), a name, a list, or ``"all"``. ``seeds``: a
-    count (seeds 0..N-1) or explicit seeds. Writes JSON files under ``out`` when given."""
+    count (seeds 0..N-1) or explicit seeds. Writes JSON files under ``out`` when given.
+    ``cache``: the embedding cache (default ``$POLYPROBE_CACHE/embeddings``); ``cache_dir``:
+    where ``datasets`` keeps a Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A
+    local folder is read in place and adds nothing to the datasets cache."""
     t_all = time.perf_counter()
     spec = get_probe(probe)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
@@ -141,6 +145,8 @@ def evaluate(
         enc = build_encoder(e)
         if hasattr(enc, "device_request"):
             enc.device_request = device
+            if device and device != "auto":
+                check_device(device)  # one line now, not torch's traceback at the first batch
         if hasattr(enc, "cache_root"):
             enc.cache_root = store.root
         encs.append(enc)
@@ -154,7 +160,7 @@ def evaluate(
     results: list[dict[str, Any]] = []
     try:
         for name in names:
-            cfg = load_config(dataset, name, revision, card)
+            cfg = load_config(dataset, name, revision, card, cache_dir)
             n_classes = len(cfg.label_names)
             groups = {s: cfg.groups(s) for s in cfg.splits}
             lex = {s: cfg.keys(s) for s in cfg.splits}

@@ -6,8 +6,10 @@ target index); the encoder id already carries the resolved revision, so a change
 never be served old vectors. Keys are stable across processes and machines (no ``hash()``).
 
 Storage: one SQLite file per encoder id (WAL mode, so concurrent runs can share it), vectors
-as raw float32 bytes. Location: ``--cache DIR``, else ``POLYPROBE_CACHE``, else
-``~/.cache/polyprobe/embeddings``.
+as raw float32 bytes. Location: ``--cache DIR``, else ``$POLYPROBE_CACHE/embeddings``, else
+``~/.cache/polyprobe/embeddings``. ``POLYPROBE_CACHE`` is the root of everything polyprobe
+caches (embeddings, word2vec models under ``embeddings/w2v``, Wuggy tables under ``wuggy``:
+``polyprobe.loaders.wuggy.default_cache_dir``), so one variable moves all of it.
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ from polyprobe.hashing import digest
 
 
 def default_cache_dir() -> Path:
+    """``$POLYPROBE_CACHE/embeddings``, else ``~/.cache/polyprobe/embeddings``."""
     env = os.environ.get("POLYPROBE_CACHE")
-    if env:
-        return Path(env).expanduser()
-    return Path.home() / ".cache" / "polyprobe" / "embeddings"
+    root = Path(env).expanduser() if env else Path.home() / ".cache" / "polyprobe"
+    return root / "embeddings"
 
 
 def cache_key(encoder_id: str, pooling: str | None, layer: int | None, item: Item) -> str:

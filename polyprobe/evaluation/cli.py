@@ -4,7 +4,9 @@ load inside :func:`run_evaluate`, so ``polyprobe --help`` stays quick)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,11 @@ encoder specs:
                               transformers encoder; #all = embeddings + every hidden layer
 
 results: OUT/<dataset>/<config>/<encoder>[_layer<L>]/<probe>.json
+
+caches: embeddings in --cache (default $POLYPROBE_CACHE/embeddings, else
+  ~/.cache/polyprobe/embeddings); a Hub dataset's Arrow files in --cache-dir (default
+  $HF_DATASETS_CACHE, else ~/.cache/huggingface/datasets); a local dataset folder is read in
+  place, nothing copied. Delete either folder at any time: it is rebuilt on demand.
 """
 
 
@@ -51,10 +58,30 @@ def add_evaluate_parser(subparsers: Any) -> None:
     p.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
     p.add_argument("--folds", type=int, default=5, help="folds when there is no validation split")
     p.add_argument("--out", required=True, type=Path, help="results folder")
-    p.add_argument("--cache", type=Path, default=None, help="embedding cache folder")
+    p.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="embedding cache folder (default $POLYPROBE_CACHE/embeddings, else "
+        "~/.cache/polyprobe/embeddings)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="where `datasets` keeps the Arrow files of a Hub dataset (default "
+        "$HF_DATASETS_CACHE, else ~/.cache/huggingface/datasets); a local folder is read in "
+        "place and never copied there",
+    )
     p.add_argument("--device", default=None, help="cpu, cuda, mps (default: auto)")
     p.add_argument("--batch-size", type=int, default=32, help="encoding batch size")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument(
+        "--no-progress",
+        "--quiet",
+        dest="no_progress",
+        action="store_true",
+        help="no progress bars (neither polyprobe's nor those of datasets and the Hub client)",
+    )
     p.set_defaults(func=run_evaluate)
 
 
@@ -93,8 +120,55 @@ def summary_table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _interrupted(exc: KeyboardInterrupt, finished: list[dict[str, Any]], out: Path) -> int:
+    """An interrupted evaluation: the results that finished are in their files (each written
+    whole, by a rename), the one in progress is not; say which, in one line on stderr (the
+    finished results' table on stdout, as at the end of a run). Exit 130 for Ctrl-C, 128 +
+    the signal for a termination (``polyprobe.runtime.signals.Terminated``)."""
+    if finished:
+        print(summary_table(finished))
+    signame = getattr(exc, "signame", None)
+    what = f"terminated ({signame})" if signame else "interrupted"
+    if finished:
+        done = (
+            f"{len(finished)} finished result file(s) under {out} are complete; the "
+            "evaluation in progress was not written"
+        )
+    else:
+        done = "no result file was written"
+    print(f"polyprobe evaluate: {what}; {done}", file=sys.stderr)
+    return int(getattr(exc, "exit_code", 130))
+
+
+@contextlib.contextmanager
+def library_bars(show: bool) -> Iterator[None]:
+    """``datasets``' and the Hub client's own progress bars (split generation, downloads):
+    silenced for ``--no-progress``, restored afterwards (the switches are process-wide)."""
+    if show:
+        yield
+        return
+    import warnings
+
+    import datasets
+    from huggingface_hub import utils as hub
+
+    had_datasets, had_hub = datasets.is_progress_bar_enabled(), not hub.are_progress_bars_disabled()
+    with warnings.catch_warnings():  # an explicit HF_*_DISABLE_PROGRESS_BARS=0 keeps its bars
+        warnings.simplefilter("ignore")
+        datasets.disable_progress_bars()
+        hub.disable_progress_bars()
+    try:
+        yield
+    finally:
+        if had_datasets:
+            datasets.enable_progress_bars()
+        if had_hub:
+            hub.enable_progress_bars()
+
+
 def run_evaluate(args: argparse.Namespace) -> int:
-    """Exit 0 when every evaluation ran, 2 on a usage or input error (message on stderr)."""
+    """Exit 0 when every evaluation ran, 2 on a usage or input error (message on stderr), 130
+    on Ctrl-C and 143 on SIGTERM (the finished result files stay; their table is printed)."""
     from polyprobe.errors import PolyprobeError
 
     if args.seeds < 1:
@@ -103,29 +177,35 @@ def run_evaluate(args: argparse.Namespace) -> int:
     config: Any = "all" if args.all else args.config
     if isinstance(config, list) and len(config) == 1:
         config = config[0]
+    finished: list[dict[str, Any]] = []  # results whose file is written, as they finish
     try:
         from polyprobe.evaluation.api import evaluate
         from polyprobe.evaluation.encoders import parse_spec
 
         for spec in args.encoder:
             parse_spec(spec)  # fail fast on a typo, before loading any dataset
-        results = evaluate(
-            args.dataset,
-            config=config,
-            encoders=args.encoder,
-            probe=args.probe,
-            seeds=args.seeds,
-            out=args.out,
-            revision=args.revision,
-            cache=args.cache,
-            device=args.device,
-            batch_size=args.batch_size,
-            folds=args.folds,
-            progress=not args.no_progress,
-        )
+        with library_bars(not args.no_progress):
+            results = evaluate(
+                args.dataset,
+                config=config,
+                encoders=args.encoder,
+                probe=args.probe,
+                seeds=args.seeds,
+                out=args.out,
+                revision=args.revision,
+                cache=args.cache,
+                cache_dir=args.cache_dir,
+                device=args.device,
+                batch_size=args.batch_size,
+                folds=args.folds,
+                progress=not args.no_progress,
+                on_result=finished.append,
+            )
     except PolyprobeError as exc:
         print(f"polyprobe evaluate: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (raised as a KeyboardInterrupt)
+        return _interrupted(exc, finished, args.out)
     print(summary_table(results))
     print(f"\n{len(results)} result file(s) under {args.out}")
     return EXIT_OK

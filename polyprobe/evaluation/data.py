@@ -1,5 +1,7 @@
-"""Reading a dataset for evaluation, exactly as a user would: ``datasets.load_dataset`` plus the
-README card's YAML. Nothing from the builders is imported (one direction, no back-edges).
+"""Reading a dataset for evaluation, exactly as a user would: through ``datasets`` (its builder
+resolves configs and files; ``tables.py``: a local folder is streamed in place, a Hub dataset
+loaded and cached) plus the README card's YAML. Nothing from the builders is imported (one
+direction, no back-edges). A row whose input or label is null is refused with its file and row.
 
 Read defensively: a polyprobe card has a top-level ``polyprobe:`` block (``version``,
 ``fingerprint``, ``configs: {name: {task, level, ...}}``); a plain Hugging Face dataset has
@@ -20,6 +22,7 @@ import numpy as np
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.evaluation.encoders import Item
+from polyprobe.evaluation.tables import SplitTables, read_splits
 from polyprobe.hashing import digest, file_sha256
 
 SPLIT_ALIASES = {
@@ -223,43 +226,93 @@ def resolve_configs(
     return wanted
 
 
-def load_config(dataset: str, config: str, revision: str | None, card: Card) -> LoadedConfig:
+# The columns each level reads, besides the label ("text" stands for ``sentence`` or ``text``).
+LEVEL_COLUMNS = {
+    "word-in-context": ("text", "target_index"),
+    "word": ("word",),
+    "word-pair": ("word1", "word2"),
+    "sentence-pair": ("sentence1", "sentence2"),
+    "discourse": ("sentence1", "sentence2"),
+}
+
+
+def check_inputs(tables: SplitTables, used: list[str], level: str, label_col: str) -> None:
+    """Refuse a split (of ``used``) that lacks a column its level reads, or has a null in one
+    (a row with no text cannot be encoded, and a null label is no class): one
+    :class:`InputError` naming the data file and row of the first null."""
+    import pyarrow.compute as pc
+
+    for split in used:
+        table = tables.tables[split]
+        names = table.column_names
+        text_col = "sentence" if "sentence" in names else "text"
+        wanted = [text_col if c == "text" else c for c in LEVEL_COLUMNS.get(level, ("text",))]
+        for col in [*wanted, label_col]:
+            if col not in names:
+                raise InputError(
+                    tables.dataset,
+                    None,
+                    f"config {tables.config!r}, split {split!r}: no column {col!r}, which "
+                    f"level {level!r} needs (columns: {', '.join(names)})",
+                    "missing-column",
+                )
+            column = table.column(col)
+            if column.null_count == 0:
+                continue
+            first = int(pc.index(pc.is_null(column), True).as_py())
+            path, row = tables.where(split, first)
+            what = "label" if col == label_col else "input"
+            raise InputError(
+                path,
+                None,
+                f"{row}: {what} column {col!r} is null ({column.null_count} null row(s) in "
+                f"config {tables.config!r}, split {split!r}); every row needs its "
+                f"{'label' if what == 'label' else 'text'}",
+                "null-value",
+            )
+
+
+def load_config(
+    dataset: str,
+    config: str,
+    revision: str | None,
+    card: Card,
+    cache_dir: str | Path | None = None,
+) -> LoadedConfig:
+    """One config's rows. A local folder is read in place (nothing is added to the datasets
+    cache); a Hub dataset is cached by ``datasets`` in ``cache_dir`` (default: its own)."""
     import datasets as hf
 
-    # datasets 5.2 keys its Arrow cache of a local folder on the folder *name*, the config and
-    # the card, not on the parquet contents: a folder rebuilt in place, or another folder with
-    # the same name, is served stale rows (or fails split verification even when forced to
-    # re-read). A cache directory per content revision makes reuse safe.
     local = Path(dataset).expanduser().is_dir()
-    cache_dir = None
-    if local:
-        rev = dataset_revision(dataset, None, card)
-        cache_dir = str(Path(hf.config.HF_DATASETS_CACHE) / "polyprobe-local" / rev)
-    try:
-        dsd = hf.load_dataset(dataset, config, revision=revision, cache_dir=cache_dir)
-    except Exception as exc:  # noqa: BLE001
-        raise InputError(
-            dataset, None, f"cannot load config {config!r}: {exc}", "bad-dataset"
-        ) from exc
-    rows: dict[str, dict[str, list[Any]]] = {}
+    tables = read_splits(dataset, config, revision, cache_dir)
+    splits: dict[str, Any] = {}
+    used: list[str] = []  # the dataset's own split names, one per split evaluated
     label_names: list[str] | None = None
     label_col: str | None = None
     columns: list[str] = []
-    for split_name, ds in dsd.items():
+    for split_name, table in tables.tables.items():
         split = SPLIT_ALIASES.get(split_name)
-        if split is None or split in rows:
+        if split is None or split in splits:
             continue
-        columns = list(ds.column_names)
-        label_col = next((c for c in LABEL_COLUMNS if c in ds.column_names), None)
+        columns = list(table.column_names)
+        label_col = next((c for c in LABEL_COLUMNS if c in columns), None)
         if label_col is None:
             raise InputError(dataset, None, f"{config}/{split_name}: no label column", "no-label")
-        feat = ds.features[label_col]
+        feat = (tables.features.get(split_name) or {}).get(label_col)
         if label_names is None and isinstance(feat, hf.ClassLabel):
             label_names = list(feat.names)
-        rows[split] = ds.to_dict()  # plain lists: per-row access to Arrow columns is slow
-    if "train" not in rows:
+        splits[split] = table
+        used.append(split_name)
+    if "train" not in splits:
         raise InputError(dataset, None, f"config {config!r} has no train split", "no-train")
     assert label_col is not None
+    block = card.config_block(config)
+    level = str(block.get("level") or infer_level(columns))
+    if level == "word-in-context" and "target_index" not in columns:
+        level = infer_level(columns)
+    check_inputs(tables, used, level, label_col)
+    # plain lists: per-row access to Arrow columns is slow
+    rows: dict[str, dict[str, list[Any]]] = {s: t.to_pydict() for s, t in splits.items()}
     if label_names is None:  # plain values: classes are the sorted distinct values
         values = sorted({str(v) for r in rows.values() for v in r[label_col]})
         index = {v: i for i, v in enumerate(values)}
@@ -269,10 +322,6 @@ def load_config(dataset: str, config: str, revision: str | None, card: Card) -> 
     else:
         for r in rows.values():
             r["_label"] = list(r[label_col])
-    block = card.config_block(config)
-    level = str(block.get("level") or infer_level(columns))
-    if level == "word-in-context" and "target_index" not in columns:
-        level = infer_level(columns)
     return LoadedConfig(
         dataset=str(Path(dataset).expanduser().resolve()) if local else dataset,
         revision=dataset_revision(dataset, revision, card),

@@ -85,10 +85,20 @@ def parse_spec(spec: str) -> ParsedSpec:
                 raise UsageError("st: encoders have no layers; use hf: for layer-wise encoding")
             parsed.layer = m.group(1)
             rest = rest[: m.start()]
+        elif "#" in rest and not Path(rest).expanduser().exists():
+            layer = rest.rpartition("#")[2]
+            raise UsageError(
+                f"{spec}: layer {layer!r} is neither an integer nor 'all' (e.g. #6, #-1, #all)"
+            )
         head, colon, tail = rest.rpartition(":")
         if colon and tail in POOLINGS:
             parsed.pooling = tail
             rest = head
+        elif colon and head and _looks_like_pooling(tail, rest):
+            raise UsageError(
+                f"{spec}: unknown pooling {tail!r}; the poolings are {', '.join(POOLINGS)} "
+                f"(e.g. {kind}:{head}:mean)"
+            )
         if "@" in rest:
             name, _, rev = rest.rpartition("@")
             if name and rev and "/" not in rev:
@@ -103,6 +113,12 @@ def parse_spec(spec: str) -> ParsedSpec:
             # ``borep:mean`` is accepted as shorthand for ``borep?pool=mean``.
             parsed.options.setdefault("pool", rest)
     return parsed
+
+
+def _looks_like_pooling(tail: str, target: str) -> bool:
+    """``maxx`` in ``hf:PATH:maxx``: a word after the last colon, where no model path or Hub
+    id has one (Hub ids have no colon; a local path with one exists on disk)."""
+    return bool(re.fullmatch(r"[A-Za-z_-]+", tail)) and not Path(target).expanduser().exists()
 
 
 class Encoder(ABC):
@@ -259,9 +275,9 @@ def local_content_hash(path: Path) -> str:
 
 
 def auto_device(requested: str | None = None) -> str:
-    """cuda, then mps, then cpu; an explicit request wins."""
+    """cuda, then mps, then cpu; an explicit request wins once :func:`check_device` accepts it."""
     if requested and requested != "auto":
-        return requested
+        return check_device(requested)
     import torch
 
     if torch.cuda.is_available():
@@ -270,3 +286,35 @@ def auto_device(requested: str | None = None) -> str:
     if mps is not None and mps.is_available():
         return "mps"
     return "cpu"
+
+
+def check_device(requested: str) -> str:
+    """``--device`` as torch will take it, or a :class:`UsageError` saying why not (a typo,
+    a torch built without CUDA, no GPU visible) instead of torch's traceback at the first batch."""
+    import torch
+
+    try:
+        device = torch.device(requested)
+    except (RuntimeError, ValueError):
+        raise UsageError(
+            f"--device {requested}: not a torch device; use cpu, cuda, cuda:N or mps "
+            "(or leave --device out to pick one)"
+        ) from None
+    if device.type == "cuda":
+        if not torch.backends.cuda.is_built():
+            raise UsageError(
+                f"--device {requested}: this torch ({torch.__version__}) is built without CUDA; "
+                "use --device cpu, or install a CUDA build of torch"
+            )
+        count = torch.cuda.device_count()
+        if count == 0:
+            raise UsageError(f"--device {requested}: torch sees no CUDA GPU; use --device cpu")
+        if device.index is not None and device.index >= count:
+            raise UsageError(f"--device {requested}: only {count} CUDA GPU(s), cuda:0..{count - 1}")
+    elif device.type == "mps":
+        mps = getattr(torch.backends, "mps", None)
+        if mps is None or not mps.is_available():
+            raise UsageError(f"--device {requested}: MPS (Apple GPU) is not available here")
+    elif device.type != "cpu":
+        raise UsageError(f"--device {requested}: polyprobe runs encoders on cpu, cuda or mps")
+    return requested

@@ -19,6 +19,7 @@ snapshot commit the local hub cache resolves it to (``snapshot_download`` honour
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,18 +43,48 @@ def make_encoder(parsed: ParsedSpec) -> Encoder:
     return HFEncoder(parsed)
 
 
+# A Hub model id: ``name`` or ``namespace/name`` (what ``huggingface_hub`` accepts).
+_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[A-Za-z0-9][\w.-]*)?$")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def resolve_model(target: str, revision: str | None) -> tuple[Path, str]:
-    """Local folder or hub id → (local path, resolved revision)."""
+    """Local folder or hub id → (local path, resolved revision).
+
+    A target that cannot be a Hub id (an absolute or relative path, ``~``, more than one
+    ``/``) and does not exist is reported as a missing path, not with the Hub's "Repo id must
+    be in the form ..." message."""
     path = Path(target).expanduser()
     if path.exists():
         return path.resolve(), revision or local_content_hash(path)
+    if not _REPO_ID.match(target) or ".." in target or target.endswith((".", "/")):
+        raise InputError(
+            target, None, "no such model folder (and not a Hub model id: ORG/NAME)", "no-model"
+        )
     from huggingface_hub import snapshot_download
 
     try:
         local = Path(snapshot_download(repo_id=target, revision=revision))
     except Exception as exc:  # noqa: BLE001 - hub errors have many types; report one line
-        raise UsageError(f"cannot resolve model {target!r} (revision {revision}): {exc}") from exc
+        at = f" at revision {revision}" if revision else ""
+        raise UsageError(
+            f"cannot resolve model {target!r}{at}: not a local folder, and the Hub (or its "
+            f"cache, offline) has no such model: {_first_line(exc)}"
+        ) from None
     return local, local.name
+
+
+def _not_a_model(spec: str, path: Path | None, kind: str, exc: BaseException) -> InputError:
+    return InputError(
+        path or spec,
+        None,
+        f"{spec}: not a loadable {kind} model folder ({_first_line(exc)})",
+        "bad-model",
+    )
 
 
 def target_span(item: Item) -> tuple[str, tuple[int, int] | None]:
@@ -120,11 +151,8 @@ class SentenceTransformerEncoder(_TransformerBase):
                     str(self.local_path), device=auto_device(self.device_request)
                 )
             except (OSError, ValueError, KeyError) as exc:
-                raise InputError(
-                    self.local_path,
-                    None,
-                    f"{self.spec}: not a loadable sentence-transformers model folder ({exc})",
-                    "bad-model",
+                raise _not_a_model(
+                    self.spec, self.local_path, "sentence-transformers", exc
                 ) from None
         return self._model
 
@@ -192,7 +220,10 @@ class HFEncoder(_TransformerBase):
         super().resolve()
         from transformers import AutoConfig
 
-        config = AutoConfig.from_pretrained(str(self.local_path))
+        try:
+            config = AutoConfig.from_pretrained(str(self.local_path))
+        except (OSError, ValueError, KeyError) as exc:
+            raise _not_a_model(self.spec, self.local_path, "Hugging Face", exc) from None
         n = getattr(config, "num_hidden_layers", None)
         if n is None:
             text_config = getattr(config, "text_config", None)
@@ -219,12 +250,7 @@ class HFEncoder(_TransformerBase):
                 self._tokenizer = AutoTokenizer.from_pretrained(str(self.local_path))
                 model = AutoModel.from_pretrained(str(self.local_path))
             except (OSError, ValueError, KeyError) as exc:
-                raise InputError(
-                    self.local_path,
-                    None,
-                    f"{self.spec}: not a loadable Hugging Face model folder ({exc})",
-                    "bad-model",
-                ) from None
+                raise _not_a_model(self.spec, self.local_path, "Hugging Face", exc) from None
             if not getattr(self._tokenizer, "is_fast", False):
                 raise UsageError(f"{self.spec}: a fast tokenizer is needed for character offsets")
             model.eval()

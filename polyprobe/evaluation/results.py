@@ -91,11 +91,18 @@ def library_versions() -> dict[str, str]:
 
 
 def write_result(path: Path, result: dict[str, Any]) -> None:
-    """Write atomically (temp file + rename): readers never see half a JSON."""
+    """Write atomically (temp file + rename): readers never see half a JSON, and an
+    interrupted run leaves the file as it was (an earlier run's result, or none) and no
+    temporary file."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(result, indent=2, ensure_ascii=False) + "\n"
     tmp = path.with_suffix(f".json.tmp{os.getpid()}")
-    tmp.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except BaseException:  # Ctrl-C or SIGTERM included
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def check_schema(result: dict[str, Any]) -> list[str]:

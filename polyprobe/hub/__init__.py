@@ -9,9 +9,11 @@ from __future__ import annotations
 from polyprobe.hub.cardinfo import DEFAULT_RELEASE, card_release, release_tag
 from polyprobe.hub.loading import LoadedRelease, ReleaseMismatchError, load
 from polyprobe.hub.publishing import PublishError, PublishPlan, plan_publish, publish
+from polyprobe.hub.reach import HubUnreachableError
 
 __all__ = [
     "DEFAULT_RELEASE",
+    "HubUnreachableError",
     "LoadedRelease",
     "PublishError",
     "PublishPlan",

@@ -14,7 +14,12 @@ Order of operations (each step only after the previous one succeeded):
    own ``.gitattributes`` is kept: it is repository infrastructure, not data.
 5. ``create_tag`` ``v<release>`` at that commit's oid.
 
-``--dry-run`` runs steps 1–2 and prints the commit (file list and sizes) and the tag.
+``--dry-run`` runs steps 1–2 and prints the commit (file list and sizes) and the tag. Step 2
+needs the Hub: when it cannot be reached (``HF_HUB_OFFLINE=1``, no network) the dry run still
+prints the plan from the folder and says plainly that the tag check and the list of remote
+files to delete were not done. A real publish never goes on without them: it stops with one
+line (:class:`~polyprobe.hub.reach.HubUnreachableError`, exit 2), and a Hub call that fails
+later says what had been written by then.
 
 The token comes from ``huggingface_hub``'s usual sources (``HF_TOKEN``, the cached login); this
 module never reads, prints or stores it.
@@ -35,6 +40,7 @@ from polyprobe.hub.cardinfo import (
     read_folder_card,
     release_tag,
 )
+from polyprobe.hub.reach import HubUnreachableError, hub_step
 
 REPO_TYPE = "dataset"
 BRANCH = "main"
@@ -69,6 +75,8 @@ class PublishPlan:
     uploads: list[LocalFile]
     deletes: list[str]
     kept: list[str] = field(default_factory=list)
+    # Why the Hub was not read (a dry run offline); None when step 2 ran.
+    unchecked: str | None = None
 
     @property
     def commit_message(self) -> str:
@@ -81,26 +89,40 @@ class PublishPlan:
     def describe(self) -> str:
         """The exact operations, one commit and one tag, as ``--dry-run`` prints them."""
         width = max((len(f.path_in_repo) for f in self.uploads), default=0)
-        repo_state = (
-            "exists"
-            if self.repo_exists
-            else f"does not exist; create_repo(private={self.private}) first"
+        if self.unchecked:
+            repo_state = "not checked: the Hub was not reached"
+        elif self.repo_exists:
+            repo_state = "exists"
+        else:
+            repo_state = f"does not exist; create_repo(private={self.private}) first"
+        parent = self.parent_commit or (
+            f"<{BRANCH}'s head, read when publishing>"
+            if self.unchecked
+            else "<head after create_repo>"
         )
         lines = [
             f"repository: {self.endpoint}/datasets/{self.repo_id} ({repo_state})",
-            f"operation 1 of 2: create_commit on {BRANCH!r}, "
-            f"parent_commit={self.parent_commit or '<head after create_repo>'}, "
+            f"operation 1 of 2: create_commit on {BRANCH!r}, parent_commit={parent}, "
             f"message {self.commit_message!r}",
         ]
         lines += [f"  add     {f.path_in_repo:<{width}}  {f.size:>12,} bytes" for f in self.uploads]
         lines += [f"  delete  {p}" for p in self.deletes]
         lines += [f"  keep    {p}  (Hub infrastructure, not data)" for p in self.kept]
         total = sum(f.size for f in self.uploads)
-        lines.append(
-            f"  = {len(self.uploads)} file(s) added, {total:,} bytes; "
-            f"{len(self.deletes)} file(s) deleted"
+        deleted = (
+            "remote files to delete unknown"
+            if self.unchecked
+            else (f"{len(self.deletes)} file(s) deleted")
         )
+        lines.append(f"  = {len(self.uploads)} file(s) added, {total:,} bytes; {deleted}")
         lines.append(f"operation 2 of 2: create_tag {self.tag!r} at the new commit's oid")
+        if self.unchecked:
+            lines += [
+                f"NOT CHECKED: whether tag {self.tag!r} is free, {BRANCH}'s head and which remote "
+                f"files would be deleted need the Hub, which was not reached ({self.unchecked}).",
+                "A real publish checks them before it writes anything, and stops if the Hub "
+                "cannot be reached.",
+            ]
         return "\n".join(lines)
 
 
@@ -173,11 +195,14 @@ def plan_publish(
     revision_tag: str | None = None,
     private: bool = False,
     api: Any = None,
+    offline_ok: bool = False,
 ) -> PublishPlan:
     """Validate the folder and read the Hub (read-only) to decide the exact operations.
 
     Raises :class:`PublishError` when the folder is invalid, the tag is malformed, does not
-    match the card's release, or already exists on the Hub."""
+    match the card's release, or already exists on the Hub; :class:`HubUnreachableError`
+    when the Hub cannot be read, unless ``offline_ok`` (a dry run): then the plan is made from
+    the folder alone and says what was not checked (``PublishPlan.unchecked``)."""
     from polyprobe.cards.validate import validate
 
     folder = Path(folder)
@@ -202,12 +227,33 @@ def plan_publish(
             "they agree. Rebuild with the release you mean."
         )
     api = _api(api)
-    refs = _read_refs(api, repo_id)
-    head, tags = _head_and_tags(refs)
-    _refuse_existing_tag(tags, tag, repo_id)
     uploads = _local_files(folder)
+    nothing = "nothing was written"
+    try:
+        with hub_step("reading the repo's tags", nothing, PublishError):
+            refs = _read_refs(api, repo_id)
+        head, tags = _head_and_tags(refs)
+        _refuse_existing_tag(tags, tag, repo_id)
+        with hub_step("listing the repo's files", nothing, PublishError):
+            remote = _remote_files(api, repo_id, head)
+    except HubUnreachableError as exc:
+        if not offline_ok:
+            raise
+        return PublishPlan(
+            folder=folder,
+            repo_id=repo_id,
+            endpoint=str(api.endpoint),
+            release=release,
+            tag=tag,
+            fingerprint=card_fingerprint(card),
+            private=private,
+            repo_exists=False,
+            parent_commit=None,
+            uploads=uploads,
+            deletes=[],
+            unchecked=exc.reason,
+        )
     local = {f.path_in_repo for f in uploads}
-    remote = _remote_files(api, repo_id, head)
     return PublishPlan(
         folder=folder,
         repo_id=repo_id,
@@ -240,17 +286,24 @@ def publish(
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete
 
     api = _api(api)
-    plan = plan_publish(folder, repo_id, revision_tag=revision_tag, private=private, api=api)
+    plan = plan_publish(
+        folder, repo_id, revision_tag=revision_tag, private=private, api=api, offline_ok=dry_run
+    )
     if dry_run:
         return plan
     say = echo or (lambda _msg: None)
+    nothing = "nothing was written"
     if not plan.repo_exists:
         say(f"creating dataset repo {repo_id} ({'private' if private else 'public'})")
-        api.create_repo(repo_id, repo_type=REPO_TYPE, private=private, exist_ok=True)
+        with hub_step("creating the repo", nothing, PublishError):
+            api.create_repo(repo_id, repo_type=REPO_TYPE, private=private, exist_ok=True)
         # The Hub makes an initial commit (.gitattributes): re-read the head and the tree.
-        head, tags = _head_and_tags(_read_refs(api, repo_id))
+        empty = f"the empty repo datasets/{repo_id} was created, no file was committed"
+        with hub_step("reading the new repo's tags", empty, PublishError):
+            head, tags = _head_and_tags(_read_refs(api, repo_id))
         _refuse_existing_tag(tags, plan.tag, repo_id)
-        remote = _remote_files(api, repo_id, head)
+        with hub_step("listing the new repo's files", empty, PublishError):
+            remote = _remote_files(api, repo_id, head)
         local = {f.path_in_repo for f in plan.uploads}
         plan.parent_commit = head
         plan.deletes = [p for p in remote if p not in local and p not in KEEP_REMOTE]
@@ -261,21 +314,34 @@ def publish(
     ]
     operations += [CommitOperationDelete(path_in_repo=p) for p in plan.deletes]
     say(f"committing {len(plan.uploads)} file(s), {len(plan.deletes)} deletion(s) to {repo_id}")
-    info = api.create_commit(
-        repo_id,
-        operations,
-        commit_message=plan.commit_message,
-        commit_description=plan.commit_description,
-        repo_type=REPO_TYPE,
-        revision=BRANCH,
-        parent_commit=plan.parent_commit,
-    )
+    created = "" if plan.repo_exists else f" (the empty repo datasets/{repo_id} was created)"
+    with hub_step(
+        "committing the folder",
+        f"nothing was committed{created}",
+        PublishError,
+        unanswered="a commit is applied whole or not at all: look at the repo's history "
+        "before publishing again",
+    ):
+        info = api.create_commit(
+            repo_id,
+            operations,
+            commit_message=plan.commit_message,
+            commit_description=plan.commit_description,
+            repo_type=REPO_TYPE,
+            revision=BRANCH,
+            parent_commit=plan.parent_commit,
+        )
     say(f"tagging {info.oid} as {plan.tag}")
-    api.create_tag(
-        repo_id,
-        tag=plan.tag,
-        revision=info.oid,
-        repo_type=REPO_TYPE,
-        tag_message=plan.commit_message,
+    untagged = (
+        f"commit {info.oid} is on {BRANCH!r} but untagged; tag it with HfApi().create_tag("
+        f"{repo_id!r}, tag={plan.tag!r}, revision={info.oid!r}, repo_type='dataset')"
     )
+    with hub_step(f"tagging commit {info.oid} as {plan.tag}", untagged, PublishError):
+        api.create_tag(
+            repo_id,
+            tag=plan.tag,
+            revision=info.oid,
+            repo_type=REPO_TYPE,
+            tag_message=plan.commit_message,
+        )
     return PublishResult(plan=plan, commit_oid=info.oid, commit_url=info.commit_url, tag=plan.tag)

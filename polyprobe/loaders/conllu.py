@@ -17,6 +17,13 @@ What it deliberately accepts, because real UD releases contain it: forms, lemmas
 values containing spaces; ``_`` as a form; FEATS/MISC items without ``=``; MISC values that
 contain ``=`` (``Cxn=free=rc-obj`` keeps the value ``free=rc-obj``); comments without
 ``=``; CRLF line endings; a UTF-8 byte order mark; a missing final blank line.
+
+What it refuses besides broken trees: a C0 control character other than tab in any line
+(``control-character``: valid UTF-8, but a NUL or an ESC in a form would be published in the
+sentence), found a block at a time so that the per-line loops never look for it. And, whatever
+the ``--on-invalid`` policy, a file it cannot read to its end: a broken gzip stream
+(``truncated-gzip``, ``corrupt-gzip``) or a file that is not UTF-8 text at all
+(``undecodable``): skipping "one item" there would hide every sentence after the break.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from pathlib import Path
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.records import EmptyNode, MultiwordToken, Sentence, SourceFile, Word
 from polyprobe.loaders.source import FATAL_REASONS, ON_INVALID
+from polyprobe.loaders.textlines import BadLine, has_control, mark_controls, not_text
 
 __all__ = [
     "FATAL_REASONS",
@@ -57,9 +65,14 @@ REASONS: dict[str, str] = {
     "cycle": "the HEAD relation contains a cycle (including a word headed by itself)",
     "no-words": "a sentence block has comments but no word lines",
     "bad-encoding": "a line is not valid UTF-8",
-    "truncated-gzip": "the gzip stream ends before its end marker (the rest of the file is lost)",
-    "corrupt-gzip": "the gzip stream is damaged or not gzip at all (the rest is lost)",
+    "control-character": "a line holds a C0 control character other than tab (NUL, ESC, a "
+    "lone CR, ...)",
 }
+# A broken gzip stream (``truncated-gzip``, ``corrupt-gzip``) and a file that is not text
+# (``undecodable``) are whole-file problems: FATAL_REASONS, never counted here.
+
+#: The columns of a token line, as messages name them.
+COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 
 _BLOCK = 1 << 20  # bytes per read: big enough to amortise decoding, small enough for memory
 _CACHE_MAX = 16384  # distinct FEATS/MISC strings cached; bounded so memory stays constant
@@ -70,12 +83,10 @@ _SPLIT_RE = re.compile(r"-ud-(train|dev|test)(?:-[^./\\]+)?\.conllu(?:\.gz)?$")
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
-class _BadLine(str):
-    """A line that could not be decoded; carries the decoder's complaint. It is a ``str`` so
-    the hot loop needs no extra check: it contains no tab, so it falls into the slow path."""
-
-    __slots__ = ("problem",)
-    problem: str
+# A line the reader refuses whatever it holds: not UTF-8 (``reason`` ``bad-encoding``) or
+# holding a control character. It is a ``str`` so the hot loop needs no extra check: it
+# contains no tab, so it falls into the slow path (and the fast path declines its chunk).
+_BadLine = BadLine
 
 
 class _StreamEnd:
@@ -114,7 +125,11 @@ def split_of(path: str | Path) -> str | None:
 
 def _decode_lines(data: bytes) -> list[str]:
     """Decode a block of complete lines; on bad UTF-8 decode line by line so that only the
-    offending lines become :class:`_BadLine` and everything before them stays usable."""
+    offending lines become :class:`_BadLine` and everything before them stays usable. Lines
+    holding a control character become :class:`_BadLine` too (:func:`_has_control` decides,
+    from the bytes, whether the block needs that look at its lines)."""
+    if data.endswith(b"\r"):  # only a file's last line ends so: a line end, not a character
+        data = data[:-1]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -125,16 +140,33 @@ def _decode_lines(data: bytes) -> list[str]:
             except UnicodeDecodeError as e:
                 bad = _BadLine("\ufffd")
                 bad.problem = f"invalid UTF-8 ({e.reason} at byte {e.start} of the line)"
+                bad.reason = "bad-encoding"
                 out.append(bad)
         if out and out[-1] == "" and not isinstance(out[-1], _BadLine):
             out.pop()
-        return [s[:-1] if s.endswith("\r") else s for s in out]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
+        lines = [s[:-1] if s.endswith("\r") and type(s) is str else s for s in out]
+    else:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+    if _has_control(data):
+        lines = _mark_controls(lines)
     return lines
+
+
+def _has_control(data: bytes) -> bool:
+    """Does a block hold a control character a line may not: a C0 byte other than tab and
+    LF, or a CR that does not end a line (CRLF files are read as LF files)?"""
+    if has_control(data):
+        return True
+    return b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
+
+
+def _mark_controls(lines: list[str]) -> list[str]:
+    """The block's lines with those holding a control character as :class:`_BadLine`."""
+    return mark_controls(lines, COLUMNS, comment="#")
 
 
 def _blocks(path: Path) -> Iterator[list[str] | _StreamEnd]:
@@ -146,12 +178,20 @@ def _blocks(path: Path) -> Iterator[list[str] | _StreamEnd]:
     except OSError as e:
         raise InputError(path, None, f"cannot open: {e.strerror or e}", "unreadable") from e
     with raw:
-        is_gzip = raw.read(2) == _GZIP_MAGIC
-        raw.seek(0)
+        head = raw.peek(16)[:16]
+        is_gzip = head.startswith(_GZIP_MAGIC)
         if path.name.endswith(".gz") and not is_gzip:
             yield _StreamEnd("not a gzip file (bad magic bytes)", "corrupt-gzip")
             return
         stream = gzip.GzipFile(fileobj=raw, mode="rb") if is_gzip else raw
+        if is_gzip:
+            try:
+                head = stream.peek(16)[:16]  # type: ignore[union-attr]
+            except (OSError, EOFError, zlib.error):
+                head = b""  # a broken stream: the reads below report it
+        problem = not_text(head)
+        if problem is not None:
+            raise InputError(path, None, problem, "undecodable")
         tail = b""
         first = True
         while True:
@@ -330,8 +370,9 @@ def read_conllu(
     ``treebank`` defaults to the file stem and ``split`` is recorded as given (``discover``
     infers it from the file name). With ``on_invalid="raise"`` the first problem raises an
     :class:`InputError`; with ``"skip"`` the sentence containing it is dropped and
-    ``skipped[reason] += 1``. A broken gzip stream always ends the file (after counting one
-    ``truncated-gzip``/``corrupt-gzip`` in skip mode) because nothing after it is readable.
+    ``skipped[reason] += 1``. A broken gzip stream (``truncated-gzip``/``corrupt-gzip``) and
+    a file that is not UTF-8 text (``undecodable``) raise in either mode: nothing after the
+    break is readable, so there is no sentence to skip.
 
     ``lazy=True`` yields :class:`LazyWord` words whose FEATS/MISC are parsed on first access
     (a pass that never looks at them, such as counting or sentence length, saves that work);
@@ -624,14 +665,11 @@ def _lines(
 
     for block in blocks:
         if isinstance(block, _StreamEnd):
-            # Everything after the break is unreadable: the open sentence is lost with it.
-            err = InputError(
+            # Everything after the break is unreadable: fatal whatever the policy, since
+            # skipping "one item" would hide every sentence after it (FATAL_REASONS).
+            raise InputError(
                 p, max(lineno, 1), f"{block.problem} (after line {lineno})", block.reason
             )
-            if not skip:
-                raise err
-            skipped[block.reason] += 1
-            return
         for line in block:
             lineno += 1
             if line:
@@ -683,7 +721,7 @@ def _lines(
                         continue
                     # ---- slow path: ranges, empty nodes, big ids, errors ---------------
                     if isinstance(line, _BadLine):
-                        raise InputError(p, lineno, line.problem, "bad-encoding")
+                        raise InputError(p, lineno, line.problem, line.reason)
                     if line.isspace():  # whitespace-only line: a sentence break
                         raise _Blank
                     if len(cols) != 10:

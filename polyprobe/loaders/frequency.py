@@ -15,8 +15,9 @@ from pathlib import Path
 
 from polyprobe.errors import InputError
 from polyprobe.hashing import file_sha256, lexical_key
+from polyprobe.loaders.declared import DeclaredLanguage, treebank_languages
 from polyprobe.loaders.source import InvalidPolicy, file_entries
-from polyprobe.loaders.sources import treebank_metadata
+from polyprobe.loaders.sources import readme_citation, treebank_metadata
 from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
 from polyprobe.metadata import SourceInfo
 
@@ -29,6 +30,7 @@ REASONS: dict[str, str] = {
     "empty-field": "an empty word (list) or FORM column (CoNLL-U)",
     "bad-count": "a list's count is not a non-negative integer",
     "bad-encoding": "a line is not valid UTF-8",
+    "control-character": "a line holds a C0 control character other than tab (NUL, ESC, ...)",
 }
 
 
@@ -285,6 +287,14 @@ class FrequencySource:
         return self.path.is_dir() or _is_conllu(self.path)
 
     @property
+    def languages(self) -> tuple[DeclaredLanguage, ...]:
+        """What a treebank path declares (UD file names, README); a word list: nothing."""
+        if not self.is_ud:
+            return ()
+        folder = self.path if self.path.is_dir() else None
+        return treebank_languages(folder, conllu_files([self.path]))
+
+    @property
     def name(self) -> str:
         return self.path.name
 
@@ -296,6 +306,10 @@ class FrequencySource:
             version=self.version,
             license=self.license,
             files=[dict(f) for f in self.files],
+            # a treebank folder's own citation; a CoNLL-U file's folder is its treebank
+            citation=readme_citation(self.path if self.path.is_dir() else self.path.parent)
+            if self.is_ud
+            else "",
             role="reference",  # it decides which forms count as frequent; no row comes from it
         )
 

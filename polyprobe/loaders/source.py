@@ -46,6 +46,12 @@ FATAL_REASONS: dict[str, str] = {
     "ambiguous-layout": "the column order of a UniMorph file cannot be decided from its lines",
     "bad-header": "a table's header is not the one its format requires (Wuggy: Word, Match)",
     "mixed-format": "a word list mixes lines with and without counts",
+    "truncated-gzip": "a gzip stream ends before its end marker: the rest of the file is lost",
+    "corrupt-gzip": "a gzip stream is damaged or not gzip at all: the rest of the file is lost",
+    "undecodable": "a file is not UTF-8 text at all (UTF-16/32 byte-order mark, another "
+    "compressed format): it has no lines to skip",
+    "truncated": "a file is shorter than the distributed file of its name, or ends inside its "
+    "last line (TREC's known files)",
 }
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.conllu import file_stem, read_conllu, split_of
+from polyprobe.loaders.declared import DeclaredLanguage, treebank_languages
 from polyprobe.loaders.records import Sentence, SourceFile
 from polyprobe.loaders.source import ON_INVALID, InvalidPolicy
 from polyprobe.metadata import SourceInfo
@@ -31,8 +32,11 @@ __all__ = [
     "discover",
     "git_head",
     "input_bytes",
+    "input_files",
     "normalize_license",
     "read_sources",
+    "readme_citation",
+    "readme_release",
     "sha256_file",
     "treebank_metadata",
 ]
@@ -58,6 +62,9 @@ class TreebankSource:
     license: str = "unknown"
     version: str = "unknown"
     checksums: dict[str, str] = field(default_factory=dict)
+    citation: str = ""  # what the treebank's README asks to cite ("" if it says nothing)
+    # the languages its file names and README declare (polyprobe.loaders.declared)
+    languages: tuple[DeclaredLanguage, ...] = ()
 
     @property
     def splits(self) -> set[str]:
@@ -74,6 +81,7 @@ class TreebankSource:
             version=self.version,
             license=self.license,
             files=[{"name": n, "sha256": c} for n, c in sorted(self.checksums.items())],
+            citation=self.citation,
         )
 
     def records(
@@ -147,10 +155,22 @@ def detect_license_text(text: str) -> str | None:
     return None
 
 
+_README_NAMES = ("README.md", "README.txt", "README")
+
+
+def _readme_text(folder: Path) -> str | None:
+    """The folder's README (UD ships ``README.md`` or ``README.txt``), or ``None``."""
+    for name in _README_NAMES:
+        f = folder / name
+        if f.is_file():
+            return f.read_text(encoding="utf-8", errors="replace")
+    return None
+
+
 def _readme_license(folder: Path) -> str | None:
     """The UD README's machine-readable ``License:`` line (the metadata block at its end),
     which is authoritative even where the prose above it mentions an older licence."""
-    for name in ("README.md", "README.txt", "README"):
+    for name in _README_NAMES:
         f = folder / name
         if not f.is_file():
             continue
@@ -248,6 +268,142 @@ def git_head(folder: str | Path) -> str | None:
     return value if out.returncode == 0 and re.fullmatch(r"[0-9a-f]{40,64}", value) else None
 
 
+# Markdown headings (``# Changelog``, ``## References``); UD READMEs that are plain text use
+# the same ``#`` lines.
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_CHANGELOG_TITLE = re.compile(r"^change\s*logs?\b", re.IGNORECASE)
+# How UD changelogs name a release: "v2.16", "v 2.17", "v.2.3+", "UD 2.13", "1.4 -> 2.0".
+_RELEASE = re.compile(r"(?:\bv\s*\.?\s*|\bUD\s+v?|->\s*)(\d+)\.(\d+)(?!\.?\d)", re.IGNORECASE)
+_CITATION_TITLE = re.compile(
+    r"^(?:citations?|cite|how\s+to\s+cite|references?|key\s+references?|bibliography)\b",
+    re.IGNORECASE,
+)
+# A prose lead-in to a list of works ("please cite the following papers:", "Any use of the
+# data should reference the above plus:"), for READMEs without a citation heading.
+_CITE_LEAD = re.compile(
+    r"\b(?:cite\s+the\s+following|should\s+(?:cite|reference))\b[^\n]*:\s*$", re.IGNORECASE
+)
+_BIBTEX_START = re.compile(r"^\s*@[A-Za-z]+\s*\{")
+_TEMPLATE_TAG = re.compile(r"^\s*\{%.*%\}\s*$")  # Jekyll's {% raw %} around BibTeX
+
+
+def _sections(text: str) -> list[tuple[int, str, list[str]]]:
+    """``(level, title, lines)`` per heading of a README, headings inside fenced blocks
+    ignored; a section ends at the next heading of the same or a higher level."""
+    lines = text.splitlines()
+    heads: list[tuple[int, int, str]] = []
+    fenced = False
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        m = None if fenced else _HEADING.match(line)
+        if m:
+            heads.append((i, len(m.group(1)), m.group(2).strip("*_ ")))
+    out = []
+    for k, (i, level, title) in enumerate(heads):
+        end = next((j for j, lv, _ in heads[k + 1 :] if lv <= level), len(lines))
+        out.append((level, title, lines[i + 1 : end]))
+    return out
+
+
+def readme_release(folder: str | Path) -> str | None:
+    """The newest release the README's changelog names (``"v2.16"``), or ``None``.
+
+    Why the changelog and not the README's title line: UD treebanks list a dated entry per
+    release that changed them, while a title line may lag behind (EWT's says v2.15 above a
+    v2.16 entry). The newest entry is the release that last changed the files by the
+    treebank's own account. ``stats.xml`` holds sizes only, no version."""
+    text = _readme_text(Path(folder))
+    if text is None:
+        return None
+    found: list[tuple[int, int]] = []
+    for _, title, lines in _sections(text):
+        if not _CHANGELOG_TITLE.match(title):
+            continue
+        for line in lines:
+            if line.strip().lower().startswith("data available since"):
+                continue  # the metadata block's first release, not a changelog entry
+            found.extend((int(a), int(b)) for a, b in _RELEASE.findall(line))
+    if not found:
+        return None
+    major, minor = max(found)
+    return f"v{major}.{minor}"
+
+
+def _tidy_block(lines: list[str]) -> str:
+    """Lines of a README block as a citation: fences and template tags dropped, tabs
+    expanded, common indentation and surrounding blank lines removed."""
+    import textwrap
+
+    kept = [
+        line.expandtabs(8).rstrip()
+        for line in lines
+        if not line.lstrip().startswith("```") and not _TEMPLATE_TAG.match(line)
+    ]
+    text = textwrap.dedent("\n".join(kept)).strip("\n")
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def _bibtex_entries(lines: list[str]) -> list[str]:
+    """Every BibTeX entry in ``lines`` (from ``@type{`` to its closing brace)."""
+    entries: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not _BIBTEX_START.match(lines[i]):
+            i += 1
+            continue
+        depth, j = 0, i
+        while j < len(lines):
+            depth += lines[j].count("{") - lines[j].count("}")
+            j += 1
+            if depth <= 0:
+                break
+        entries.append(_tidy_block(lines[i:j]))
+        i = j
+    return entries
+
+
+def _lead_in_works(lines: list[str]) -> str:
+    """The works listed after a "please cite the following:" line: the paragraphs right
+    after it that are list items or indented (prose that follows is not part of it)."""
+    for i, line in enumerate(lines):
+        if not _CITE_LEAD.search(line):
+            continue
+        block: list[str] = []
+        for nxt in lines[i + 1 :]:
+            if not nxt.strip():
+                block.append(nxt)
+                continue
+            if block and not block[-1].strip() and not re.match(r"^(\s+|[-*•]|\d+[.)])", nxt):
+                break  # a new paragraph that is neither a list item nor indented
+            if not block and not re.match(r"^(\s+|[-*•]|\d+[.)])", nxt):
+                break
+            block.append(nxt)
+        works = _tidy_block(block)
+        if works:
+            return works
+    return ""
+
+
+def readme_citation(folder: str | Path) -> str:
+    """What the folder's README asks users to cite, or ``""``: the BibTeX entries of its
+    citation section ("Citations", "Cite", "References", "Key reference", ...), else that
+    section's text, else the works listed after a "please cite the following:" line.
+    Verbatim apart from layout (fences, template tags and indentation removed), so the card
+    cites what the treebank's authors wrote, not a guess."""
+    text = _readme_text(Path(folder))
+    if text is None:
+        return ""
+    for _, title, lines in _sections(text):
+        if _CITATION_TITLE.match(title):
+            entries = _bibtex_entries(lines)
+            block = "\n\n".join(entries) if entries else _tidy_block(lines)
+            if block:
+                return block
+    return _lead_in_works(text.splitlines())
+
+
 def treebank_metadata(
     path: str | Path,
     *,
@@ -258,7 +414,8 @@ def treebank_metadata(
 
     Licence: override, else the README's ``License:`` line, else the LICENSE file's text,
     else ``"unknown"`` (the card then says so instead of guessing). Version: the folder's
-    git HEAD, else ``source_version``, else ``"unknown"``."""
+    git HEAD, else ``source_version``, else the newest release the README's changelog names
+    (:func:`readme_release`), else ``"unknown"``."""
     folder = Path(path)
     if folder.is_file():
         folder = folder.parent
@@ -266,7 +423,7 @@ def treebank_metadata(
         lic = normalize_license(license_override)
     else:
         lic = _readme_license(folder) or _license_file(folder) or "unknown"
-    version = git_head(folder) or source_version or "unknown"
+    version = git_head(folder) or source_version or readme_release(folder) or "unknown"
     return lic, version
 
 
@@ -330,11 +487,17 @@ def _path_files(p: Path) -> tuple[str, list[tuple[Path, str | None]]]:
     raise InputError(p, None, "not a .conllu/.conllu.gz file or a folder", "no-input")
 
 
+def input_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The CoNLL-U files :func:`discover` would find under ``paths``, in reading order,
+    without reading them (what a progress bar of a build's first pass measures)."""
+    return [f for raw in paths for f, _ in _path_files(Path(raw))[1]]
+
+
 def input_bytes(paths: Iterable[str | Path]) -> int:
     """Total size of the CoNLL-U files :func:`discover` would find under ``paths``, without
     reading them: what sizes a build's process count (``build_ud`` and, before it imports the
     build, the command line)."""
-    return sum(f.stat().st_size for raw in paths for f, _ in _path_files(Path(raw))[1])
+    return sum(f.stat().st_size for f in input_files(paths))
 
 
 def discover(
@@ -367,7 +530,9 @@ def discover(
         )
         files = [SourceFile(name, str(f), split) for f, split in pairs]
         checksums = {f.name: sha256_file(f) for f, _ in pairs}
-        sources.append(TreebankSource(name, str(p), files, lic, version, checksums))
+        citation = readme_citation(p.parent if p.is_file() else p)
+        sources.append(TreebankSource(name, str(p), files, lic, version, checksums, citation))
+        sources[-1].languages = treebank_languages(p if p.is_dir() else None, [f for f, _ in pairs])
     if overrides:
         raise UsageError(
             f"--license given for unknown source(s) {', '.join(sorted(overrides))}; "
@@ -377,6 +542,12 @@ def discover(
 
 
 _READ_ORDER = {"train": 0, "dev": 1, "test": 2, None: 3}
+
+#: Reason keys :func:`read_sources` counts under ``--on-invalid skip`` besides the reader's
+#: (:data:`polyprobe.loaders.conllu.REASONS`).
+REASONS: dict[str, str] = {
+    "duplicate-sent-id": "a sentence's sent_id was used by an earlier sentence of its treebank",
+}
 
 
 def read_sources(
@@ -395,6 +566,11 @@ def read_sources(
 
     Malformed input: ``policy``, or else ``on_invalid`` with counts in ``skipped`` (the older
     spelling of the same thing; giving both is an error, as one of them would be ignored).
+
+    A ``sent_id`` used twice within a source (in one file or across its files) is refused
+    naming both places (``duplicate-sent-id``), or under ``skip`` the later sentence is
+    dropped and counted: ids and groups downstream are ``<source>/<sent_id>``, so two
+    sentences with one id would publish duplicate ids and one group in two splits.
     """
     if policy is None:
         policy = InvalidPolicy(on_invalid, skipped)
@@ -402,8 +578,13 @@ def read_sources(
         raise UsageError("give read_sources either policy= or on_invalid=/skipped=, not both")
     mode, counts = policy.mode, policy.skipped
     for src in sources:
-        for f in sorted(src.files, key=lambda f: (_READ_ORDER.get(f.split, 3), f.path)):
-            yield from read_conllu(
+        files = sorted(src.files, key=lambda f: (_READ_ORDER.get(f.split, 3), f.path))
+        # sent_id -> line * len(files) + file index of its first sentence: a plain int, as a
+        # tuple per sentence costs 3% of a pass (allocated, and tracked by the collector)
+        seen: dict[str, int] = {}
+        width = len(files)
+        for index, f in enumerate(files):
+            for sentence in read_conllu(
                 f.path,
                 treebank=src.name,
                 split=f.split,
@@ -411,4 +592,22 @@ def read_sources(
                 skipped=counts,
                 lazy=lazy,
                 shared_dicts=shared_dicts,
-            )
+            ):
+                sid = sentence.sent_id
+                if sid not in seen:
+                    seen[sid] = sentence.line * width + index
+                    yield sentence
+                else:
+                    line, first = divmod(seen[sid], width)
+                    policy.reject(_duplicate(src.name, sentence, files[first].path, line))
+
+
+def _duplicate(source: str, sentence: Sentence, path: str, line: int) -> InputError:
+    return InputError(
+        sentence.source.path,
+        sentence.line,
+        f"sent_id {sentence.sent_id!r} is used twice in {source}: this sentence and the one "
+        f"at {path}:{line} (ids must be unique within a treebank; with --on-invalid skip "
+        "the later one is dropped)",
+        "duplicate-sent-id",
+    )

@@ -9,6 +9,11 @@ ASCII, ``train_5500.label`` is ISO-8859-1 (one ``0xF0`` byte on line 66). UTF-8 
 strictly first because a file that decodes as UTF-8 almost certainly is UTF-8; a single-byte
 fallback is used only when it fails, and the choice is recorded so the card can say what was
 done to the source text.
+
+Both files are required and the benchmark's are known, so a file with no question
+(``empty``), and a distributed file that is shorter than distributed or ends inside its last
+line (``truncated``: a cut download), are errors whatever the ``--on-invalid`` policy: built
+anyway, an empty train file gave a test-only dataset and a cut one a smaller label set.
 """
 
 from __future__ import annotations
@@ -21,12 +26,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.declared import TREC_LANGUAGE, DeclaredLanguage
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.loaders.textlines import control_problem, not_text
 from polyprobe.metadata import SourceInfo
 
 # The six coarse classes of Li & Roth's taxonomy; anything else is a malformed label.
 COARSE_LABELS: tuple[str, ...] = ("ABBR", "DESC", "ENTY", "HUM", "LOC", "NUM")
+
+# The 50 fine classes of the taxonomy, as ``COARSE:fine`` (all of them occur in the standard
+# train_5500 + TREC_10 files). A build whose label set differs says so in its card.
+FINE_LABELS: tuple[str, ...] = (
+    *("ABBR:abb", "ABBR:exp", "DESC:def", "DESC:desc", "DESC:manner", "DESC:reason"),
+    *("ENTY:animal", "ENTY:body", "ENTY:color", "ENTY:cremat", "ENTY:currency"),
+    *("ENTY:dismed", "ENTY:event", "ENTY:food", "ENTY:instru", "ENTY:lang", "ENTY:letter"),
+    *("ENTY:other", "ENTY:plant", "ENTY:product", "ENTY:religion", "ENTY:sport"),
+    *("ENTY:substance", "ENTY:symbol", "ENTY:techmeth", "ENTY:termeq", "ENTY:veh"),
+    *("ENTY:word", "HUM:desc", "HUM:gr", "HUM:ind", "HUM:title", "LOC:city", "LOC:country"),
+    *("LOC:mount", "LOC:other", "LOC:state", "NUM:code", "NUM:count", "NUM:date", "NUM:dist"),
+    *("NUM:money", "NUM:ord", "NUM:other", "NUM:perc", "NUM:period", "NUM:speed", "NUM:temp"),
+    *("NUM:volsize", "NUM:weight"),
+)
+
+# Lines of the distributed files (cogcomp's TREC 5500/10; each ends with a line end). A file
+# of one of these names that is shorter is a cut download, not another edition.
+DISTRIBUTED_LINES: dict[str, int] = {"train_5500.label": 5452, "TREC_10.label": 500}
 
 # File names of the original distribution (cogcomp.seas.upenn.edu/Data/QA/QC/).
 TEST_FILE = "TREC_10.label"
@@ -39,7 +64,7 @@ SPLITS: tuple[str, ...] = ("train", "test")
 
 #: Reason keys counted under ``--on-invalid skip`` (one line skipped each).
 REASONS: dict[str, str] = {
-    "bad-encoding": "a NUL byte in a line (a binary file?)",
+    "control-character": "a line holds a C0 control character other than tab (NUL, ESC, ...)",
     "blank-line": "an empty line",
     "bad-label": "the first word is not of the form COARSE:fine",
     "unknown-coarse-label": "the coarse class is not one of the six of Li & Roth",
@@ -109,8 +134,9 @@ def detect_encoding(data: bytes) -> tuple[str, str]:
 
 def parse_line(raw: str, path: str, lineno: int) -> TrecQuestion:
     """Parse one line or raise :class:`InputError` naming file, line and problem."""
-    if "\x00" in raw:
-        raise InputError(path, lineno, "NUL byte in line (binary file?)", "bad-encoding")
+    problem = control_problem(raw)
+    if problem is not None:
+        raise InputError(path, lineno, problem, "control-character")
     if not raw.strip():
         raise InputError(path, lineno, "blank line", "blank-line")
     label, sep, question = raw.partition(" ")
@@ -144,6 +170,9 @@ def read_trec_file(
         data = p.read_bytes()
     except OSError as exc:
         raise InputError(p, None, f"cannot read: {exc.strerror or exc}", "unreadable") from exc
+    problem = not_text(data[:16])
+    if problem is not None:
+        raise InputError(p, None, problem, "undecodable")
     encoding, note = detect_encoding(data)
     text = data.decode(encoding)
     # Split on "\n" only: str.splitlines() would also break on U+0085, which is what byte
@@ -151,6 +180,7 @@ def read_trec_file(
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    _check_complete(p, data, len(lines))
     questions: list[TrecQuestion] = []
     non_ascii: list[int] = []
     for lineno, raw in enumerate(lines, start=1):
@@ -163,6 +193,11 @@ def read_trec_file(
         if not q.text.isascii():
             non_ascii.append(lineno)
         questions.append(q)
+    if not questions:  # every line rejected (skip mode): the split would vanish
+        reasons = ", ".join(f"{k}: {v}" for k, v in sorted(own.skipped.items()))
+        raise InputError(
+            p, None, f"no questions: all {len(lines):,} lines rejected ({reasons})", "empty"
+        )
     if policy is not None:
         policy.skipped.update(own.skipped)
     return TrecFile(
@@ -174,6 +209,32 @@ def read_trec_file(
         skipped=own.skipped,
         non_ascii_lines=non_ascii,
     )
+
+
+def _check_complete(path: Path, data: bytes, lines: int) -> None:
+    """Before any line is parsed (a cut line must not be reported as a malformed one): a
+    TREC file must hold something, and a distributed one all of its lines; else the split
+    (both are required) would silently vanish or shrink."""
+    if not data.strip():
+        raise InputError(path, None, "no questions: the file is empty", "empty")
+    expected = DISTRIBUTED_LINES.get(path.name)
+    if expected is None:
+        return
+    if lines < expected:
+        raise InputError(
+            path,
+            lines,
+            f"truncated: {lines:,} lines, the distributed {path.name} has {expected:,} "
+            "(download it again)",
+            "truncated",
+        )
+    if not data.endswith(b"\n"):
+        raise InputError(
+            path,
+            lines,
+            "truncated: the file ends inside its last line (download it again)",
+            "truncated",
+        )
 
 
 def find_trec_files(directory: str | Path) -> dict[str, Path]:
@@ -226,6 +287,10 @@ class TrecSource:
     @property
     def name(self) -> str:
         return "TREC"
+
+    @property
+    def languages(self) -> tuple[DeclaredLanguage, ...]:
+        return (TREC_LANGUAGE,)
 
     @property
     def info(self) -> SourceInfo:

@@ -74,7 +74,8 @@ LAYOUT_ALIASES = {
 
 #: Every reason key the reader counts under ``--on-invalid skip`` (stable: cards and tests
 #: use them). Whole-file problems (``ambiguous-layout``, ``empty``, ``missing-file``,
-#: ``unreadable``) are never skipped: see :data:`polyprobe.loaders.source.FATAL_REASONS`.
+#: ``unreadable``, ``undecodable``) are never skipped: see
+#: :data:`polyprobe.loaders.source.FATAL_REASONS`.
 REASONS: dict[str, str] = {
     "bad-column-count": "a non-blank line has fewer than 3 tab-separated columns",
     "empty-field": "the lemma, form or feature column is empty",
@@ -83,6 +84,7 @@ REASONS: dict[str, str] = {
     "column-order": "the feature bundle is in the form's column: the line has the other "
     "layout's column order",
     "bad-encoding": "a line is not valid UTF-8",
+    "control-character": "a line holds a C0 control character other than tab (NUL, ESC, ...)",
 }
 
 # How many content lines decide the layout. Enough to outvote a few odd lines, small enough

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from polyprobe.errors import UsageError
 from polyprobe.hashing import file_sha256
+from polyprobe.loaders.declared import DeclaredLanguage, lexicon_languages
 from polyprobe.loaders.records import LexEntry
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.loaders.sources import treebank_metadata
@@ -44,6 +45,8 @@ class UniMorphSource:
     lang: str | None = None
     dedupe: bool = True
     stats: ReadStats = field(default_factory=ReadStats, repr=False)
+    # what its file names declare (``german-train-high``, ``deu.trn``, ``eng``)
+    languages: tuple[DeclaredLanguage, ...] = ()
 
     @property
     def info(self) -> SourceInfo:
@@ -121,6 +124,7 @@ def unimorph_sources(
                 layout=layout,
                 lang=lang,
                 dedupe=dedupe,
+                languages=lexicon_languages(group),
             )
         )
     return out

@@ -45,7 +45,7 @@ from polyprobe.errors import InputError, UsageError
 from polyprobe.hashing import choice_index, file_sha256, lexical_key, stable_rng, stable_u64
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.loaders.sources import treebank_metadata
-from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
+from polyprobe.loaders.textlines import BadLine, bad_encoding, control_problem, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 RECIPE_VERSION = "1"
@@ -99,6 +99,7 @@ REASONS: dict[str, str] = {
     "bad-column-count": "a row has not as many tab-separated columns as the header",
     "empty-field": "the Word or Match column of a row is empty",
     "bad-encoding": "a line is not valid UTF-8",
+    "control-character": "a line holds a C0 control character other than tab (NUL, ESC, ...)",
 }
 
 
@@ -113,7 +114,8 @@ def read_wuggy_output(path: str | Path, policy: InvalidPolicy | None = None) -> 
     for number, line in numbered_lines(path):
         if isinstance(line, BadLine):
             if not columns:  # without its header no row can be read: never skipped
-                raise InputError(path, number, f"header not UTF-8 ({line.problem})", "bad-header")
+                problem = bad_encoding(path, number, line).problem
+                raise InputError(path, number, f"header: {problem}", "bad-header")
             reject(bad_encoding(path, number, line))
             continue
         if not line.strip():
@@ -403,10 +405,11 @@ class StagedLexicon:
 
 
 def default_cache_dir() -> Path:
+    """``$POLYPROBE_CACHE/wuggy``, else ``~/.cache/polyprobe/wuggy`` (the evaluation's
+    embeddings sit beside it, under ``embeddings``)."""
     env = os.environ.get("POLYPROBE_CACHE")
-    if env:
-        return Path(env) / "wuggy"
-    return Path.home() / ".cache" / "polyprobe" / "wuggy"
+    root = Path(env).expanduser() if env else Path.home() / ".cache" / "polyprobe"
+    return root / "wuggy"
 
 
 def stage_lexicon(lexicon: str | Path, cache_dir: str | Path | None = None) -> StagedLexicon:
@@ -433,6 +436,9 @@ def stage_lexicon(lexicon: str | Path, cache_dir: str | Path | None = None) -> S
                     line = line.lstrip("\ufeff")
                 if not line.strip():
                     continue
+                problem = control_problem(line)  # it would reach the generated pseudowords
+                if problem is not None:
+                    raise InputError(lexicon, number, problem, "control-character")
                 cols = line.split("\t")
                 if len(cols) != 3:
                     raise InputError(

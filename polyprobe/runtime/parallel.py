@@ -16,7 +16,9 @@ Workers are forked from this process when the pool starts (before the shards run
 holds no threads, open files or Arrow pools): they start at once, with every module already
 imported. Where ``fork`` is not available (or the process already runs other threads), they
 are spawned, which re-imports the caller's ``__main__``: scripts then need the usual
-``if __name__ == "__main__":`` guard.
+``if __name__ == "__main__":`` guard. A worker ends on SIGTERM, leaves Ctrl-C to this process
+(which kills its workers on any error or interrupt) and ends itself once this process is gone,
+even by SIGKILL (``polyprobe.runtime.signals.worker_setup``).
 
 Nothing here changes what is computed: ``results`` and ``outputs`` come back in shard and job
 order whoever ran them.
@@ -25,6 +27,7 @@ order whoever ran them.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -33,6 +36,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
 from polyprobe.errors import PolyprobeError
+from polyprobe.runtime.signals import worker_setup
 
 S = TypeVar("S")  # a shard
 J = TypeVar("J")  # a job
@@ -93,13 +97,18 @@ def run_sharded(
     context = multiprocessing.get_context(start_method())
     jobs: _Jobs[Any] = _Jobs()
     counts: dict[int, int] = {}  # shard -> jobs it listed, once they are all submitted
-    pool = ProcessPoolExecutor(max_workers=len(shards) - 1, mp_context=context)
+    pool = ProcessPoolExecutor(
+        max_workers=len(shards) - 1,
+        mp_context=context,
+        initializer=worker_setup,  # SIGTERM ends a worker; so does its parent's death
+        initargs=(os.getpid(),),
+    )
     try:
 
         def submit_jobs(shard_index: int, listed: list[J]) -> None:
             order = sorted(range(len(listed)), key=lambda i: -size(listed[i]))  # stable
             for i in order:
-                jobs.add(_key(shard_index, i), listed[i], pool.submit(finish, listed[i]))
+                jobs.add(_key(shard_index, i), listed[i], _submit(pool, finish, listed[i]))
             with jobs.lock:
                 counts[shard_index] = len(listed)
 
@@ -112,7 +121,7 @@ def run_sharded(
 
         shard_futures = []
         for index, shard in enumerate(shards[1:], 1):
-            future = pool.submit(first, shard)
+            future = _submit(pool, first, shard)
             future.add_done_callback(on_shard_done(index))
             shard_futures.append(future)
         local_result, local_jobs = here(shards[0])
@@ -163,6 +172,19 @@ def _key(shard_index: int, i: int) -> int:
     return shard_index * _STRIDE + i
 
 
+def _submit(pool: ProcessPoolExecutor, fn: Callable[[Any], Any], arg: Any) -> Future[Any]:
+    """``pool.submit(fn, arg)``; once a worker has died (killed by a signal or for want of
+    memory) the pool refuses new work: the item's future then fails as the pool did, and
+    :func:`_result` turns that into a clear error (raised here, or in the done-callback that
+    submits a shard's jobs, it would be a traceback, or a shard never handed in)."""
+    try:
+        return pool.submit(fn, arg)
+    except BrokenProcessPool as exc:
+        failed: Future[Any] = Future()
+        failed.set_exception(exc)
+        return failed
+
+
 def _wait_any(futures: list[Future[Any]]) -> None:
     """Until one of ``futures`` is done (briefly, when all are: their done-callbacks, which
     submit the shards' jobs, may still be running)."""
@@ -178,8 +200,9 @@ def _result(future: Future[Any]) -> Any:
         return future.result()
     except BrokenProcessPool as exc:
         raise PolyprobeError(
-            f"a build worker process ended abruptly ({exc}); if this build was started from a "
-            'script, put the call under `if __name__ == "__main__":`'
+            f"a build worker process ended abruptly ({exc}): it was killed (by a signal, or "
+            "for want of memory), or, if this build was started from a script, the call "
+            'needs to be under `if __name__ == "__main__":`'
         ) from None
 
 

@@ -26,6 +26,8 @@ AUTO_MAX_JOBS = 4
 # about twice that much task work per process (3 platform tasks on EWT, 5.8 units: same wall
 # time, 1.6x the CPU with two processes).
 AUTO_MIN_COST_PER_JOB = 10.0
+
+
 def resolve_jobs(
     jobs: int | None, n_tasks: int, input_bytes: int, total_cost: float | None = None
 ) -> int:

@@ -335,6 +335,4 @@ class SpoolReader:
 
 def joined_lists(column: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
     """A :data:`LIST_COLUMNS` column as spooled (one joined string per row) back as lists."""
-    return pc.fill_null(
-        pc.split_pattern(column, _JOIN), pa.scalar([], type=pa.list_(pa.string()))
-    )
+    return pc.fill_null(pc.split_pattern(column, _JOIN), pa.scalar([], type=pa.list_(pa.string())))

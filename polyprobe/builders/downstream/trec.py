@@ -27,6 +27,7 @@ from polyprobe.builders.citations import LI_ROTH_2002
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.hashing import normalise_text
 from polyprobe.loaders.records import Example
+from polyprobe.loaders.trec import COARSE_LABELS, FINE_LABELS
 from polyprobe.metadata import Level, TaskMetadata
 
 DROP_TEST_COPY = "train copy of a test question"
@@ -102,6 +103,8 @@ class TrecTask(Task[Example]):
             "train_rows_dropped_as_test_copies": sum(1 for t, _, _ in train if t in test_texts),
         }
         conflicts = sorted(t for t, labs in labels_by_text.items() if len(labs) > 1)
+        standard, unlike = self._standard_labels(kept_labels)
+        report.update(standard)
         name = "coarse" if self.coarse else "fine"
         notes = (
             f"Leakage in the source: {report['test_questions_also_in_train']} of the "
@@ -114,6 +117,7 @@ class TrecTask(Task[Example]):
             f"{report['train_duplicated_questions']} questions are kept as published; copies "
             "share one group, so group-aware folds never separate them.",
             *(f"Duplicate question with conflicting {name} labels: {t!r}." for t in conflicts),
+            *unlike,
         )
         return TrecFit(
             label_names=tuple(sorted(kept_labels)),
@@ -122,6 +126,28 @@ class TrecTask(Task[Example]):
             test_texts=frozenset(test_texts),
             group_of=group_of,
         )
+
+    def _standard_labels(self, kept: set[str]) -> tuple[dict[str, list[str]], tuple[str, ...]]:
+        """Report keys and a card note when the label set is not the benchmark's 6 / 50
+        classes (e.g. from a smaller train file): results on it are not comparable with
+        published TREC numbers, and the card must say so. Nothing when it is the standard
+        set, so the cards of standard builds are unchanged."""
+        standard = set(COARSE_LABELS if self.coarse else FINE_LABELS)
+        missing, extra = sorted(standard - kept), sorted(kept - standard)
+        if not missing and not extra:
+            return {}, ()
+        report = {"standard_labels_missing": missing} if missing else {}
+        if extra:
+            report["labels_outside_the_standard"] = extra
+        name = "coarse" if self.coarse else "fine"
+        count = f"{len(kept) - len(extra)} of the standard {len(standard)} {name} classes"
+        note = (
+            f"Not the standard label set: {count} of Li & Roth (2002)"
+            + (f", and {len(extra)} outside it ({', '.join(extra)})" if extra else "")
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + ". Results on this config are not comparable with published TREC numbers."
+        )
+        return report, (note,)
 
     def candidates(self, example: Example, fit: Fit, shared: Shared) -> list[Candidate]:
         assert isinstance(fit, TrecFit)

@@ -9,6 +9,7 @@ built by default (a downstream benchmark is reported on its full training set).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from polyprobe.builders.stream import run_record_tasks
 from polyprobe.builders.task import TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.languages import Language
+from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.loaders.trec import TrecSource, detect_encoding
 from polyprobe.metadata import SourceInfo
 
@@ -54,6 +56,9 @@ class TrecRecipe:
             else {"file": path.name, **checked_profile(path, family_tasks("trec"))}
         )
         self.trec = TrecSource(Path(self.path), source_version=self.options.source_version)
+
+    def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
+        return [(self.trec.name, self.trec.languages)]  # TREC is English
 
     def sources(self) -> list[SourceInfo]:
         info = self.trec.info

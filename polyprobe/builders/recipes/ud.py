@@ -22,6 +22,7 @@ from polyprobe.builders.task import Shared, Task, TaskContext
 from polyprobe.builders.variants import MinPerClass, SplitSpec, parse_split
 from polyprobe.errors import UsageError
 from polyprobe.languages import Language, resolve_language
+from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.loaders.records import Sentence
 from polyprobe.metadata import SourceInfo
 from polyprobe.version import __version__
@@ -145,6 +146,10 @@ class TreebankRecipe:
 
     def sources(self) -> list[SourceInfo]:
         return [s.info for s in self.treebanks]
+
+    def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
+        """What each treebank's file names and README declare (checked against --lang)."""
+        return [(s.name, s.languages) for s in self.treebanks]
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
         from polyprobe.loaders.sources import input_bytes

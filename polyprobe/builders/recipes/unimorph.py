@@ -26,6 +26,7 @@ from polyprobe.builders.word.sets import candidate_sets
 from polyprobe.builders.word.tasks import DEFAULT_SPLIT_SIZES, WordOptions, WordTask, check_sizes
 from polyprobe.errors import UsageError
 from polyprobe.languages import Language, resolve_language
+from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.metadata import SourceInfo
 from polyprobe.version import __version__
@@ -92,6 +93,10 @@ class UniMorphRecipe:
             *pseudo,
             *(s.info for s in self.inputs.frequencies),
         ]
+
+    def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
+        """What the lexicon's file names and the frequency treebanks declare."""
+        return [(s.name, s.languages) for s in (*self.inputs.lexicons, *self.inputs.frequencies)]
 
     def corpus(self) -> tuple[WordCorpus, dict[str, Any]]:
         """The corpus every task fits on and the lexicon's facts, read once."""
