@@ -56,8 +56,11 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 def terminate_like_interrupt() -> Iterator[None]:
     """Within the block, SIGTERM raises :class:`Terminated` in the main thread; the previous
     handler is restored on leaving (so a test that calls the command in-process leaves its
-    runner's handler as it was). Outside the main thread (where Python cannot set handlers)
-    it does nothing."""
+    runner's handler as it was) — unless a SIGTERM was received and the previous handler was
+    the default action: the command's process is then ending, and a second SIGTERM arriving
+    between leaving the block and the exit must not kill it halfway through its last line (it
+    stays ignored). Outside the main thread (where Python cannot set handlers) it does
+    nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -65,7 +68,12 @@ def terminate_like_interrupt() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        # _raise_terminated set SIG_IGN when a SIGTERM came (whether or not the command let
+        # the Terminated out): with the default action before, this process is ending because
+        # of it, so it stays ignored; a caller's own handler is put back.
+        received = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        if not received or previous not in (signal.SIG_DFL, None):
+            signal.signal(signal.SIGTERM, previous)
 
 
 def worker_setup(parent: int) -> None:
