@@ -159,14 +159,16 @@ class CardText:
 
 
 class Recipe(Protocol):
-    """A source family: its sources, its tasks' run, its card text.
-
-    A recipe may also have ``languages() -> list[tuple[str, Sequence[DeclaredLanguage]]]``:
-    each source's name and the languages it declares (:mod:`polyprobe.loaders.declared`),
-    which the build checks against ``--lang`` before reading anything (:func:`check_languages`).
-    A recipe without it declares nothing, and nothing is checked."""
+    """A source family: its sources' languages and descriptions, its tasks' run, its card
+    text."""
 
     family: str
+
+    def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
+        """Each source's name and the languages it declares (:mod:`polyprobe.loaders.declared`;
+        none when the source says nothing), checked against ``--lang`` before anything is read
+        (:func:`check_languages`)."""
+        ...
 
     def sources(self) -> list[SourceInfo]:
         """Every input, described for the card (read before any task runs)."""
@@ -203,12 +205,8 @@ def build(
 
     release = ReleaseRequest.make(options.release, options.previous, options.allow_bump_mismatch)
     language = resolve_language(options.lang)
-    declared = getattr(recipe, "languages", None)
     mismatch = check_languages(
-        options.lang,
-        language,
-        declared() if declared is not None else [],
-        options.allow_language_mismatch,
+        options.lang, language, recipe.languages(), options.allow_language_mismatch
     )
     sources = recipe.sources()
     license_id, mixed = card_license(sources, options.allow_license_mix)
