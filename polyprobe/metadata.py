@@ -22,6 +22,7 @@ class Level(str, Enum):
     SENTENCE = "sentence"
     SENTENCE_PAIR = "sentence-pair"
     DISCOURSE = "discourse"
+    DISCOURSE_RELATION = "discourse-relation"
 
 
 # Input columns per level: part of the published schema (changing it is a major version).
@@ -31,7 +32,11 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     Level.WORD_IN_CONTEXT: ("sentence", "tokens", "target_index"),
     Level.SENTENCE: ("sentence", "tokens"),
     Level.SENTENCE_PAIR: ("sentence1", "sentence2"),
-    Level.DISCOURSE: ("sentence1", "sentence2"),
+    # A window of a document's sentences in the order shown (sentence position, ordering,
+    # coherence) or one sentence (section prediction): a list of strings.
+    Level.DISCOURSE: ("sentences",),
+    # Two adjacent discourse units of an RST tree, each the list of its EDUs' texts.
+    Level.DISCOURSE_RELATION: ("left", "right"),
 }
 
 # Every config's columns are ``id``, the level's inputs, then these.

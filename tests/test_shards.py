@@ -6,12 +6,14 @@ import pickle
 
 import pytest
 
-from polyprobe.builders.registry import DEFAULTS, family_tasks
+from polyprobe.builders.registry import GROUPS, family_tasks
 from polyprobe.errors import InputError, UsageError
 from polyprobe.runtime.costs import TASK_COSTS, affinity_of, cost_of, total_cost
 from polyprobe.runtime.shards import AUTO_MIN_INPUT_BYTES, jobs_for, plan_shards, resolve_jobs
 
-DEFAULT_TASKS = DEFAULTS["ud"]
+# The default suite's sentence tasks: the ones sharded over processes (its document tasks run
+# on their own one-process document stream, see polyprobe.builders.discourse.ud).
+DEFAULT_TASKS = GROUPS["ud"]["sentence"]
 
 
 def test_plan_balances_cost_and_keeps_order() -> None:

@@ -96,7 +96,9 @@ def test_registry_resolves_names() -> None:
         "subject_number",
     ]
     assert resolve_task_names("ud", None) == list(DEFAULTS["ud"])
-    assert resolve_task_names("ud", ["sentence"]) == list(DEFAULTS["ud"])
+    # the default suite: the sentence group, then the discourse group (document tasks)
+    assert resolve_task_names("ud", ["sentence", "discourse"]) == list(DEFAULTS["ud"])
+    assert resolve_task_names("ud", ["sentence"]) == list(GROUPS["ud"]["sentence"])
     assert resolve_task_names("ud", ["contextual"]) == list(GROUPS["ud"]["contextual"])
     assert not set(GROUPS["ud"]["contextual"]) & set(DEFAULTS["ud"])
     with pytest.raises(UsageError, match="bigram_shfit"):
@@ -110,12 +112,13 @@ DYNAMIC_LABELS = {"word_content", "tree_depth", "top_dependencies", "end_of_sent
 
 
 def test_task_metadata() -> None:
-    """Every task of the default suite: named as registered, sentence-level, cites SentEval
-    or Wehner, and shows its recipe parameters even when fitted on nothing."""
-    from polyprobe.builders.registry import DEFAULTS, family_tasks
+    """Every sentence task of the default suite: named as registered, sentence-level, cites
+    SentEval or Wehner, and shows its recipe parameters even when fitted on nothing (the
+    discourse group: tests/test_discourse_ud.py)."""
+    from polyprobe.builders.registry import GROUPS, family_tasks
 
     tasks = family_tasks("ud")
-    for name in DEFAULTS["ud"]:
+    for name in GROUPS["ud"]["sentence"]:
         cls = tasks[name]
         meta = cls.metadata
         task = cls()

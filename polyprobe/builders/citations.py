@@ -50,3 +50,19 @@ LI_ROTH_2002 = """@inproceedings{li-roth-2002-learning,
   year = {2002},
   url = {https://aclanthology.org/C02-1150}
 }"""
+
+CHEN_2019 = (
+    "Chen, Mingda, Zewei Chu and Kevin Gimpel (2019). Evaluation Benchmarks and Learning "
+    "Criteria for Discourse-Aware Sentence Representations. In Proceedings of the 2019 "
+    "Conference on Empirical Methods in Natural Language Processing and the 9th International "
+    "Joint Conference on Natural Language Processing (EMNLP-IJCNLP 2019), pages 649-662, "
+    "Hong Kong, China."
+)
+
+ARAUJO_2022 = (
+    "Araujo, Vladimir, Andrés Carvallo, Souvik Kundu, José Cañete, Marcelo Mendoza, Robert E. "
+    "Mercer, Felipe Bravo-Marquez, Marie-Francine Moens and Alvaro Soto (2022). Evaluation "
+    "Benchmarks for Spanish Sentence Representations. In Proceedings of the Thirteenth "
+    "Language Resources and Evaluation Conference (LREC 2022), pages 6024-6034, Marseille, "
+    "France."
+)

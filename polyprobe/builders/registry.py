@@ -6,6 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from polyprobe.builders.discourse.binary_sentence_ordering import BinarySentenceOrdering
+from polyprobe.builders.discourse.discourse_coherence import DiscourseCoherence
+from polyprobe.builders.discourse.sentence_position import SentencePosition
+from polyprobe.builders.discourse.sentence_section import SentenceSection
 from polyprobe.builders.downstream.trec import TREC_TASKS
 from polyprobe.builders.sentence.bigram_shift import BigramShift
 from polyprobe.builders.sentence.contextual import CONTEXTUAL_TASKS
@@ -48,6 +52,14 @@ SENTENCE_TASKS: tuple[type[Task[Any]], ...] = (
     EndOfSentence,
 )
 
+# Tasks over documents (DiscoEval's suite); ``build ud`` runs them on '# newdoc' documents.
+DISCOURSE_TASKS: tuple[type[Task[Any]], ...] = (
+    SentencePosition,
+    BinarySentenceOrdering,
+    DiscourseCoherence,
+    SentenceSection,
+)
+
 
 def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
     return {cls.metadata.name: cls for cls in classes}
@@ -55,14 +67,14 @@ def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
 
 # family -> every task it offers, in registry order
 FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
-    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS)),
+    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *DISCOURSE_TASKS)),
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
 }
 # family -> what it builds when no tasks are named. ``build ud``: the sentence-level suite;
 # the word-in-context family is opt-in (``--tasks contextual``, one task per FEATS key).
 DEFAULTS: dict[str, tuple[str, ...]] = {
-    "ud": tuple(cls.metadata.name for cls in SENTENCE_TASKS),
+    "ud": tuple(cls.metadata.name for cls in (*SENTENCE_TASKS, *DISCOURSE_TASKS)),
     "trec": tuple(cls.metadata.name for cls in TREC_TASKS),
     # LINSPECTOR's 15; argument-layer tasks (person_dat, ...) only when named
     "unimorph": tuple(cls.metadata.name for cls in WORD_TASKS),
@@ -72,6 +84,7 @@ GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
     "ud": {
         "contextual": tuple(cls.metadata.name for cls in CONTEXTUAL_TASKS),
         "sentence": tuple(cls.metadata.name for cls in SENTENCE_TASKS),
+        "discourse": tuple(cls.metadata.name for cls in DISCOURSE_TASKS),
     },
 }
 

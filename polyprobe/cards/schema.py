@@ -32,6 +32,9 @@ _COLUMN_TYPES: dict[str, tuple[pa.DataType, dict[str, Any]]] = {
     "target_index": _INT32,
     "group": _STRING,
     "lexical_key": _STRING,
+    "sentences": _STRING_LIST,
+    "left": _STRING_LIST,
+    "right": _STRING_LIST,
 }
 
 

@@ -229,7 +229,9 @@ class Document:
     a section starts - and sources such as Wikipedia dumps have no sentence-level
     annotation to hang it on. ``sections`` gives each unit's section title (``None`` where
     there is none) and is empty when the source has no sections at all; ``line`` is where the
-    document starts in its file."""
+    document starts in its file. ``unit_ids`` (optional, one per unit when given) are the
+    units' own ids in the source (a treebank's ``sent_id``s), so rows made from a unit can
+    name it; without them a unit is named by its 1-based position."""
 
     doc_id: str
     units: tuple[str, ...]
@@ -237,6 +239,7 @@ class Document:
     sections: tuple[str | None, ...]
     source: SourceFile
     line: int
+    unit_ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.unit not in DOCUMENT_UNITS:
@@ -246,6 +249,15 @@ class Document:
                 f"document {self.doc_id}: {len(self.sections)} section titles for "
                 f"{len(self.units)} units (give one per unit, or none)"
             )
+        if self.unit_ids and len(self.unit_ids) != len(self.units):
+            raise ValueError(
+                f"document {self.doc_id}: {len(self.unit_ids)} unit ids for "
+                f"{len(self.units)} units (give one per unit, or none)"
+            )
+
+    def unit_id(self, index: int) -> str:
+        """The id of unit ``index`` (0-based): its own id, else its 1-based position."""
+        return self.unit_ids[index] if self.unit_ids else str(index + 1)
 
 
 EXAMPLE_KINDS: tuple[str, ...] = ("text", "word")

@@ -30,6 +30,15 @@ from polyprobe.version import __version__
 _SPLIT_CODE = {"train": 0, "dev": 1, "validation": 1, "test": 2}
 
 
+def split_by_record(names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Task names that read sentences, and those that read documents (in the order given)."""
+    from polyprobe.builders.discourse.family import is_document_task
+    from polyprobe.builders.registry import get_task
+
+    documents = [n for n in names if is_document_task(get_task("ud", n))]
+    return [n for n in names if n not in documents], documents
+
+
 def choose_split(split: str | None, sources: Sequence[Any]) -> SplitSpec:
     """``--split`` if given (``ud`` needs train, dev and test in every treebank), else the
     treebanks' own splits when every one has all three, else ratio 80/10/10 (and why)."""
@@ -137,6 +146,7 @@ class TreebankRecipe:
         from polyprobe.loaders.sources import discover
 
         self.task_names = resolve_task_names("ud", self.options.tasks)
+        self.sentence_names, self.document_names = split_by_record(self.task_names)
         self.treebanks = discover(
             [Path(p) for p in self.paths],
             license_overrides=dict(self.options.license_overrides),
@@ -152,27 +162,48 @@ class TreebankRecipe:
         return [(s.name, s.languages) for s in self.treebanks]
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
+        """The sentence tasks on the sentence stream, the document (discourse) tasks on the
+        treebanks' ``# newdoc`` documents (:mod:`polyprobe.builders.discourse.ud`)."""
+        from polyprobe.builders.discourse.ud import run_document_tasks
         from polyprobe.loaders.sources import input_bytes
         from polyprobe.runtime.shards import jobs_for
 
-        family = TreebankFamily(
-            sources=tuple(self.treebanks),
-            lang=resolve_language(options.lang).code,
-            seed=options.seed,
-            min_per_class=options.min_per_class,
-            split=self.split_spec,
-            profile_path=None if options.profile is None else str(options.profile),
-            task_options=self.task_options,
-        )
-        return run_record_tasks(
-            family,
+        sentences = None
+        if self.sentence_names:
+            family = TreebankFamily(
+                sources=tuple(self.treebanks),
+                lang=resolve_language(options.lang).code,
+                seed=options.seed,
+                min_per_class=options.min_per_class,
+                split=self.split_spec,
+                profile_path=None if options.profile is None else str(options.profile),
+                task_options=self.task_options,
+            )
+            sentences = run_record_tasks(
+                family,
+                self.sentence_names,
+                options,
+                split=self.split_spec,
+                staging=staging,
+                jobs=jobs_for(
+                    options.jobs,
+                    self.sentence_names,
+                    input_bytes(s.path for s in self.treebanks),
+                ),
+                progress=progress,
+            )
+        if not self.document_names:
+            assert sentences is not None
+            return sentences
+        return run_document_tasks(
+            self.treebanks,
+            self.document_names,
             self.task_names,
             options,
             split=self.split_spec,
             staging=staging,
-            jobs=jobs_for(
-                options.jobs, self.task_names, input_bytes(s.path for s in self.treebanks)
-            ),
+            task_options=self.task_options,
+            sentences=sentences,
             progress=progress,
         )
 
@@ -235,9 +266,17 @@ def profile_ud(
         split=spec,
         profile_path=None if profile_path is None else str(profile_path),
     )
-    task_objs, profile = family.open_tasks(recipe.task_names)
+    task_objs, profile = family.open_tasks(recipe.sentence_names)
     counter = FeatureCounter()
     fits, profile["tasks"] = first_pass(family, task_objs, on_invalid, observe_all=counter.observe)
+    if recipe.document_names:
+        from polyprobe.builders.discourse.ud import profile_documents
+
+        doc_tasks, doc_fits, derived = profile_documents(
+            recipe.treebanks, recipe.document_names, opts, spec, profile_path, on_invalid
+        )
+        task_objs, fits = [*task_objs, *doc_tasks], [*fits, *doc_fits]
+        profile["tasks"].update(derived)
     profile["split"] = {"mode": spec.label, "reason": spec.reason}
     profile["labels"] = {t.name: list(f.label_names) for t, f in zip(task_objs, fits, strict=True)}
     profile["sources"] = {

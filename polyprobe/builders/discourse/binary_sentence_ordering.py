@@ -1,0 +1,98 @@
+"""``binary_sentence_ordering`` (BSO, DiscoEval): are two sentences in their original order?
+
+The first two sentences of a document, shown in order and swapped: both copies of each pair
+are rows (same group, so never in two splits), which makes every config built from all
+candidates exactly balanced and leaves nothing but the order to tell the classes apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from polyprobe.builders.citations import ARAUJO_2022, CHEN_2019
+from polyprobe.builders.discourse.common import (
+    PARAGRAPH_UNITS,
+    DocumentCounts,
+    check_windows,
+    infeasible_reason,
+    repeats,
+    window_starts,
+)
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
+from polyprobe.loaders.records import Document
+from polyprobe.metadata import Level, TaskMetadata
+
+SIZE = 2
+LABELS: tuple[str, ...] = ("in_order", "swapped")
+
+
+@dataclass(frozen=True)
+class BinarySentenceOrderingOptions:
+    """``windows``: non-overlapping sentence pairs per document, from its first sentence
+    (default 1: the first two sentences, as DiscoEval); 0 = every pair (1-2, 3-4, ...)."""
+
+    windows: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "windows", check_windows("binary_sentence_ordering", self.windows))
+
+
+class BinarySentenceOrdering(Task[Document]):
+    """Label = whether the two sentences are in their document's order or swapped."""
+
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="binary_sentence_ordering",
+        level=Level.DISCOURSE,
+        description=(
+            "Two consecutive sentences of a document, in their order or swapped; predict which."
+        ),
+        labels=LABELS,
+        citation=f"{CHEN_2019}\n{ARAUJO_2022}",
+        paired_copies=True,
+        record="document",
+        notes=(
+            "Pairs: the first two sentences of each document (option windows: more "
+            "non-overlapping pairs, 0 = all). Each pair gives two rows, in order and swapped, "
+            "in one group: configs of all candidates are exactly balanced.",
+            "Dropped and counted: documents of one sentence, documents of paragraphs, pairs "
+            "of two identical or empty sentences (both orders would be the same row).",
+            "Group = the source document; row id <source>/<doc id>/binary_sentence_ordering/"
+            "<first sentence id>[/swapped].",
+        ),
+    )
+    Options: ClassVar[type] = BinarySentenceOrderingOptions
+    reported: ClassVar[frozenset[str]] = frozenset(
+        {"documents", "sentence_documents", "documents_with_2_or_more_sentences"}
+    )
+
+    def observation(self) -> DocumentCounts:
+        return DocumentCounts()
+
+    def fit(self, observation: Observation | None) -> Fit:
+        assert isinstance(observation, DocumentCounts)
+        return Fit(
+            LABELS,
+            observation.report(SIZE),
+            infeasible=infeasible_reason(observation, SIZE),
+        )
+
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        return {"window": SIZE, "windows": self.options.windows, "copies": list(LABELS)}
+
+    def candidates(self, document: Document, fit: Fit, shared: Shared) -> list[Candidate]:
+        if document.unit != "sentence":
+            return self.drop(PARAGRAPH_UNITS)
+        units = document.units
+        if len(units) < SIZE:
+            return self.drop("document of one sentence")
+        out: list[Candidate] = []
+        for start in window_starts(len(units), SIZE, self.options.windows):
+            first, second = units[start : start + SIZE]
+            if repeats((first, second)):
+                self.drops["pair of identical or empty sentences"] += 1
+                continue
+            name = document.unit_id(start)
+            out.append(Candidate({"sentences": [first, second]}, "in_order", name))
+            out.append(Candidate({"sentences": [second, first]}, "swapped", f"{name}/swapped"))
+        return out

@@ -1,0 +1,94 @@
+"""What the document tasks share: the window option, window starts, the sentence-unit rule,
+the repeated-sentence check and the documents' first-pass counts.
+
+Why windows from the start of a document by default: DiscoEval (Chen et al. 2019) and its
+Spanish rebuild (Araujo et al. 2022) take the *first* sentences of an article (an article's
+opening is where discourse order is most constrained); ``windows`` lets a profile take more
+non-overlapping windows of a document, in order, or all of them (``0``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from polyprobe.builders.task import Observation, Shared
+from polyprobe.errors import UsageError
+from polyprobe.hashing import normalise_text
+from polyprobe.loaders.records import Document
+
+PARAGRAPH_UNITS = "document units are paragraphs, not sentences (split them into sentences)"
+
+
+def check_windows(task: str, windows: Any) -> int:
+    """``windows`` as an int >= 0, or a ``UsageError`` naming the task."""
+    if isinstance(windows, bool):
+        windows = None
+    try:
+        value = int(windows)
+    except (TypeError, ValueError):
+        value = -1
+    if value < 0 or (isinstance(windows, float) and windows != value):
+        raise UsageError(
+            f"[tasks.{task}] windows must be a whole number >= 0 (0 = every window), "
+            f"not {windows!r}"
+        )
+    return value
+
+
+def window_starts(n_units: int, size: int, windows: int) -> range:
+    """Starts of the non-overlapping windows of ``size`` units in a document of ``n_units``:
+    the first ``windows`` of them (all when ``windows`` is 0)."""
+    starts = range(0, n_units - size + 1, size)
+    return starts if windows == 0 else starts[:windows]
+
+
+def repeats(units: Sequence[str]) -> bool:
+    """Whether two units of a window are the same text (after normalisation) or one is empty:
+    an order or a position would then be ambiguous."""
+    texts = [normalise_text(u) for u in units]
+    return len(set(texts)) != len(texts) or not all(texts)
+
+
+def document_key(document: Document) -> tuple[str, str]:
+    """A document's identity across the stream: its source's name and its id."""
+    return (document.source.treebank, document.doc_id)
+
+
+class DocumentCounts(Observation):
+    """How many documents (by unit kind) and how long they are: every document task reports
+    it, so the card says what the windows were cut from."""
+
+    def __init__(self) -> None:
+        self.documents: Counter[str] = Counter()
+        self.lengths: Counter[int] = Counter()
+
+    def observe(self, document: Document, shared: Shared) -> None:
+        self.documents[document.unit] += 1
+        if document.unit == "sentence":
+            self.lengths[len(document.units)] += 1
+
+    def report(self, size: int) -> dict[str, Any]:
+        """The counts, with how many sentence documents have at least ``size`` sentences."""
+        return {
+            "documents": dict(sorted(self.documents.items())),
+            "sentence_documents": sum(self.lengths.values()),
+            f"documents_with_{size}_or_more_sentences": sum(
+                n for length, n in self.lengths.items() if length >= size
+            ),
+        }
+
+
+def infeasible_reason(counts: DocumentCounts, size: int) -> str | None:
+    """Why no window of ``size`` sentences can exist, or None."""
+    if not counts.documents:
+        return (
+            "the source has no documents (a UD treebank needs '# newdoc id' lines; "
+            "its file order is not taken for document order)"
+        )
+    if not counts.lengths:
+        return PARAGRAPH_UNITS
+    if not any(length >= size for length in counts.lengths):
+        return f"no document has {size} or more sentences"
+    return None

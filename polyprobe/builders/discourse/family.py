@@ -1,0 +1,85 @@
+"""The record family of document sources (see :class:`polyprobe.builders.stream.RecordFamily`):
+any sources of :class:`~polyprobe.loaders.records.Document` records (UD ``# newdoc``
+documents, Wikipedia articles, plain-text files), any tasks that read documents, on the shared
+record stream.
+
+Why one family for every document source: the discourse tasks need only a document's units in
+order (and its sections); where the documents came from changes the loader, not how a record
+is named. A document's row group is ``<source>/<doc id>`` of the first document with the same
+normalised text, so a document never straddles splits (nor does a duplicate of it); its split
+is the one its source gives (a UD file's ``train``/``dev``/``test``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from polyprobe.builders.task import Shared, Task, TaskContext
+from polyprobe.hashing import normalise_text, stable_u64
+from polyprobe.loaders.records import Document
+from polyprobe.loaders.source import InvalidPolicy, Source
+
+_SPLIT_CODE = {"train": 0, "dev": 1, "validation": 1, "test": 2}
+
+
+def document_text_hash(document: Document) -> int:
+    """A document's duplicate identity: its units, NFC and whitespace-normalised."""
+    return stable_u64("document", normalise_text("\n".join(document.units)))
+
+
+def is_document_task(task: type[Task[Any]]) -> bool:
+    """Whether a task reads documents (and so runs on a document stream)."""
+    return task.metadata.record == "document"
+
+
+@dataclass(frozen=True)
+class DocumentFamily:
+    """Document sources read in the order given, with the tasks that may be built from them.
+
+    ``tasks`` maps task names to classes; ``defaults`` are the family's own option defaults
+    per task (``build ud`` takes every window of its few documents); ``profile`` is a checked
+    ``--profile`` file's content (``[tasks.<name>]`` tables override the defaults; the card
+    records it); ``task_options`` are per-task options from the caller, which win over both."""
+
+    sources: tuple[Source[Document], ...]
+    tasks: Mapping[str, type[Task[Any]]]
+    context: TaskContext
+    profile: Mapping[str, Any] = field(default_factory=dict)
+    defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    task_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
+        tables = self.profile.get("tasks", {})
+        tasks = [
+            self.tasks[n].configure(
+                {
+                    **self.defaults.get(n, {}),
+                    **tables.get(n, {}),
+                    **self.task_options.get(n, {}),
+                },
+                self.context,
+            )
+            for n in names
+        ]
+        derived: dict[str, Any] = {"lang": self.context.lang, "tasks": {}}
+        if self.profile:
+            derived["overrides"] = dict(self.profile)
+        return tasks, derived
+
+    def records(self, on_invalid: str, skipped: Counter[str]) -> Iterator[Document]:
+        policy = InvalidPolicy(on_invalid, skipped)
+        for source in self.sources:
+            yield from source.records(policy)
+
+    def identity(self, document: Document) -> tuple[str, str, int]:
+        source = document.source
+        return source.treebank, document.doc_id, _SPLIT_CODE.get(source.split or "", -1)
+
+    def text_hash(self, document: Document, shared: Shared) -> int:
+        return shared.get(document_text_hash)
+
+    def describe_input(self) -> str:
+        return ", ".join(s.name for s in self.sources)

@@ -1,0 +1,194 @@
+"""The discourse tasks of ``build ud``: the treebanks' ``# newdoc`` documents on the shared
+record stream, merged with the sentence tasks' outcome into one.
+
+Why a second stream rather than document state inside the sentence stream: a document task
+needs a whole document (windows, a replacement from another document) and its rows are named
+and grouped by the document, which is exactly what a record of the stream is. The sentence
+tasks keep their stream (and their output) unchanged; the document stream reads the same
+files under the same ``--on-invalid`` policy. A treebank without ``# newdoc`` lines has no
+documents: the tasks are then reported infeasible with that reason (no file order is ever taken
+for document order), and the sentence tasks build as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from polyprobe.builders.assemble import AssembledTask, assemble
+from polyprobe.builders.build import BuildOptions, Outcome, Progress
+from polyprobe.builders.discourse.family import DocumentFamily
+from polyprobe.builders.stream import first_pass, run_record_tasks
+from polyprobe.builders.task import Fit, Task, TaskContext
+from polyprobe.builders.variants import SplitSpec
+from polyprobe.languages import resolve_language
+from polyprobe.loaders.ud_documents import UdDocumentSource
+
+# Treebanks hold few documents (EWT 1,174, PUD 397), so ``build ud`` takes every window of a
+# document (``windows = 0``) for sentence position and coherence where DiscoEval took an
+# article's first: with one window per document the class floors of the 5-class task are out
+# of reach (EWT dev: about 80 windows, the engine then drops classes 2 and 3). Binary sentence
+# ordering keeps the first pair (two rows per document suffice). A profile's
+# ``[tasks.<name>] windows = 1`` restores DiscoEval's choice.
+ALL_WINDOWS: tuple[str, ...] = ("sentence_position", "discourse_coherence")
+NO_DOCUMENTS = (
+    "no input treebank marks documents ('# newdoc id' lines), so there are no documents to "
+    "take sentences in order from (a file's order is never taken for document order)"
+)
+
+
+def document_family(
+    treebanks: Sequence[Any],
+    options: BuildOptions,
+    split: SplitSpec,
+    task_options: dict[str, dict[str, Any]] | None = None,
+    profile_path: str | Path | None = None,
+) -> tuple[DocumentFamily | None, list[str]]:
+    """The document family over the treebanks that mark documents (None when none does),
+    and the names of those that do not."""
+    from polyprobe.builders.profile import checked_profile
+    from polyprobe.builders.registry import family_tasks
+
+    known = family_tasks("ud")
+    sources = [UdDocumentSource(tb) for tb in treebanks]
+    with_documents = [s for s in sources if s.has_documents()]
+    without = [s.name for s in sources if s not in with_documents]
+    if not with_documents:
+        return None, without
+    profile: dict[str, Any] = {}
+    if profile_path is not None:
+        profile = {"file": Path(profile_path).name, **checked_profile(profile_path, known)}
+    context = TaskContext(
+        lang=resolve_language(options.lang).code,
+        seed=options.seed,
+        min_per_class=options.min_per_class.as_tuple(),
+        split=split.label,
+    )
+    family = DocumentFamily(
+        sources=tuple(with_documents),
+        tasks=known,
+        context=context,
+        profile=profile,
+        defaults={n: {"windows": 0} for n in ALL_WINDOWS},
+        task_options=dict(task_options or {}),
+    )
+    return family, without
+
+
+def infeasible_task(
+    name: str, reason: str, options: BuildOptions, split: SplitSpec, staging: Path
+) -> AssembledTask:
+    """A task that made no candidate set at all, with its reason (report and summary)."""
+    from polyprobe.builders.registry import get_task
+
+    metadata = get_task("ud", name).metadata
+    return assemble(
+        [],
+        options.variant_settings(split),
+        options.seed,
+        staging,
+        task_report={
+            "task": name,
+            "level": metadata.level.value,
+            "task_type": metadata.task_type,
+            "infeasible": reason,
+        },
+        infeasible=reason,
+    )
+
+
+def run_document_tasks(
+    treebanks: Sequence[Any],
+    names: Sequence[str],
+    order: Sequence[str],
+    options: BuildOptions,
+    *,
+    split: SplitSpec,
+    staging: Path,
+    task_options: dict[str, dict[str, Any]] | None = None,
+    sentences: Outcome | None = None,
+    progress: Progress | None = None,
+) -> Outcome:
+    """Build the document tasks ``names`` from the treebanks' documents and merge their
+    outcome into ``sentences`` (the sentence tasks', when any ran); ``order`` is every task
+    of the build in registry order (the card's order)."""
+    from polyprobe.builders.registry import get_task
+
+    family, without = document_family(treebanks, options, split, task_options, options.profile)
+    if family is None:
+        assembled = [infeasible_task(n, NO_DOCUMENTS, options, split, staging) for n in names]
+        documents = Outcome(
+            assembled=assembled,
+            recipes=[
+                {
+                    "name": n,
+                    "recipe_version": get_task("ud", n).metadata.recipe_version,
+                    "parameters": {},
+                }
+                for n in names
+            ],
+            profile={"tasks": {n: {"infeasible": NO_DOCUMENTS} for n in names}},
+            parameters={"split": split.label, "split_reason": split.reason},
+        )
+    else:
+        documents = run_record_tasks(
+            family, list(names), options, split=split, staging=staging, progress=progress
+        )
+    document_note = {
+        "treebanks_with_documents": [s.name for s in family.sources] if family else [],
+        "treebanks_without_documents": without,
+    }
+    return merge_outcomes(sentences, documents, order, document_note)
+
+
+def merge_outcomes(
+    sentences: Outcome | None,
+    documents: Outcome,
+    order: Sequence[str],
+    document_note: dict[str, Any],
+) -> Outcome:
+    """One outcome of the two streams, tasks in ``order``. Invalid-input counts are the
+    sentence stream's when it ran (both read the same files under one policy); duplicate
+    counts of documents are added under their own names."""
+    parts = [o for o in (sentences, documents) if o is not None]
+    assembled = {a.name: a for o in parts for a in o.assembled}
+    recipes = {r["name"]: r for o in parts for r in o.recipes}
+    base = sentences if sentences is not None else documents
+    profile = dict(base.profile)
+    profile["tasks"] = {**(sentences.profile.get("tasks", {}) if sentences else {})}
+    profile["tasks"].update(documents.profile.get("tasks", {}))
+    profile["documents"] = document_note
+    duplicates = dict(sentences.duplicates) if sentences is not None else {}
+    doc_dups = documents.duplicates
+    if doc_dups:
+        duplicates["documents_read"] = int(doc_dups.get("sentences_read", 0))
+        duplicates["duplicate_documents"] = int(doc_dups.get("duplicate_sentences", 0))
+    return Outcome(
+        assembled=[assembled[n] for n in order if n in assembled],
+        recipes=[recipes[n] for n in order if n in recipes],
+        profile=profile,
+        parameters=dict(base.parameters),
+        skipped=dict(base.skipped),
+        duplicates=duplicates,
+        split=base.split or documents.split,
+        facts={**documents.facts, **(sentences.facts if sentences else {})},
+    )
+
+
+def profile_documents(
+    treebanks: Sequence[Any],
+    names: Sequence[str],
+    options: BuildOptions,
+    split: SplitSpec,
+    profile_path: str | Path | None,
+    on_invalid: str,
+) -> tuple[list[Task[Any]], list[Fit], dict[str, Any]]:
+    """What the document tasks would derive (``polyprobe profile ud``): the tasks, their fits
+    and their profile entries."""
+    family, _ = document_family(treebanks, options, split, None, profile_path)
+    if family is None:
+        return [], [], {n: {"infeasible": NO_DOCUMENTS} for n in names}
+    tasks, _ = family.open_tasks(names)
+    fits, derived = first_pass(family, tasks, on_invalid)
+    return tasks, fits, derived

@@ -1,0 +1,153 @@
+"""UD treebanks as a document source: ``# newdoc id`` documents of sentences.
+
+Why here and not in a task: several discourse tasks (sentence position, ordering, coherence)
+need which sentences are neighbours in one document; how a treebank marks that is the
+format's business. A document is the run of consecutive sentences of one file that carry the
+same doc id (the CoNLL-U reader carries a ``# newdoc id`` forward to the sentences after it).
+Sentences without a doc id belong to no document: a treebank without ``# newdoc`` marks (GSD
+treebanks are sentence collections) has no documents at all, and its file order is never
+taken for document order.
+
+A document never bridges a sentence the reader skipped as invalid (``--on-invalid skip``):
+the gap is seen in the line numbers, and the document is cut there into two parts with the
+same doc id (so they share a group and never straddle splits).
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from polyprobe.loaders.records import Document, Sentence
+from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.loaders.sources import TreebankSource, read_sources
+from polyprobe.metadata import SourceInfo
+
+# A gap of this many unexplained lines between two sentences of one file means a sentence in
+# between was skipped (a sentence block has >= 4 lines: sent_id, text, a word, a blank);
+# smaller gaps are comment lines the reader does not keep (``# newpar`` without a value).
+SKIP_GAP_LINES = 3
+
+_NEWDOC = b"# newdoc"
+
+
+def has_document_marks(path: str | Path) -> bool:
+    """Whether a CoNLL-U file (plain or gzipped) has any ``# newdoc`` line: a cheap look at
+    the bytes, so a build can say a treebank has no documents before reading it."""
+    with open(path, "rb") as fh:
+        magic = fh.read(2)
+    opener = gzip.open if magic == b"\x1f\x8b" else open
+    with opener(path, "rb") as fh:  # type: ignore[operator]
+        tail = b""
+        while chunk := fh.read(1 << 20):
+            block = tail + chunk
+            if _NEWDOC in block:
+                return True
+            tail = block[-len(_NEWDOC) :]
+    return False
+
+
+def sentence_text(sentence: Sentence) -> str:
+    """The sentence as a reader sees it: ``# text`` when given, else its surface tokens
+    joined by their ``SpaceAfter``."""
+    if sentence.text is not None:
+        return sentence.text
+    parts: list[str] = []
+    for token in sentence.surface_tokens():
+        parts.append(token.form)
+        if token.space_after:
+            parts.append(" ")
+    return "".join(parts).strip()
+
+
+def _block_lines(sentence: Sentence) -> int:
+    """Lines of a sentence block the record accounts for: a lower bound of its real size."""
+    return (
+        len(sentence.comments) + len(sentence.words) + len(sentence.multiword) + len(sentence.empty)
+    )
+
+
+def _follows(previous: Sentence, sentence: Sentence) -> bool:
+    """Whether ``sentence`` comes right after ``previous`` in its file (no sentence skipped
+    between them)."""
+    if previous.line <= 0 or sentence.line <= 0:
+        return True
+    expected = previous.line + _block_lines(previous) + 1
+    return sentence.line - expected < SKIP_GAP_LINES
+
+
+def ud_documents(
+    sentences: Iterable[Sentence], counts: Counter[str] | None = None
+) -> Iterator[Document]:
+    """The documents of a stream of sentences, in stream order, one sentence a unit.
+
+    ``counts`` (when given) receives ``documents``, ``sentences in documents``, ``sentences
+    without a document`` and ``documents cut at a skipped sentence``. ``unit_ids`` are the
+    sentences' ``sent_id``s."""
+    tally = counts if counts is not None else Counter()
+    current: list[Sentence] = []
+
+    def close() -> Document | None:
+        if not current:
+            return None
+        first = current[0]
+        assert first.doc_id is not None
+        doc = Document(
+            doc_id=first.doc_id,
+            units=tuple(sentence_text(s) for s in current),
+            unit="sentence",
+            sections=(),
+            source=first.source,
+            line=first.line,
+            unit_ids=tuple(s.sent_id for s in current),
+        )
+        tally["documents"] += 1
+        tally["sentences in documents"] += len(current)
+        current.clear()
+        return doc
+
+    for sentence in sentences:
+        if current:
+            last = current[-1]
+            same = sentence.doc_id == last.doc_id and sentence.source.path == last.source.path
+            if not same or not _follows(last, sentence):
+                if same:
+                    tally["documents cut at a skipped sentence"] += 1
+                doc = close()
+                if doc is not None:
+                    yield doc
+        if sentence.doc_id is None:
+            tally["sentences without a document"] += 1
+            continue
+        current.append(sentence)
+    doc = close()
+    if doc is not None:
+        yield doc
+
+
+@dataclass(frozen=True)
+class UdDocumentSource:
+    """A treebank's ``# newdoc`` documents as a :class:`~polyprobe.loaders.source.Source` of
+    :class:`Document` records (the same card entry as the treebank: its rows come from it)."""
+
+    treebank: TreebankSource
+
+    @property
+    def name(self) -> str:
+        return self.treebank.name
+
+    @property
+    def info(self) -> SourceInfo:
+        return self.treebank.info
+
+    def has_documents(self) -> bool:
+        """Whether any of the treebank's files marks a document."""
+        return any(has_document_marks(f.path) for f in self.treebank.files)
+
+    def records(
+        self, policy: InvalidPolicy, counts: Counter[str] | None = None
+    ) -> Iterator[Document]:
+        return ud_documents(read_sources([self.treebank], policy=policy, lazy=True), counts)
