@@ -448,6 +448,30 @@ def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     return build_trec(args.path, progress=progress, **options)
 
 
+def _add_rst(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths", nargs="+", type=Path, metavar="FILE", help=".rs3 / .dis files or folders of them"
+    )
+    p.add_argument(
+        "--relation-map",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="relation -> coarse class: TSV lines 'relation<TAB>class' or a JSON object "
+        "(default: every relation its own class; relations it does not name are dropped "
+        "and counted)",
+    )
+    p.add_argument(
+        "--name", default=None, help="the source's name in ids (default: the files' folder)"
+    )
+
+
+def _run_rst(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.rst import build_rst
+
+    return build_rst(args.paths, relation_map=args.relation_map, name=args.name, **options)
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -480,6 +504,17 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         run=_run_trec,
         defaults={"lang": "en", "balances": "natural", "min_per_class": "0"},
         lang_required=False,
+    ),
+    FamilyCommand(
+        "rst",
+        help="discourse relations from RST treebanks (.rs3, .dis)",
+        description="Build the discourse_relations task (DiscoEval's DR) from RST trees in "
+        ".rs3 (RSTTool/rstWeb) or .dis (RST-DT) files: every node of the binarised trees is a "
+        "row (left and right units as EDU lists, label <nuclearity>-<relation>). The "
+        "treebank's own splits are kept when its folders name them (train/dev/test, "
+        "TRAINING/TEST); documents never straddle splits.",
+        add_arguments=_add_rst,
+        run=_run_rst,
     ),
 )
 

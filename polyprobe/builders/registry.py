@@ -8,6 +8,7 @@ from typing import Any
 
 from polyprobe.builders.discourse.binary_sentence_ordering import BinarySentenceOrdering
 from polyprobe.builders.discourse.discourse_coherence import DiscourseCoherence
+from polyprobe.builders.discourse.discourse_relations import DiscourseRelations
 from polyprobe.builders.discourse.sentence_position import SentencePosition
 from polyprobe.builders.discourse.sentence_section import SentenceSection
 from polyprobe.builders.downstream.trec import TREC_TASKS
@@ -70,6 +71,7 @@ FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
     "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *DISCOURSE_TASKS)),
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
+    "rst": _by_name((DiscourseRelations,)),
 }
 # family -> what it builds when no tasks are named. ``build ud``: the sentence-level suite;
 # the word-in-context family is opt-in (``--tasks contextual``, one task per FEATS key).
@@ -78,6 +80,7 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     "trec": tuple(cls.metadata.name for cls in TREC_TASKS),
     # LINSPECTOR's 15; argument-layer tasks (person_dat, ...) only when named
     "unimorph": tuple(cls.metadata.name for cls in WORD_TASKS),
+    "rst": ("discourse_relations",),
 }
 # family -> group name -> task names
 GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
