@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from polyprobe.errors import UsageError
-from polyprobe.evaluation import controls
+from polyprobe.evaluation import controls, discourse
 from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
 from polyprobe.evaluation.data import LoadedConfig, load_config, read_card, resolve_configs
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
@@ -37,6 +37,8 @@ def _features(
     cfg: LoadedConfig, encoder: Encoder, cache: EmbeddingCache, batch_size: int, progress: Any
 ) -> tuple[dict[int | None, dict[str, np.ndarray]], dict[str, int]]:
     """Features per layer per split, and cache hits/misses over the unique items."""
+    if cfg.level in discourse.DISCOURSE_LEVELS:  # DiscoEval's features per task
+        return discourse.discourse_features(cfg, encoder, cache, batch_size, progress)
     per_split = {s: cfg.items(s) for s in cfg.splits}
     flat = [it for s in cfg.splits for row in per_split[s] for it in row]
     callback = progress.update if progress is not None else None
@@ -131,7 +133,7 @@ def evaluate(
     where ``datasets`` keeps a Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A
     local folder is read in place and adds nothing to the datasets cache."""
     t_all = time.perf_counter()
-    spec = get_probe(probe)
+    base_spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
     if not seed_list:
         raise UsageError("at least one seed is needed")
@@ -161,6 +163,7 @@ def evaluate(
     try:
         for name in names:
             cfg = load_config(dataset, name, revision, card, cache_dir)
+            spec = discourse.probe_for_config(base_spec, cfg.task)
             n_classes = len(cfg.label_names)
             groups = {s: cfg.groups(s) for s in cfg.splits}
             lex = {s: cfg.keys(s) for s in cfg.splits}

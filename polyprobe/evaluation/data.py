@@ -126,7 +126,11 @@ class LoadedConfig:
                 )
                 for i in range(n)
             ]
-        if self.level in ("sentence-pair", "discourse"):
+        if self.level == "discourse":  # a window of sentences, in the order shown
+            return [tuple(Item(t) for t in cols["sentences"][i]) for i in range(n)]
+        if self.level == "discourse-relation":  # the left unit's EDUs, then the right's
+            return [tuple(Item(t) for t in [*cols["left"][i], *cols["right"][i]]) for i in range(n)]
+        if self.level == "sentence-pair":
             return [(Item(cols["sentence1"][i]), Item(cols["sentence2"][i])) for i in range(n)]
         return [(Item(cols[text_col][i], toks(i)),) for i in range(n)]
 
@@ -137,6 +141,10 @@ def infer_level(columns: list[str]) -> str:
         return "word-in-context"
     if {"sentence1", "sentence2"} <= cols:
         return "sentence-pair"
+    if "sentences" in cols:
+        return "discourse"
+    if {"left", "right"} <= cols:
+        return "discourse-relation"
     if {"word1", "word2"} <= cols:
         return "word-pair"
     if "word" in cols:
@@ -232,7 +240,8 @@ LEVEL_COLUMNS = {
     "word": ("word",),
     "word-pair": ("word1", "word2"),
     "sentence-pair": ("sentence1", "sentence2"),
-    "discourse": ("sentence1", "sentence2"),
+    "discourse": ("sentences",),
+    "discourse-relation": ("left", "right"),
 }
 
 
