@@ -477,7 +477,10 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         "ud",
         help="probing tasks from Universal Dependencies treebanks",
         description="Build sentence-level probing tasks from UD treebank folders or "
-        "CoNLL-U files (.conllu or .conllu.gz). Several treebanks of one language merge.",
+        "CoNLL-U files (.conllu or .conllu.gz). Several treebanks of one language merge. The "
+        "discourse tasks (group 'discourse': sentence_position, binary_sentence_ordering, "
+        "discourse_coherence, sentence_section) read the treebanks' '# newdoc id' documents "
+        "and are reported infeasible when a treebank marks none.",
         add_arguments=_add_ud,
         run=_run_ud,
     ),
