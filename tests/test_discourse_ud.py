@@ -24,7 +24,12 @@ from polyprobe.cards.validate import validate
 from polyprobe.errors import UsageError
 from polyprobe.loaders.records import Document, SourceFile
 from polyprobe.loaders.sources import discover, read_sources
-from polyprobe.loaders.ud_documents import UdDocumentSource, has_document_marks, ud_documents
+from polyprobe.loaders.ud_documents import (
+    UdDocumentSource,
+    has_document_marks,
+    sentences_before_document_marks,
+    ud_documents,
+)
 
 DOC = "answers-20081218053636AA9vV0u_ans"  # EWT test: an Answers thread about slogans
 # Its sentences, as en_ewt-ud-test.conllu's '# text' lines give them (sent_id -0001 .. -0010).
@@ -75,6 +80,7 @@ def test_ewt_documents(ud_dir: Path) -> None:
 def test_treebank_without_newdoc_has_no_documents(ud_dir: Path) -> None:
     (tb,) = discover([ud_dir / "UD_Georgian-GLC"])
     assert not UdDocumentSource(tb).has_documents()
+    assert UdDocumentSource(tb).sentences_without_document() == 950  # dev 469 + test 481
     assert all(has_document_marks(f.path) for f in discover([ud_dir / "UD_English-EWT"])[0].files)
     counts: Counter[str] = Counter()
     assert list(ud_documents(read_sources([tb], lazy=True), counts)) == []
@@ -298,6 +304,8 @@ def test_any_language_pud_and_georgian(ud_dir: Path, tmp_path: Path) -> None:
     report = json.loads((ka.out / "report.json").read_text())
     tasks = report.get("tasks", report)
     assert tasks["sentence_length"]["built"]
+    # the card counts what the document stream left out: all 950 sentences of GLC
+    assert "sentences_without_a_document=950" in (ka.out / "README.md").read_text()
     for name in ("sentence_position", "binary_sentence_ordering", "discourse_coherence"):
         assert "'# newdoc id'" in tasks[name]["infeasible"]
         assert not tasks[name]["built"]
@@ -321,3 +329,45 @@ def test_profile_counts_documents(ud_dir: Path) -> None:
     (fit,), derived = first_pass(Family(), [task], "raise")
     assert derived["sentence_position"]["documents"] == {"sentence": 397}
     assert derived["sentence_position"]["documents_with_5_or_more_sentences"] == 44
+
+
+def test_sentences_before_the_first_newdoc_are_counted(tmp_path: Path) -> None:
+    block = "# sent_id = s{n}\n# text = Word .\n1\tWord\tword\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+    text = block.format(n=1) + "# newdoc id = d1\n" + block.format(n=2) + block.format(n=3)
+    path = write_conllu(tmp_path / "xx_toy-ud-test.conllu", text)
+    assert sentences_before_document_marks(path) == (True, 1)
+    (tb,) = discover([path])
+    counts: Counter[str] = Counter()
+    docs = list(ud_documents(read_sources([tb], lazy=True), counts))
+    assert [d.unit_ids for d in docs] == [("s2", "s3")]
+    assert counts["sentences without a document"] == 1
+
+
+def write_conllu(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_rebuild_is_byte_identical(ud_dir: Path, tmp_path: Path) -> None:
+    """Same inputs and seed: the same fingerprint and the same parquet bytes; another seed
+    moves other sentences to the front."""
+    built = []
+    for name, seed in (("a", 0), ("b", 0), ("c", 1)):
+        built.append(
+            build_ud(
+                [ud_dir / "UD_German-PUD"],
+                lang="de",
+                out=tmp_path / name,
+                tasks=["sentence_position", "binary_sentence_ordering"],
+                min_per_class=(0, 0, 0),
+                seed=seed,
+                jobs=1,
+            )
+        )
+    assert built[0].fingerprint == built[1].fingerprint != built[2].fingerprint
+    files = sorted(p.relative_to(built[0].out) for p in built[0].out.rglob("*.parquet"))
+    assert files
+    for rel in files:
+        assert (built[0].out / rel).read_bytes() == (built[1].out / rel).read_bytes()
+    sp = [rows(b.out, "sentence_position.natural-full", "train") for b in (built[0], built[2])]
+    assert [r["label"] for r in sp[0]] != [r["label"] for r in sp[1]]

@@ -34,20 +34,36 @@ SKIP_GAP_LINES = 3
 _NEWDOC = b"# newdoc"
 
 
-def has_document_marks(path: str | Path) -> bool:
-    """Whether a CoNLL-U file (plain or gzipped) has any ``# newdoc`` line: a cheap look at
-    the bytes, so a build can say a treebank has no documents before reading it."""
+def _read_bytes(path: str | Path) -> bytes:
     with open(path, "rb") as fh:
         magic = fh.read(2)
-    opener = gzip.open if magic == b"\x1f\x8b" else open
-    with opener(path, "rb") as fh:  # type: ignore[operator]
-        tail = b""
-        while chunk := fh.read(1 << 20):
-            block = tail + chunk
-            if _NEWDOC in block:
-                return True
-            tail = block[-len(_NEWDOC) :]
-    return False
+    if magic == b"\x1f\x8b":
+        with gzip.open(path, "rb") as fh:
+            return fh.read()
+    return Path(path).read_bytes()
+
+
+def sentences_before_document_marks(path: str | Path) -> tuple[bool, int]:
+    """Whether a CoNLL-U file (plain or gzipped) has a ``# newdoc`` line, and how many
+    sentences come before its first one (they belong to no document: the reader carries a
+    doc id forward only). A look at the bytes, so a build can say what it leaves out before
+    reading the file."""
+    data = _read_bytes(path)
+    at = data.find(b"\n" + _NEWDOC)
+    if data.startswith(_NEWDOC):
+        at = 0
+    prefix = data if at < 0 else data[:at]
+    blocks = [b for b in prefix.replace(b"\r\n", b"\n").split(b"\n\n") if _has_word(b)]
+    return at >= 0, len(blocks)
+
+
+def _has_word(block: bytes) -> bool:
+    return any(line[:1].isdigit() for line in block.split(b"\n"))
+
+
+def has_document_marks(path: str | Path) -> bool:
+    """Whether a CoNLL-U file (plain or gzipped) has any ``# newdoc`` line."""
+    return sentences_before_document_marks(path)[0]
 
 
 def sentence_text(sentence: Sentence) -> str:
@@ -146,6 +162,11 @@ class UdDocumentSource:
     def has_documents(self) -> bool:
         """Whether any of the treebank's files marks a document."""
         return any(has_document_marks(f.path) for f in self.treebank.files)
+
+    def sentences_without_document(self) -> int:
+        """Sentences of the treebank that belong to no document (before a file's first
+        ``# newdoc``, or in a file without one)."""
+        return sum(sentences_before_document_marks(f.path)[1] for f in self.treebank.files)
 
     def records(
         self, policy: InvalidPolicy, counts: Counter[str] | None = None

@@ -138,6 +138,11 @@ def run_document_tasks(
     document_note = {
         "treebanks_with_documents": [s.name for s in family.sources] if family else [],
         "treebanks_without_documents": without,
+        # sentences no discourse task can see (before a file's first '# newdoc', or in a
+        # treebank without any): the card counts what the document stream leaves out
+        "sentences_without_a_document": sum(
+            UdDocumentSource(tb).sentences_without_document() for tb in treebanks
+        ),
     }
     return merge_outcomes(sentences, documents, order, document_note)
 
