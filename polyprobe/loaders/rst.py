@@ -229,7 +229,8 @@ def read_dis(path: Path) -> tuple[tuple[str, ...], RstNode]:
     def expect(value: str) -> int:
         nonlocal pos
         if pos >= len(tokens):
-            raise InputError(path, None, f"unexpected end of file, expected {value!r}", "bad-dis")
+            last = tokens[-1][1] if tokens else None
+            raise InputError(path, last, f"unexpected end of file, expected {value!r}", "bad-dis")
         tok, line = tokens[pos]
         if tok != value:
             raise InputError(path, line, f"expected {value!r}, found {tok!r}", "bad-dis")
