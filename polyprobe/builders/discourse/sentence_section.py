@@ -17,7 +17,7 @@ from polyprobe.builders.citations import ARAUJO_2022, CHEN_2019
 from polyprobe.builders.discourse.common import PARAGRAPH_UNITS
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.errors import UsageError
-from polyprobe.hashing import normalise_text, stable_rng
+from polyprobe.hashing import normalise_text, stable_u64
 from polyprobe.loaders.records import Document
 from polyprobe.metadata import Level, TaskMetadata
 
@@ -130,9 +130,13 @@ class SentenceSection(Task[Document]):
         if not lead or not body:
             return self.drop("document without a lead and a body")
         n = min(self.options.per_document, len(lead), len(body))
-        rng = stable_rng("sentence_section", self.seed, document.source.treebank, document.doc_id)
+        source = document.source.treebank
+
+        def drawn(i: int) -> int:  # a seeded order of the units (no version-dependent sample())
+            return stable_u64("sentence_section", self.seed, source, document.doc_id, i)
+
         out: list[Candidate] = []
         for label, part in (("lead", lead), ("body", body)):
-            for i in sorted(rng.sample(part, n)):
+            for i in sorted(sorted(part, key=drawn)[:n]):
                 out.append(Candidate({"sentences": [units[i]]}, label, document.unit_id(i)))
         return out
