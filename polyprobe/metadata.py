@@ -37,6 +37,11 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
 # Every config's columns are ``id``, the level's inputs, then these.
 TRAILING_COLUMNS: tuple[str, ...] = ("label", "group", "lexical_key")
 
+# What a config's ``label`` column holds: a class id (``ClassLabel``, the default) or a graded
+# score (``Value("float32")``: SimLex similarity, STS relatedness). The card's ``polyprobe:``
+# block says ``label_type: score`` for the latter (absent means ``class``).
+LABEL_TYPES: tuple[str, ...] = ("class", "score")
+
 # The splits a dataset folder may hold, in the order they are written and shown.
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 
@@ -78,10 +83,19 @@ class TaskMetadata:
     # The record type the task reads ("sentence", "lexicon entry", "example", "document").
     record: str = "sentence"
     config: str = ""
+    # The label is a graded score (a float, e.g. SimLex's 0-10 similarity), not a class: the
+    # column is published as ``Value("float32")``, and the variant engine builds the natural
+    # variant only (no balancing, no class floors; sizes stay nested). ``labels_derived`` then
+    # says what the score is and its scale.
+    scored: bool = False
 
     def __post_init__(self) -> None:
         if not self.name:
             raise ValueError("a task needs a name")
+        if self.scored and self.labels is not None:
+            raise ValueError(f"{self.name}: a scored task has no label names")
+        if self.scored and self.paired_copies:
+            raise ValueError(f"{self.name}: a scored task cannot have paired copies")
         if self.labels is None and not self.labels_derived:
             raise ValueError(f"{self.name}: say how the labels are derived (labels_derived)")
         if self.task_type not in TASK_TYPES:
@@ -157,12 +171,20 @@ class ConfigBlock:
     recipe_version: str = "1.0.0"
     lexical_control: bool = False
     seed_dependent: bool = False
+    scored: bool = False  # label_type: score (labels then empty)
 
     @property
     def inputs(self) -> tuple[str, ...]:
         return INPUT_COLUMNS[self.level]
 
     def as_dict(self) -> dict[str, Any]:
+        out = self._class_dict()
+        if self.scored:  # only then, so that the cards of class tasks are unchanged
+            out["labels"] = []
+            out["label_type"] = "score"
+        return out
+
+    def _class_dict(self) -> dict[str, Any]:
         return {
             "task": self.task,
             "level": self.level.value,
