@@ -45,7 +45,9 @@ LABEL_TYPES: tuple[str, ...] = ("class", "score")
 # The splits a dataset folder may hold, in the order they are written and shown.
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 
-TASK_TYPES: tuple[str, ...] = ("probing", "downstream")
+# "lexical": intrinsic evaluation sets (word similarity, analogies, dictionaries, COSTRA),
+# scored by their own metrics (polyprobe.evaluation.lexical), not by a trained probe.
+TASK_TYPES: tuple[str, ...] = ("probing", "downstream", "lexical")
 
 
 def column_names(level: Level | str) -> list[str]:

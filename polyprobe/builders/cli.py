@@ -448,6 +448,31 @@ def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     return build_trec(args.path, progress=progress, **options)
 
 
+def _add_similarity(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="similarity files: vecto CSV (,word1,word2,similarity; language from the folder "
+        "name), FinnSim semicolon CSV, Multi-SimLex's Concepticon TSV, or word1<TAB>word2<TAB>"
+        "score",
+    )
+    p.add_argument(
+        "--cross-lingual",
+        default=None,
+        help="Multi-SimLex: comma-separated partner languages of --lang for cross-lingual "
+        "sets (default: all eleven others; '' for none)",
+    )
+
+
+def _run_similarity(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.lexical import build_similarity
+
+    cross = None if args.cross_lingual is None else split_list(args.cross_lingual)
+    return build_similarity(args.paths, cross_lingual=cross, **options)
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -480,6 +505,17 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         run=_run_trec,
         defaults={"lang": "en", "balances": "natural", "min_per_class": "0"},
         lang_required=False,
+    ),
+    FamilyCommand(
+        "similarity",
+        help="lexical: graded word-similarity sets (SimLex, SemEval-17, FinnSim, Multi-SimLex)",
+        description="Build one config per similarity set in the files (a Multi-SimLex file "
+        "gives --lang's pairs, one subset per POS, and cross-lingual sets). Scored rows: the "
+        "label is the set's similarity score (float32); every pair is a test row; natural "
+        "variant only.",
+        add_arguments=_add_similarity,
+        run=_run_similarity,
+        defaults={"balances": "natural", "min_per_class": "0"},
     ),
 )
 
