@@ -22,6 +22,8 @@ class Level(str, Enum):
     SENTENCE = "sentence"
     SENTENCE_PAIR = "sentence-pair"
     DISCOURSE = "discourse"
+    # a : b :: c : d (word analogies; word4 is the answer to "word1 is to word2 as word3 is to ?")
+    WORD_ANALOGY = "word-analogy"
 
 
 # Input columns per level: part of the published schema (changing it is a major version).
@@ -32,6 +34,7 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     Level.SENTENCE: ("sentence", "tokens"),
     Level.SENTENCE_PAIR: ("sentence1", "sentence2"),
     Level.DISCOURSE: ("sentence1", "sentence2"),
+    Level.WORD_ANALOGY: ("word1", "word2", "word3", "word4"),
 }
 
 # Every config's columns are ``id``, the level's inputs, then these.

@@ -473,6 +473,43 @@ def _run_similarity(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     return build_similarity(args.paths, cross_lingual=cross, **options)
 
 
+def _add_analogies(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="FILE",
+        help="analogy files forming one set: Google ': category' text, vecto CSV "
+        "(,type,word1,word2,word3,target), or four words a line (category = file name, "
+        "e.g. ANA_capital-country.txt)",
+    )
+    p.add_argument("--name", default="", help="the set's name (default: from the files)")
+    p.add_argument("--semantic", default="", help="comma-separated categories to mark semantic")
+    p.add_argument(
+        "--morphological",
+        default="",
+        help="comma-separated categories to mark morphological (default: gram* ones)",
+    )
+    p.add_argument(
+        "--source-license", default="unknown", help="licence of the analogy files (card)"
+    )
+
+
+def _run_analogies(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.lexical import build_analogies
+
+    if not args.paths:
+        raise SystemExit("build analogies: give analogy FILES")
+    return build_analogies(
+        args.paths,
+        name=args.name,
+        semantic=split_list(args.semantic),
+        morphological=split_list(args.morphological),
+        source_license=args.source_license,
+        **options,
+    )
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -515,6 +552,16 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         "variant only.",
         add_arguments=_add_similarity,
         run=_run_similarity,
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "analogies",
+        help="lexical: word analogy sets (Google, vecto CSV, FinSemEvl; generated from UniMorph)",
+        description="Build one analogy set: a config with every question (label = its "
+        "category) and one per category, every question a test row; each category marked "
+        "semantic or morphological.",
+        add_arguments=_add_analogies,
+        run=_run_analogies,
         defaults={"balances": "natural", "min_per_class": "0"},
     ),
 )

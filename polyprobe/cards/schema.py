@@ -27,6 +27,8 @@ _COLUMN_TYPES: dict[str, tuple[pa.DataType, dict[str, Any]]] = {
     "word": _STRING,
     "word1": _STRING,
     "word2": _STRING,
+    "word3": _STRING,
+    "word4": _STRING,
     "sentence1": _STRING,
     "sentence2": _STRING,
     "target_index": _INT32,

@@ -87,3 +87,7 @@ def similarity_task(pair_set: PairSet) -> type[SimilarityTask]:
     )
     attrs = {"metadata": meta, "languages": pair_set.languages, "scale": pair_set.scale}
     return type(f"Similarity[{pair_set.name}]", (SimilarityTask,), attrs)
+
+
+def similarity_tasks(pair_set: PairSet) -> list[type[SimilarityTask]]:
+    return [similarity_task(pair_set)]

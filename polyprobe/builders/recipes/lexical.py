@@ -54,13 +54,13 @@ class SetSource(Protocol):
 
 @dataclass
 class LexicalRecipe:
-    """Sets of lexical sources on the shared build; ``make_task`` turns a set into its
-    task class."""
+    """Sets of lexical sources on the shared build; ``make_tasks`` turns a set into its
+    task classes (one per config)."""
 
     family: str
     inputs: Sequence[SetSource]
     options: BuildOptions
-    make_task: Callable[[Any], type[Task[Example]]]
+    make_tasks: Callable[[Any], Sequence[type[Task[Example]]]]
     text: CardText
     tasks: dict[str, type[Task[Example]]] = field(default_factory=dict)
 
@@ -86,11 +86,11 @@ class LexicalRecipe:
         tasks: dict[str, type[Task[Example]]] = {}
         for src in self.inputs:
             for s in src.sets(policy):
-                task = self.make_task(s)
-                name = task.metadata.name
-                if name in tasks:
-                    raise UsageError(f"two inputs give the set {name!r}; build them apart")
-                tasks[name] = task
+                for task in self.make_tasks(s):
+                    name = task.metadata.name
+                    if name in tasks:
+                        raise UsageError(f"two inputs give the set {name!r}; build them apart")
+                    tasks[name] = task
         wanted = list(options.tasks or tasks)
         unknown = [n for n in wanted if n not in tasks]
         if unknown:
@@ -117,14 +117,14 @@ class LexicalRecipe:
 def build_lexical(
     family: str,
     inputs: Sequence[SetSource],
-    make_task: Callable[[Any], type[Task[Example]]],
+    make_tasks: Callable[[Any], Sequence[type[Task[Example]]]],
     text: CardText,
     *,
     progress: Progress | None = None,
     **options: Any,
 ) -> BuildResult:
     opts = BuildOptions.make(**{**LEXICAL_DEFAULTS, **options})
-    return build(LexicalRecipe(family, inputs, opts, make_task, text), opts, progress=progress)
+    return build(LexicalRecipe(family, inputs, opts, make_tasks, text), opts, progress=progress)
 
 
 def build_similarity(
@@ -137,7 +137,7 @@ def build_similarity(
     """Similarity sets from ``paths`` (vecto CSV, FinnSim, Multi-SimLex's Concepticon TSV,
     ``word1 TAB word2 TAB score``). For Multi-SimLex, ``--lang`` picks the language and
     ``cross_lingual`` its partners (default: every other Multi-SimLex language)."""
-    from polyprobe.builders.lexical.similarity import similarity_task
+    from polyprobe.builders.lexical.similarity import similarity_tasks
     from polyprobe.languages import resolve_language
     from polyprobe.loaders.similarity import MULTISIMLEX_CODES, SimilaritySource
 
@@ -156,4 +156,41 @@ def build_similarity(
         tags=("lexical", "word-similarity", "polyprobe"),
         task_categories=("sentence-similarity",),
     )
-    return build_lexical("similarity", inputs, similarity_task, text, progress=progress, **options)
+    return build_lexical("similarity", inputs, similarity_tasks, text, progress=progress, **options)
+
+
+def build_analogies(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    name: str = "",
+    semantic: Sequence[str] = (),
+    morphological: Sequence[str] = (),
+    progress: Progress | None = None,
+    **options: Any,
+) -> BuildResult:
+    """One analogy set from ``paths`` (Google ``: category`` text, vecto CSV, or four words a
+    line with the category in the file name); ``semantic``/``morphological`` override the
+    per-category rule (``gram…`` categories are morphological)."""
+    from polyprobe.builders.lexical.analogies import analogy_tasks
+    from polyprobe.loaders.analogies import AnalogySource
+
+    overrides = {c: True for c in semantic} | {c: False for c in morphological}
+    source = AnalogySource(
+        tuple(Path(p) for p in paths),
+        name=name,
+        lang=options.get("lang", ""),
+        license=options.pop("source_license", "unknown"),
+        source_version=options.get("source_version") or "unknown",
+        semantic=overrides,
+    )
+    text = CardText(
+        pretty_name=f"Word analogies: {source.name}",
+        summary="Word analogy questions (a : b :: c : d) as a polyprobe dataset: one config "
+        "with every question (label = its category) and one per category; every question "
+        "is a test row. Categories are marked semantic or morphological (card profile). "
+        "Evaluate with 3CosAdd and 3CosMul over the top-N words of an embedding's "
+        "vocabulary, question words excluded, out-of-vocabulary questions counted.",
+        source_datasets=("original",),
+        tags=("lexical", "word-analogy", "polyprobe"),
+    )
+    return build_lexical("analogies", [source], analogy_tasks, text, progress=progress, **options)
