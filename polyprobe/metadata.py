@@ -24,6 +24,10 @@ class Level(str, Enum):
     DISCOURSE = "discourse"
     # a : b :: c : d (word analogies; word4 is the answer to "word1 is to word2 as word3 is to ?")
     WORD_ANALOGY = "word-analogy"
+    # a seed sentence, a transformation of it and their string similarity (COSTRA)
+    SENTENCE_TRANSFORMATION = "sentence-transformation"
+    # "sentence1 is closer to sentence2 than sentence3 is to sentence4" (COSTRA's orderings)
+    SENTENCE_COMPARISON = "sentence-comparison"
 
 
 # Input columns per level: part of the published schema (changing it is a major version).
@@ -35,6 +39,9 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     Level.SENTENCE_PAIR: ("sentence1", "sentence2"),
     Level.DISCOURSE: ("sentence1", "sentence2"),
     Level.WORD_ANALOGY: ("word1", "word2", "word3", "word4"),
+    # string_similarity: float32 Levenshtein ratio of sentence2 to sentence1 (its seed)
+    Level.SENTENCE_TRANSFORMATION: ("sentence1", "sentence2", "string_similarity"),
+    Level.SENTENCE_COMPARISON: ("sentence1", "sentence2", "sentence3", "sentence4"),
 }
 
 # Every config's columns are ``id``, the level's inputs, then these.

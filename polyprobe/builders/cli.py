@@ -510,6 +510,16 @@ def _run_analogies(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     )
 
 
+def _add_costra(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", type=Path, metavar="PATH", help="COSTRA folder or its data.tsv")
+
+
+def _run_costra(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.costra import build_costra
+
+    return build_costra(args.path, **options)
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -563,6 +573,18 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         add_arguments=_add_analogies,
         run=_run_analogies,
         defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "costra",
+        help="lexical: COSTRA's Czech sentence transformations and their orderings",
+        description="Build COSTRA (a folder with data.tsv and README, or data.tsv): "
+        "'transformations' (seed, transformed sentence, string similarity; label = type), a "
+        "config per transformation type, and 'comparisons' (the orderings the dataset "
+        "asserts). Every row is a test row.",
+        add_arguments=_add_costra,
+        run=_run_costra,
+        defaults={"lang": "cs", "balances": "natural", "min_per_class": "0"},
+        lang_required=False,
     ),
 )
 
