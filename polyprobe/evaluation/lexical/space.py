@@ -62,7 +62,8 @@ def is_vector_file(encoder: Encoder) -> bool:
 
 def file_space(encoder: Encoder, top_n: int | None) -> WordSpace:
     """The top ``top_n`` words of a word-vector file (all of them when None)."""
-    kv = encoder.load_vectors()  # type: ignore[attr-defined]
+    # the encoder keeps the vectors it loaded (one read of the file for every config)
+    kv = encoder._ensure() if hasattr(encoder, "_ensure") else encoder.load_vectors()  # type: ignore[attr-defined]
     n = len(kv.index_to_key) if top_n is None else min(top_n, len(kv.index_to_key))
     words = [str(w) for w in kv.index_to_key[:n]]
     vectors = np.asarray(kv.vectors[:n], dtype=np.float32)
