@@ -47,6 +47,9 @@ class ConfigPayload:
     notes: list[str] = field(default_factory=list)
     citation: str = ""
     default: bool = False
+    # The label is a float score (TaskMetadata.scored): ``label_names`` is empty, the card
+    # shows score statistics instead of class counts.
+    scored: bool = False
 
 
 @dataclass
