@@ -448,6 +448,25 @@ def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     return build_trec(args.path, progress=progress, **options)
 
 
+def _add_parallel(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="PUD_FOLDER",
+        help="parallel treebank folders aligned by sent_id, one per language (e.g. UD_*-PUD)",
+    )
+
+
+def _run_parallel(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.parallel import build_parallel
+    from polyprobe.loaders.sources import input_files
+
+    return build_parallel(
+        args.paths, progress=progress_bar(args, lambda: input_files(args.paths)), **options
+    )
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -479,6 +498,22 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         add_arguments=_add_trec,
         run=_run_trec,
         defaults={"lang": "en", "balances": "natural", "min_per_class": "0"},
+        lang_required=False,
+    ),
+    FamilyCommand(
+        "parallel",
+        help="parallel probing set from treebanks aligned by sent_id (PUD)",
+        description="Build per-language configs <task>-<lang> of the UD sentence tasks "
+        "(default: sentence_length, tree_depth, bigram_shift, tense, subject_number, "
+        "object_number, voice; --tasks takes any UD task) and the wide 'parallel' config (one "
+        "row per sent_id: text, English reference, sample_creation and labels per language, "
+        "null where missing; label: PUD genre news/wiki) from one treebank per language. "
+        "Splits by document (80/10/10 of the documents by hash), identical in every language. "
+        "--lang names the pivot language (default en) whose sentence fills the wide config's "
+        "input columns; the card gives each label's agreement with the pivot's.",
+        add_arguments=_add_parallel,
+        run=_run_parallel,
+        defaults={"lang": "en", "balances": "natural", "min_per_class": "20,5,5"},
         lang_required=False,
     ),
 )

@@ -257,7 +257,9 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
             entry["default"] = True
         entry["data_files"] = [{"split": s.name, "path": s.path} for s in cfg.stats.splits.values()]
         data["configs"].append(entry)
-        features = schema.features_dict(cfg.payload.level, cfg.payload.label_names)
+        features = schema.features_dict(
+            cfg.payload.level, cfg.payload.label_names, cfg.payload.extra_features
+        )
         data["dataset_info"].append(
             {
                 "config_name": cfg.name,

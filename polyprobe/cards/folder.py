@@ -377,8 +377,8 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
     except (ValueError, TypeError) as exc:
         raise FolderError(str(exc)) from exc
 
-    expected = schema.arrow_schema(payload.level, labels)
-    features = schema.features_dict(payload.level, labels)
+    expected = schema.arrow_schema(payload.level, labels, payload.extra_features)
+    features = schema.features_dict(payload.level, labels, payload.extra_features)
     stats = ConfigStats(name=name, label_names=labels)
     config_dir = tmp / "data" / name
     plot = tmp / plot_path(name)
