@@ -22,6 +22,9 @@ class Level(str, Enum):
     SENTENCE = "sentence"
     SENTENCE_PAIR = "sentence-pair"
     DISCOURSE = "discourse"
+    # A dependency arc in its sentence: the dependent at ``target_index``, its head at
+    # ``head_index`` (the ``deprel`` downstream task).
+    ARC = "arc"
 
 
 # Input columns per level: part of the published schema (changing it is a major version).
@@ -32,6 +35,7 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     Level.SENTENCE: ("sentence", "tokens"),
     Level.SENTENCE_PAIR: ("sentence1", "sentence2"),
     Level.DISCOURSE: ("sentence1", "sentence2"),
+    Level.ARC: ("sentence", "tokens", "target_index", "head_index"),
 }
 
 # Every config's columns are ``id``, the level's inputs, then these.

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from polyprobe.builders.downstream.deprel import DeprelLabelling
+from polyprobe.builders.downstream.pos import PosTagging
 from polyprobe.builders.downstream.trec import TREC_TASKS
 from polyprobe.builders.sentence.bigram_shift import BigramShift
 from polyprobe.builders.sentence.contextual import CONTEXTUAL_TASKS
@@ -49,13 +51,18 @@ SENTENCE_TASKS: tuple[type[Task[Any]], ...] = (
 )
 
 
+# UD downstream tasks (LINSPECTOR's correlation targets): built only when named (``--tasks
+# pos,deprel`` or the group ``downstream``), never by default.
+UD_DOWNSTREAM_TASKS: tuple[type[Task[Any]], ...] = (PosTagging, DeprelLabelling)
+
+
 def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
     return {cls.metadata.name: cls for cls in classes}
 
 
 # family -> every task it offers, in registry order
 FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
-    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS)),
+    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *UD_DOWNSTREAM_TASKS)),
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
 }
@@ -72,6 +79,7 @@ GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
     "ud": {
         "contextual": tuple(cls.metadata.name for cls in CONTEXTUAL_TASKS),
         "sentence": tuple(cls.metadata.name for cls in SENTENCE_TASKS),
+        "downstream": tuple(cls.metadata.name for cls in UD_DOWNSTREAM_TASKS),
     },
 }
 

@@ -30,6 +30,7 @@ _COLUMN_TYPES: dict[str, tuple[pa.DataType, dict[str, Any]]] = {
     "sentence1": _STRING,
     "sentence2": _STRING,
     "target_index": _INT32,
+    "head_index": _INT32,
     "group": _STRING,
     "lexical_key": _STRING,
 }
