@@ -438,6 +438,24 @@ def _run_unimorph(args: argparse.Namespace, options: dict[str, Any]) -> Any:
 
 def _add_trec(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", type=Path, metavar="DIR", help="folder with the TREC .label files")
+    t = p.add_argument_group("translated TREC (the English build's labels, splits and drops)")
+    t.add_argument(
+        "--translation",
+        type=Path,
+        metavar="FILE",
+        help="translations of the questions: .jsonl {id, text}, a TSV with id and text "
+        "columns (polyprobe translate's output), or one line per question (train file, then "
+        "test file); ids are train/<line>, test/<line>. --lang is the translation's language",
+    )
+    t.add_argument(
+        "--sample-creation",
+        choices=("machine-translated", "human-translated"),
+        default="machine-translated",
+        help="how the translation was made (default machine-translated); in the card",
+    )
+    t.add_argument("--translator", default="unknown", help="translation system, for the card")
+    t.add_argument("--translator-version", default="unknown", help="its version, for the card")
+    t.add_argument("--translation-date", default="unknown", help="when it was made, for the card")
 
 
 def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
@@ -445,7 +463,23 @@ def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     from polyprobe.loaders.trec import find_trec_files
 
     progress = progress_bar(args, lambda: list(find_trec_files(args.path).values()))
-    return build_trec(args.path, progress=progress, **options)
+    if args.translation is None:
+        return build_trec(args.path, progress=progress, **options)
+    from polyprobe.loaders.translations import TranslationProvenance
+
+    provenance = TranslationProvenance(
+        sample_creation=args.sample_creation,
+        system=args.translator,
+        version=args.translator_version,
+        date=args.translation_date,
+    )
+    return build_trec(
+        args.path,
+        progress=progress,
+        translation=args.translation,
+        provenance=provenance,
+        **options,
+    )
 
 
 def _add_parallel(p: argparse.ArgumentParser) -> None:
