@@ -108,8 +108,10 @@ def test_missing_and_unknown_translations(data_dir: Path, builds, tmp_path: Path
         data_dir / "trec", lang="de", out=tmp_path / "y", translation=gap, on_invalid="skip"
     )
     assert result.skipped_invalid == {"missing-translation": 1}
+    # a file keyed by id only (no source column): an id that is no question is refused
     odd = tmp_path / "odd.tsv"
-    odd.write_text("\n".join([*lines, "train/99999\tx\ty"]) + "\n", encoding="utf-8")
+    by_id = ["id\ttext", *(f"{a}\t{c}" for a, _, c in (x.split("\t") for x in lines[1:]))]
+    odd.write_text("\n".join([*by_id, "train/99999\ty"]) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"odd.tsv:\d+: train/99999 is not a TREC question id"):
         build_trec(data_dir / "trec", lang="de", out=tmp_path / "z", translation=odd)
     with pytest.raises(UsageError, match="needs --lang"):

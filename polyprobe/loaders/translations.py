@@ -3,10 +3,12 @@ by its line, with what made the translation (for the card).
 
 Formats, chosen by the file:
 
-* ``.jsonl``: one object per line with ``id`` and ``text`` (other keys, e.g. ``source``,
-  are kept out of the way);
-* a TSV whose first line is a header naming ``id`` and ``text`` columns (``polyprobe
-  translate`` writes ``id<TAB>source<TAB>text``);
+* ``.jsonl``: one object per line with ``id``, ``text`` and optionally ``source``;
+* a TSV whose first line is a header naming ``id`` and ``text`` columns, and optionally
+  ``source`` (``polyprobe translate`` writes ``id<TAB>source<TAB>text``);
+
+An item is found by its id, else (when the file gives sources) by its text: a translation
+of a dataset's rows covers the source items the dataset dropped or renamed.
 * otherwise a plain text file, one translation per line, aligned by line with the ids the
   caller gives in source order (TREC: the training file's questions, then the test file's).
 
@@ -36,6 +38,7 @@ SAMPLE_CREATION: tuple[str, ...] = ("native", "human-translated", "machine-trans
 class Translation:
     text: str
     line: int
+    source: str | None = None  # the text translated, when the file says (matched by text)
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def read_translations(
     lines = text.splitlines()
     out: dict[str, Translation] = {}
 
-    def add(item_id: str, value: str, line: int) -> None:
+    def add(item_id: str, value: str, line: int, source: str | None = None) -> None:
         if not value.strip():
             policy.reject(InputError(path, line, f"empty translation for {item_id}", "empty"))
         elif item_id in out:
@@ -99,7 +102,7 @@ def read_translations(
                 )
             )
         else:
-            out[item_id] = Translation(value.strip(), line)
+            out[item_id] = Translation(value.strip(), line, source)
 
     if path.suffix.lower() == ".jsonl":
         for no, raw in enumerate(lines, 1):
@@ -114,11 +117,13 @@ def read_translations(
                 problem = f"expected a JSON object with id and text ({exc})"
                 policy.reject(InputError(path, no, problem, "bad-line"))
                 continue
-            add(item_id, value, no)
+            source = obj.get("source")
+            add(item_id, value, no, source if isinstance(source, str) else None)
         return out
     header = lines[0].split("\t") if lines else []
     if "id" in header and "text" in header:
         id_col, text_col = header.index("id"), header.index("text")
+        source_col = header.index("source") if "source" in header else None
         reader = csv.reader(
             io.StringIO("\n".join(lines[1:])), delimiter="\t", quoting=csv.QUOTE_NONE
         )
@@ -129,7 +134,8 @@ def read_translations(
                 problem = f"{len(fields)} fields, the header has {len(header)}"
                 policy.reject(InputError(path, no, problem, "bad-line"))
                 continue
-            add(fields[id_col], fields[text_col], no)
+            source = fields[source_col] if source_col is not None else None
+            add(fields[id_col], fields[text_col], no, source)
         return out
     if order is None:
         raise InputError(

@@ -31,6 +31,7 @@ from polyprobe.builders.stream import run_record_tasks
 from polyprobe.builders.task import TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.errors import InputError, UsageError
+from polyprobe.hashing import normalise_text
 from polyprobe.languages import Language, resolve_language
 from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.loaders.source import InvalidPolicy, file_entries
@@ -95,25 +96,32 @@ class TrecRecipe:
         return [info, translated]
 
     def _translations(self, options: BuildOptions, skipped: Counter[str]) -> dict[str, str]:
-        """The translation of every English question, by id; a question without one (or an
-        id that is no question) is an InputError naming the file, or a count under skip."""
+        """The translation of every English question, by its id, else by its text (files
+        with a ``source`` column, such as ``polyprobe translate``'s); a question without one
+        (or, in a file without sources, an id that is no question) is an InputError naming
+        the file, or a count under skip."""
         policy = InvalidPolicy(options.on_invalid, skipped)
         english = list(self.trec.records(InvalidPolicy("skip", Counter())))
         path = Path(str(self.translation))
         found = read_translations(path, policy, order=[e.id for e in english])
+        by_source = {normalise_text(t.source): t for t in found.values() if t.source}
         ids = {e.id for e in english}
         for item_id, tr in found.items():
-            if item_id not in ids:
+            if item_id not in ids and tr.source is None:
                 problem = f"{item_id} is not a TREC question id (train/<line> or test/<line>)"
                 policy.reject(InputError(path, tr.line, problem, "unknown-id"))
+        out: dict[str, str] = {}
         for example in english:
-            if example.id not in found:
+            tr = found.get(example.id) or by_source.get(normalise_text(example.inputs[0]))
+            if tr is None:
                 problem = (
                     f"no translation for TREC question {example.id} "
                     f"({Path(example.source.path).name}:{example.line})"
                 )
                 policy.reject(InputError(path, None, problem, "missing-translation"))
-        return {k: v.text for k, v in found.items() if k in ids}
+            else:
+                out[example.id] = tr.text
+        return out
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
         encodings = {}
