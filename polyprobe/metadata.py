@@ -82,6 +82,10 @@ class TaskMetadata:
     # The record type the task reads ("sentence", "lexicon entry", "example", "document").
     record: str = "sentence"
     config: str = ""
+    # Pair levels: how evaluation combines the two inputs' vectors ("" = SentEval's
+    # [u, v, |u-v|, u*v]; "spanish" = [|u-v|, u*v]; "topic" = [u, v]: ArgMin's sentence with
+    # its topic vector). Printed in the config's polyprobe block when set.
+    pair_features: str = ""
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -161,12 +165,14 @@ class ConfigBlock:
     recipe_version: str = "1.0.0"
     lexical_control: bool = False
     seed_dependent: bool = False
+    pair_features: str = ""  # see TaskMetadata.pair_features
 
     @property
     def inputs(self) -> tuple[str, ...]:
         return INPUT_COLUMNS[self.level]
 
     def as_dict(self) -> dict[str, Any]:
+        extra = {"pair_features": self.pair_features} if self.pair_features else {}
         return {
             "task": self.task,
             "level": self.level.value,
@@ -178,6 +184,7 @@ class ConfigBlock:
             "seed": self.seed,
             "lexical_control": bool(self.lexical_control),
             "seed_dependent": bool(self.seed_dependent),
+            **extra,
         }
 
 

@@ -267,6 +267,7 @@ def _payload(
         recipe_version=meta.recipe_version,
         lexical_control=meta.lexical_control,
         seed_dependent=seed_dependent,
+        pair_features=meta.pair_features,
     )
     splits = {
         sp: _earlier_split(variant, tv, sp, written) or cset.rows(variant.indices[sp], tv)

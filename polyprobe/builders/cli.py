@@ -501,6 +501,52 @@ def _run_parallel(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     )
 
 
+def _add_tabular(p: argparse.ArgumentParser) -> None:
+    from polyprobe.loaders.tabular import PRESETS
+
+    p.add_argument(
+        "files",
+        nargs="+",
+        metavar="[SPLIT=]FILE",
+        help="CSV, TSV or JSONL files (encoding detected); train=FILE dev=FILE test=FILE "
+        "give one file per split",
+    )
+    p.add_argument(
+        "--columns",
+        default=None,
+        help="ROLE=COLUMN,... mapping file columns to text (classification) or sentence1, "
+        "sentence2 (pairs), label, split, id; overrides a preset's mapping",
+    )
+    p.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default=None,
+        help="a published format: "
+        + "; ".join(f"{k} ({v.kind})" for k, v in sorted(PRESETS.items())),
+    )
+    p.add_argument("--format", choices=("csv", "tsv", "jsonl", "trec-lines"), default=None)
+    p.add_argument("--name", default=None, help="the config's name (default: preset or family)")
+
+
+def _run_tabular(family: str) -> Callable[[argparse.Namespace, dict[str, Any]], Any]:
+    def run(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+        from polyprobe.builders.recipes.tabular import build_classification, build_pairs
+        from polyprobe.loaders.tabular import parse_columns
+
+        fn = build_classification if family == "classification" else build_pairs
+        options.pop("tasks", None)
+        return fn(
+            args.files,
+            columns=parse_columns(args.columns),
+            preset=args.preset,
+            format=args.format,
+            name=args.name,
+            **options,
+        )
+
+    return run
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -549,6 +595,28 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         run=_run_parallel,
         defaults={"lang": "en", "balances": "natural", "min_per_class": "20,5,5"},
         lang_required=False,
+    ),
+    FamilyCommand(
+        "classification",
+        help="downstream dataset: sentence classification from CSV/TSV/JSONL files",
+        description="Build a sentence-classification dataset (one config) from user files: "
+        "text and label columns mapped with --columns or a --preset (sentiment-tsv, sqc). "
+        "Splits from a split column or train=/dev=/test= files, else ratio 80/10/10. Natural "
+        "variant and no class floor by default.",
+        add_arguments=_add_tabular,
+        run=_run_tabular("classification"),
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "pairs",
+        help="downstream dataset: sentence-pair classification (NLI, PAWS, SICK-E, ArgMin)",
+        description="Build a sentence-pair classification dataset (one config) from user "
+        "files: sentence1, sentence2 and label columns mapped with --columns or a --preset "
+        "(nli, paws, sick-e, ukp-argmin: the topic is sentence2 and evaluation uses the "
+        "topic vector). Splits as for build classification.",
+        add_arguments=_add_tabular,
+        run=_run_tabular("pairs"),
+        defaults={"balances": "natural", "min_per_class": "0"},
     ),
 )
 
