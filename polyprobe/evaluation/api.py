@@ -20,6 +20,7 @@ from polyprobe.evaluation import controls
 from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
 from polyprobe.evaluation.data import LoadedConfig, load_config, read_card, resolve_configs
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
+from polyprobe.evaluation.heads import pair_representation
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
 from polyprobe.evaluation.protocols import SplitArrays, components, majority_outcome, run_protocol
 from polyprobe.evaluation.results import library_versions, result_path, write_result
@@ -53,8 +54,9 @@ def _features(
             n = len(per_split[s]) * width
             block = mat[start : start + n]
             start += n
-            if width == 2:
-                out[layer][s] = pair_features(block[0::2], block[1::2])
+            if width == 2:  # the card may name the pair representation (heads.py)
+                kind = str(cfg.block.get("pair_features") or "senteval")
+                out[layer][s] = pair_representation(block[0::2], block[1::2], kind)
             else:
                 out[layer][s] = block
     return out, {"hits": stats.hits, "misses": stats.misses}
