@@ -25,6 +25,12 @@ class Level(str, Enum):
     # A dependency arc in its sentence: the dependent at ``target_index``, its head at
     # ``head_index`` (the ``deprel`` downstream task).
     ARC = "arc"
+    # a : b :: c : d (word analogies; word4 is the answer to "word1 is to word2 as word3 is to ?")
+    WORD_ANALOGY = "word-analogy"
+    # a seed sentence, a transformation of it and their string similarity (COSTRA)
+    SENTENCE_TRANSFORMATION = "sentence-transformation"
+    # "sentence1 is closer to sentence2 than sentence3 is to sentence4" (COSTRA's orderings)
+    SENTENCE_COMPARISON = "sentence-comparison"
 
 
 # Input columns per level: part of the published schema (changing it is a major version).
@@ -36,15 +42,26 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     Level.SENTENCE_PAIR: ("sentence1", "sentence2"),
     Level.DISCOURSE: ("sentence1", "sentence2"),
     Level.ARC: ("sentence", "tokens", "target_index", "head_index"),
+    Level.WORD_ANALOGY: ("word1", "word2", "word3", "word4"),
+    # string_similarity: float32 Levenshtein ratio of sentence2 to sentence1 (its seed)
+    Level.SENTENCE_TRANSFORMATION: ("sentence1", "sentence2", "string_similarity"),
+    Level.SENTENCE_COMPARISON: ("sentence1", "sentence2", "sentence3", "sentence4"),
 }
 
 # Every config's columns are ``id``, the level's inputs, then these.
 TRAILING_COLUMNS: tuple[str, ...] = ("label", "group", "lexical_key")
 
+# What a config's ``label`` column holds: a class id (``ClassLabel``, the default) or a graded
+# score (``Value("float32")``: SimLex similarity, STS relatedness). The card's ``polyprobe:``
+# block says ``label_type: score`` for the latter (absent means ``class``).
+LABEL_TYPES: tuple[str, ...] = ("class", "score")
+
 # The splits a dataset folder may hold, in the order they are written and shown.
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 
-TASK_TYPES: tuple[str, ...] = ("probing", "downstream")
+# "lexical": intrinsic evaluation sets (word similarity, analogies, dictionaries, COSTRA),
+# scored by their own metrics (polyprobe.evaluation.lexical), not by a trained probe.
+TASK_TYPES: tuple[str, ...] = ("probing", "downstream", "lexical")
 
 
 def column_names(level: Level | str) -> list[str]:
@@ -86,10 +103,19 @@ class TaskMetadata:
     # [u, v, |u-v|, u*v]; "spanish" = [|u-v|, u*v]; "topic" = [u, v]: ArgMin's sentence with
     # its topic vector). Printed in the config's polyprobe block when set.
     pair_features: str = ""
+    # The label is a graded score (a float, e.g. SimLex's 0-10 similarity), not a class: the
+    # column is published as ``Value("float32")``, and the variant engine builds the natural
+    # variant only (no balancing, no class floors; sizes stay nested). ``labels_derived`` then
+    # says what the score is and its scale.
+    scored: bool = False
 
     def __post_init__(self) -> None:
         if not self.name:
             raise ValueError("a task needs a name")
+        if self.scored and self.labels is not None:
+            raise ValueError(f"{self.name}: a scored task has no label names")
+        if self.scored and self.paired_copies:
+            raise ValueError(f"{self.name}: a scored task cannot have paired copies")
         if self.labels is None and not self.labels_derived:
             raise ValueError(f"{self.name}: say how the labels are derived (labels_derived)")
         if self.task_type not in TASK_TYPES:
@@ -166,12 +192,20 @@ class ConfigBlock:
     lexical_control: bool = False
     seed_dependent: bool = False
     pair_features: str = ""  # see TaskMetadata.pair_features
+    scored: bool = False  # label_type: score (labels then empty)
 
     @property
     def inputs(self) -> tuple[str, ...]:
         return INPUT_COLUMNS[self.level]
 
     def as_dict(self) -> dict[str, Any]:
+        out = self._class_dict()
+        if self.scored:  # only then, so that the cards of class tasks are unchanged
+            out["labels"] = []
+            out["label_type"] = "score"
+        return out
+
+    def _class_dict(self) -> dict[str, Any]:
         extra = {"pair_features": self.pair_features} if self.pair_features else {}
         return {
             "task": self.task,

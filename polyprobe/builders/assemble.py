@@ -27,6 +27,7 @@ from polyprobe.builders.variants import (
     TaskVariants,
     Variant,
     VariantSettings,
+    make_scored_variants,
     make_variants,
 )
 from polyprobe.cards.payload import ConfigCard, ConfigPayload, SplitCopy, SplitSource
@@ -167,13 +168,35 @@ def _variants(
     if len(cset.columns) == 0:
         return None, []
     settings = replace(settings, split=cset.split)
-    tv = make_variants(cset.columns, list(cset.label_names), settings)
+    if cset.metadata.scored:
+        tv = _scored_variants(cset, settings)
+    else:
+        tv = make_variants(cset.columns, list(cset.label_names), settings)
     if tv.infeasible is not None:
         return tv, []
     entries = [(n, v, tv) for n, v in config_names(cset, tv)]
     if cset.metadata.paired_copies:
         entries += _unpaired_entries(cset, settings, tv)
     return tv, entries
+
+
+SCORED_NOTE = (
+    "scored task: the label is a graded score, so only the natural variant is built (no "
+    "balancing, no class floors); train sizes are nested prefixes as for every task"
+)
+
+
+def _scored_variants(cset: CandidateSet, settings: VariantSettings) -> TaskVariants:
+    """A scored task's variants (:func:`make_scored_variants`); a requested balance other
+    than ``natural`` is reported as not built, with why."""
+    tv = make_scored_variants(cset.columns, settings)
+    tv.not_built += [
+        f"{b}: not built for a scored task (no classes to balance)"
+        for b in settings.balances
+        if b != "natural"
+    ]
+    tv.notes.append(SCORED_NOTE)
+    return tv
 
 
 def config_names(cset: CandidateSet, tv: TaskVariants) -> list[tuple[str, Variant]]:
@@ -268,6 +291,7 @@ def _payload(
         lexical_control=meta.lexical_control,
         seed_dependent=seed_dependent,
         pair_features=meta.pair_features,
+        scored=meta.scored,
     )
     splits = {
         sp: _earlier_split(variant, tv, sp, written) or cset.rows(variant.indices[sp], tv)
@@ -278,7 +302,7 @@ def _payload(
         task=meta.name,
         level=meta.level.value,
         description=meta.description,
-        label_names=list(tv.label_names),
+        label_names=[] if meta.scored else list(tv.label_names),
         polyprobe=block.as_dict(),
         recipe=recipe,
         splits=splits,
@@ -287,6 +311,7 @@ def _payload(
         notes=notes,
         citation=meta.citation,
         default=False,  # the build marks the first config of the dataset
+        scored=meta.scored,
     )
 
 

@@ -547,6 +547,78 @@ def _run_tabular(family: str) -> Callable[[argparse.Namespace, dict[str, Any]], 
     return run
 
 
+def _add_similarity(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="similarity files: vecto CSV (,word1,word2,similarity; language from the folder "
+        "name), FinnSim semicolon CSV, Multi-SimLex's Concepticon TSV, or word1<TAB>word2<TAB>"
+        "score",
+    )
+    p.add_argument(
+        "--cross-lingual",
+        default=None,
+        help="Multi-SimLex: comma-separated partner languages of --lang for cross-lingual "
+        "sets (default: all eleven others; '' for none)",
+    )
+
+
+def _run_similarity(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.lexical import build_similarity
+
+    cross = None if args.cross_lingual is None else split_list(args.cross_lingual)
+    return build_similarity(args.paths, cross_lingual=cross, **options)
+
+
+def _add_analogies(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="FILE",
+        help="analogy files forming one set: Google ': category' text, vecto CSV "
+        "(,type,word1,word2,word3,target), or four words a line (category = file name, "
+        "e.g. ANA_capital-country.txt)",
+    )
+    p.add_argument("--name", default="", help="the set's name (default: from the files)")
+    p.add_argument("--semantic", default="", help="comma-separated categories to mark semantic")
+    p.add_argument(
+        "--morphological",
+        default="",
+        help="comma-separated categories to mark morphological (default: gram* ones)",
+    )
+    p.add_argument(
+        "--source-license", default="unknown", help="licence of the analogy files (card)"
+    )
+
+
+def _run_analogies(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.lexical import build_analogies
+
+    if not args.paths:
+        raise SystemExit("build analogies: give analogy FILES")
+    return build_analogies(
+        args.paths,
+        name=args.name,
+        semantic=split_list(args.semantic),
+        morphological=split_list(args.morphological),
+        source_license=args.source_license,
+        **options,
+    )
+
+
+def _add_costra(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", type=Path, metavar="PATH", help="COSTRA folder or its data.tsv")
+
+
+def _run_costra(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.costra import build_costra
+
+    return build_costra(args.path, **options)
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -617,6 +689,39 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         add_arguments=_add_tabular,
         run=_run_tabular("pairs"),
         defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "similarity",
+        help="lexical: graded word-similarity sets (SimLex, SemEval-17, FinnSim, Multi-SimLex)",
+        description="Build one config per similarity set in the files (a Multi-SimLex file "
+        "gives --lang's pairs, one subset per POS, and cross-lingual sets). Scored rows: the "
+        "label is the set's similarity score (float32); every pair is a test row; natural "
+        "variant only.",
+        add_arguments=_add_similarity,
+        run=_run_similarity,
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "analogies",
+        help="lexical: word analogy sets (Google, vecto CSV, FinSemEvl; generated from UniMorph)",
+        description="Build one analogy set: a config with every question (label = its "
+        "category) and one per category, every question a test row; each category marked "
+        "semantic or morphological.",
+        add_arguments=_add_analogies,
+        run=_run_analogies,
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "costra",
+        help="lexical: COSTRA's Czech sentence transformations and their orderings",
+        description="Build COSTRA (a folder with data.tsv and README, or data.tsv): "
+        "'transformations' (seed, transformed sentence, string similarity; label = type), a "
+        "config per transformation type, and 'comparisons' (the orderings the dataset "
+        "asserts). Every row is a test row.",
+        add_arguments=_add_costra,
+        run=_run_costra,
+        defaults={"lang": "cs", "balances": "natural", "min_per_class": "0"},
+        lang_required=False,
     ),
 )
 

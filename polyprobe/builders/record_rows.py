@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from polyprobe.builders.task import SCORE_COLUMN
 from polyprobe.builders.variants import CandidateColumns, TaskVariants, _argsort_by_index_ties
 from polyprobe.cards.folder import ROW_GROUP
 from polyprobe.cards.schema import arrow_schema
@@ -55,11 +56,12 @@ def materialise(
     input_columns: Sequence[str],
     groups: SpoolReader,
     canonical_sentence: np.ndarray,
+    scored: bool,
     indices: np.ndarray,
     tv: TaskVariants,
 ) -> Callable[[], Iterator[pa.Table]]:
     """:func:`materialise_chunks` of one split, as the writer takes it: a callable it runs
-    when it writes the split."""
+    when it writes the split. ``scored``: the label is the spooled score (a float)."""
     return partial(
         materialise_chunks,
         rows,
@@ -70,6 +72,7 @@ def materialise(
         input_columns,
         groups,
         canonical_sentence,
+        scored,
     )
 
 
@@ -82,6 +85,7 @@ def materialise_chunks(
     input_columns: Sequence[str],
     groups: SpoolReader,
     canonical_sentence: np.ndarray,
+    scored: bool = False,
 ) -> Iterator[pa.Table]:
     """One split of one config in the published schema, rows in the engine's order, in chunks
     of one parquet row group, so a split never has to sit in memory whole.
@@ -90,7 +94,7 @@ def materialise_chunks(
     reference to it, so while the writer encodes a chunk and while the next one is taken,
     only the writer's reference keeps a chunk alive (holding the previous chunk across the
     next take once doubled the working set)."""
-    schema = arrow_schema(level, tv.label_names)
+    schema = arrow_schema(level, [] if scored else tv.label_names, scored=scored)
     rows.drop_engine_pages()  # the variants are made: see SpoolReader.drop_engine_pages
     for start in range(0, len(indices), ROW_GROUP):
         yield _materialise_chunk(
@@ -102,6 +106,7 @@ def materialise_chunks(
             groups,
             canonical_sentence,
             schema,
+            scored,
         )
 
 
@@ -114,6 +119,7 @@ def _materialise_chunk(
     groups: SpoolReader,
     canonical_sentence: np.ndarray,
     schema: pa.Schema,
+    scored: bool = False,
 ) -> pa.Table:
     """Rows ``indices`` in the published schema (see :func:`materialise_chunks`)."""
     idx = np.asarray(indices, dtype=np.int64)
@@ -121,13 +127,14 @@ def _materialise_chunk(
     if labels.size and labels.min() < 0:
         raise AssertionError("variant engine returned a candidate of a dropped class")
     taken = rows.take(idx)
+    label_column = taken.column(SCORE_COLUMN) if scored else pa.array(labels, type=pa.int64())
     del idx
     sentences = canonical_sentence[taken.column("sentence_index").to_numpy()]
     names = groups.take(sentences).column(0)
     del sentences
     arrays: dict[str, Any] = {
         "id": taken.column("id"),
-        "label": pa.array(labels, type=pa.int64()),
+        "label": label_column,
         # A task's own group wins; otherwise the group of the first sentence with that text.
         "group": pc.coalesce(taken.column("group"), names),
         "lexical_key": taken.column("lexical_key"),

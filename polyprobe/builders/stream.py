@@ -15,6 +15,7 @@ the first record with the same normalised text, so duplicates never straddle spl
 
 from __future__ import annotations
 
+import math
 import shutil
 import tempfile
 from array import array
@@ -29,7 +30,7 @@ import numpy as np
 from polyprobe.builders.assemble import AssembledTask, CandidateSet, assemble, rows_reader
 from polyprobe.builders.build import BuildOptions, Outcome, Progress
 from polyprobe.builders.record_rows import canonical_sentences, materialise
-from polyprobe.builders.task import Fit, Shared, Task
+from polyprobe.builders.task import SCORE_COLUMN, Candidate, Fit, Shared, Task
 from polyprobe.builders.variants import CandidateColumns, SplitSpec, VariantSettings
 from polyprobe.errors import InfeasibleError, InputError
 from polyprobe.hashing import stable_u64
@@ -245,14 +246,15 @@ def shard_pass(
         group_writer.add(group_name)
         for t, fit, spool, labels in work_items:
             for cand in t.candidates(record, fit, shared):
+                scored = t.metadata.scored
                 spool.add(
                     f"{group_name}/{t.name}/{cand.copy}"
                     if cand.id is None
                     else f"{source}/{cand.id}",
-                    cand.inputs,
+                    scored_inputs(t, cand) if scored else cand.inputs,
                     cand.lexical_key,
                     index,
-                    labels[cand.label],
+                    0 if scored else labels[cand.label],
                     text_hash if cand.group is None else stable_u64("group", source, cand.group),
                     split_code,
                     None if cand.group is None else f"{source}/{cand.group}",
@@ -314,6 +316,15 @@ def shard_pass(
     return result, jobs
 
 
+def scored_inputs(task: Task[Any], cand: Candidate) -> dict[str, Any]:
+    """A scored candidate's inputs with its score, spooled beside them (written as ``label``).
+    A scored task's candidate without a finite score is a task bug, not bad input."""
+    score = cand.score
+    if score is None or not math.isfinite(score):
+        raise ValueError(f"{task.name}: a scored task's candidate needs a finite score: {score!r}")
+    return {**cand.inputs, SCORE_COLUMN: float(score)}
+
+
 def write_task(job: WriteJob) -> AssembledTask:
     """Assemble one spooled task into the staging folder: a pure function of the files the
     job names and its values, so any process may run it."""
@@ -336,6 +347,7 @@ def write_task(job: WriteJob) -> AssembledTask:
             st.metadata.inputs,
             groups,
             np.load(job.shard / "canonical.npy", mmap_mode="r"),
+            st.metadata.scored,
         )
         cset = CandidateSet(
             metadata=st.metadata,

@@ -35,6 +35,11 @@ from polyprobe.metadata import INPUT_COLUMNS, Level, TaskMetadata
 R = TypeVar("R")
 T = TypeVar("T")
 
+# The one "class" the variant engine sees for a scored task (its candidates' label names).
+SCORE_CLASS = "score"
+# The spooled column that carries a scored candidate's score until it is written as ``label``.
+SCORE_COLUMN = "score"
+
 __all__ = [
     "Candidate",
     "Fit",
@@ -68,6 +73,9 @@ class Candidate:
     # The row id after the source name, when the record's own id is the row id (TREC's
     # ``train/12``); by default ``<record id>/<task>/<copy>``.
     id: str | None = None
+    # Scored tasks (``TaskMetadata.scored``): the row's label, a graded score; ``label`` is
+    # then ignored (the engine sees one pseudo-class, :data:`SCORE_CLASS`).
+    score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -185,7 +193,10 @@ class Task(Generic[R]):
 
     @property
     def input_columns(self) -> tuple[str, ...]:
-        return INPUT_COLUMNS[self.metadata.level]
+        """The columns its candidates are spooled with: the level's inputs (and, for a scored
+        task, its score)."""
+        inputs = INPUT_COLUMNS[self.metadata.level]
+        return (*inputs, SCORE_COLUMN) if self.metadata.scored else inputs
 
     @property
     def seed(self) -> int:
@@ -197,7 +208,10 @@ class Task(Generic[R]):
         return None
 
     def fit(self, observation: Observation | None) -> Fit:
-        """Fix the corpus-derived choices. The default: the metadata's fixed labels."""
+        """Fix the corpus-derived choices. The default: the metadata's fixed labels (a scored
+        task's one pseudo-class)."""
+        if self.metadata.scored:
+            return Fit(label_names=(SCORE_CLASS,))
         labels = self.metadata.labels
         if labels is None:
             raise NotImplementedError(f"{self.name}: derived labels need a fit()")

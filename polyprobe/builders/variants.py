@@ -895,8 +895,27 @@ def _check_counts(counts: tuple[int, int, int] | None) -> tuple[int, int, int]:
     return out  # type: ignore[return-value]
 
 
+def make_scored_variants(cols: CandidateColumns, settings: VariantSettings) -> TaskVariants:
+    """The variants of a scored task (label = a graded score, ``TaskMetadata.scored``): its
+    candidates form one pseudo-class, so balancing and class floors mean nothing. The engine
+    builds the **natural variant only** (whatever ``--balances`` asked), never drops a class,
+    and splits, sizes and nests exactly as for class tasks (same leakage rules, same order
+    hash: a 1k train is a prefix of the full one)."""
+    natural = VariantSettings(
+        split=settings.split,
+        sizes=settings.sizes,
+        balances=("natural",),
+        min_per_class=MinPerClass(0, 0, 0),
+    )
+    return make_variants(cols, ["score"], natural, min_classes=1)
+
+
 def make_variants(
-    cols: CandidateColumns, label_names: list[str], settings: VariantSettings
+    cols: CandidateColumns,
+    label_names: list[str],
+    settings: VariantSettings,
+    *,
+    min_classes: int = 2,
 ) -> TaskVariants:
     """Split, floor, balance and size a task's candidates (see the module docstring for why).
 
@@ -980,7 +999,7 @@ def make_variants(
         class_counts=class_counts,
         notes=notes,
     )
-    if k < 2:
+    if k < min_classes:
         floor_text = ", ".join(f"{SPLITS[s]} {floors[s]}" for s in range(3) if checked[s])
         detail = "; ".join(f"{name}: {why}" for name, why in dropped_classes.items())
         if n == 0:

@@ -24,7 +24,13 @@ import yaml
 
 from polyprobe.cards import schema
 from polyprobe.cards.payload import ConfigCard, ConfigPayload
-from polyprobe.cards.stats import ordered_splits, size_category
+from polyprobe.cards.stats import (
+    SCORE_DECIMALS,
+    ConfigStats,
+    ScoreMoments,
+    ordered_splits,
+    size_category,
+)
 from polyprobe.metadata import INPUT_COLUMNS, DatasetMeta, Level, SourceInfo
 
 README = "README.md"
@@ -258,7 +264,10 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
         entry["data_files"] = [{"split": s.name, "path": s.path} for s in cfg.stats.splits.values()]
         data["configs"].append(entry)
         features = schema.features_dict(
-            cfg.payload.level, cfg.payload.label_names, cfg.payload.extra_features
+            cfg.payload.level,
+            cfg.payload.label_names,
+            cfg.payload.extra_features,
+            scored=cfg.payload.scored,
         )
         data["dataset_info"].append(
             {
@@ -323,6 +332,25 @@ def _example_cell(value: Any) -> str:
     return text
 
 
+SCORE_COLUMNS = ("n", "min", "max", "mean", "std")
+
+
+def score_table(config: str, st: ConfigStats) -> list[str]:
+    """A scored config's score statistics per split and overall (``validate`` recomputes
+    them from the files): what its label distribution is for a class config."""
+    rows = []
+    summaries = [(s, (sp.scores or ScoreMoments()).summary()) for s, sp in st.splits.items()]
+    for split, summary in [*summaries, ("total", st.total_scores().summary())]:
+        rows.append([split, *(str(summary.get(k, "")) for k in SCORE_COLUMNS)])
+    return [
+        "**Score distribution** (the chart shows ten equal-width score bins)",
+        "",
+        anchor("scores", config),
+        md_table(["split", *SCORE_COLUMNS], rows, [False, *([True] * len(SCORE_COLUMNS))]),
+        "",
+    ]
+
+
 def plot_path(config: str) -> str:
     return f"plots/{config}.png"
 
@@ -351,7 +379,8 @@ def _config_section(cfg: ConfigCard, load_target: str) -> list[str]:
             "",
         ]
 
-    out += ["**Label distribution**", "", anchor("labels", p.name)]
+    heading = "**Rows per split** (the label is a score)" if p.scored else "**Label distribution**"
+    out += [heading, "", anchor("labels", p.name)]
     rows = []
     for i, label in enumerate(st.label_names):
         counts = [st.splits[s].label_counts[i] for s in splits]
@@ -367,6 +396,8 @@ def _config_section(cfg: ConfigCard, load_target: str) -> list[str]:
         f"![label distribution of {p.name}]({plot_path(p.name)})",
         "",
     ]
+    if p.scored:
+        out += score_table(p.name, st)
 
     if st.examples:
         columns = [c for c in st.examples[0] if c not in ("group", "lexical_key")]
@@ -376,7 +407,7 @@ def _config_section(cfg: ConfigCard, load_target: str) -> list[str]:
             for c in columns:
                 v = row[c]
                 if c == "label":
-                    v = st.label_names[v]
+                    v = round(v, SCORE_DECIMALS) if p.scored else st.label_names[v]
                 cells.append(_example_cell(v))
             rows.append(cells)
         out += [

@@ -35,6 +35,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -54,9 +55,11 @@ from polyprobe.cards.payload import ConfigCard, ConfigPayload, SplitCopy
 from polyprobe.cards.stats import (
     EXAMPLE_ROWS,
     ConfigStats,
+    ScoreMoments,
     SplitStats,
     label_counts,
     ordered_splits,
+    score_histogram,
 )
 from polyprobe.errors import PolyprobeError
 from polyprobe.hashing import digest
@@ -370,15 +373,19 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
             "letters, digits, '_', '.' and '-'"
         )
     labels = [str(n) for n in payload.label_names]
-    if not labels or len(set(labels)) != len(labels):
+    scored = payload.scored
+    if scored and labels:
+        raise FolderError(f"config {name!r}: a scored config has no label names: {labels}")
+    if not scored and (not labels or len(set(labels)) != len(labels)):
         raise FolderError(f"config {name!r}: label names must be non-empty and unique: {labels}")
     try:
         block = polyprobe_config_block(payload)
     except (ValueError, TypeError) as exc:
         raise FolderError(str(exc)) from exc
 
-    expected = schema.arrow_schema(payload.level, labels, payload.extra_features)
-    features = schema.features_dict(payload.level, labels, payload.extra_features)
+    expected = schema.arrow_schema(payload.level, labels, payload.extra_features, scored=scored)
+    features = schema.features_dict(payload.level, labels, payload.extra_features, scored=scored)
+    scores: dict[str, np.ndarray] = {}
     stats = ConfigStats(name=name, label_names=labels)
     config_dir = tmp / "data" / name
     plot = tmp / plot_path(name)
@@ -399,6 +406,9 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
                 continue  # empty splits are omitted, never written
             rows, counts, nbytes, examples = written
             stats.splits[split] = SplitStats(split, rel, rows, counts, nbytes)
+            if scored:
+                moments, scores[split] = _written_scores(tmp / rel, where)
+                stats.splits[split].scores = moments
             if not stats.examples:
                 stats.examples_split = split
                 stats.examples = examples
@@ -409,12 +419,16 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
         from polyprobe.cards.plots import label_bar_chart
 
         plot.parent.mkdir(parents=True, exist_ok=True)
-        label_bar_chart(
-            plot,
-            name,
-            stats.label_names,
-            {s: st.label_counts for s, st in stats.splits.items()},
-        )
+        if scored:
+            bins, counts_by_split = score_histogram(list(scores.values()))
+            label_bar_chart(plot, name, bins, dict(zip(scores, counts_by_split, strict=True)))
+        else:
+            label_bar_chart(
+                plot,
+                name,
+                stats.label_names,
+                {s: st.label_counts for s, st in stats.splits.items()},
+            )
     except BaseException:
         _remove(str(config_dir))
         _remove(str(plot))
@@ -430,6 +444,17 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
         notes=[str(n) for n in payload.notes],
     )
     return ConfigCard(kept, stats)
+
+
+def _written_scores(path: Path, where: str) -> tuple[ScoreMoments, np.ndarray]:
+    """A scored split's score statistics, read back from its written file (one float column:
+    cheap), so that a copied split and a fresh one are described by the same code."""
+    labels = pq.read_table(path, columns=["label"]).column("label")
+    try:
+        moments = ScoreMoments.of(labels)
+    except ValueError as exc:
+        raise FolderError(f"{where}: {exc}") from exc
+    return moments, labels.to_numpy()
 
 
 def _copy_split(
@@ -496,8 +521,8 @@ def _write_split(
             embedded = schema.features_from_schema(chunk.schema)
             if embedded is not None and embedded != features:
                 raise FolderError(f"{where}: embedded features {embedded} != {features}")
-            try:
-                chunk_counts = label_counts(chunk.column("label"), n_labels)  # refuse early
+            try:  # refuse early; n_labels == 0: a scored config (scores checked once written)
+                chunk_counts = label_counts(chunk.column("label"), n_labels) if n_labels else []
             except ValueError as exc:
                 raise FolderError(f"{where}: {exc}") from exc
             if writer is None:

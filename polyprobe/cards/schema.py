@@ -27,13 +27,22 @@ _COLUMN_TYPES: dict[str, tuple[pa.DataType, dict[str, Any]]] = {
     "word": _STRING,
     "word1": _STRING,
     "word2": _STRING,
+    "word3": _STRING,
+    "word4": _STRING,
     "sentence1": _STRING,
     "sentence2": _STRING,
+    "sentence3": _STRING,
+    "sentence4": _STRING,
+    "string_similarity": (pa.float32(), {"dtype": "float32", "_type": "Value"}),
     "target_index": _INT32,
     "head_index": _INT32,
     "group": _STRING,
     "lexical_key": _STRING,
 }
+
+
+# A scored config's label (TaskMetadata.scored): a graded score, not a class.
+SCORE_LABEL = (pa.float32(), {"dtype": "float32", "_type": "Value"})
 
 
 # The value types an extra column (or a struct member) may have: HF dtype -> Arrow type.
@@ -66,14 +75,21 @@ def features_dict(
     level: Level | str,
     label_names: list[str] | tuple[str, ...],
     extra: dict[str, Any] | None = None,
+    *,
+    scored: bool = False,
 ) -> dict[str, Any]:
     """The ``datasets.Features.to_dict()`` form of a config's features: the level's columns,
     then ``extra`` (name -> HF feature dict), the columns a family adds after the published
-    ones (the parallel config's per-language texts and labels)."""
+    ones (the parallel config's per-language texts and labels); ``scored``: the label is a
+    ``Value("float32")`` score instead of a ``ClassLabel``."""
     out: dict[str, Any] = {}
     for name in column_names(level):
         if name == "label":
-            out[name] = {"names": list(label_names), "_type": "ClassLabel"}
+            out[name] = (
+                dict(SCORE_LABEL[1])
+                if scored
+                else {"names": list(label_names), "_type": "ClassLabel"}
+            )
         else:
             out[name] = _COLUMN_TYPES[name][1]
     for name, feature in (extra or {}).items():
@@ -83,18 +99,28 @@ def features_dict(
     return out
 
 
+def is_score_feature(feature: Any) -> bool:
+    """Whether a ``label`` feature (dict form) is a scored config's float score."""
+    return isinstance(feature, dict) and feature == SCORE_LABEL[1]
+
+
 def arrow_schema(
     level: Level | str,
     label_names: list[str] | tuple[str, ...],
     extra: dict[str, Any] | None = None,
+    *,
+    scored: bool = False,
 ) -> pa.Schema:
     fields = []
     for name in column_names(level):
-        typ = pa.int64() if name == "label" else _COLUMN_TYPES[name][0]
+        if name == "label":
+            typ = SCORE_LABEL[0] if scored else pa.int64()
+        else:
+            typ = _COLUMN_TYPES[name][0]
         fields.append(pa.field(name, typ))
     for name, feature in (extra or {}).items():
         fields.append(pa.field(name, extra_arrow_type(feature)))
-    meta = {"info": {"features": features_dict(level, label_names, extra)}}
+    meta = {"info": {"features": features_dict(level, label_names, extra, scored=scored)}}
     return pa.schema(fields, metadata={b"huggingface": json.dumps(meta).encode("utf-8")})
 
 

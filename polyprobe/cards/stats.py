@@ -6,7 +6,8 @@ recomputation from the parquet files can only differ if the files or the card we
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,87 @@ def label_counts(labels: pa.ChunkedArray | pa.Array, num_classes: int) -> list[i
     return [int(c) for c in np.bincount(values.astype(np.int64), minlength=num_classes)]
 
 
+# Score statistics (scored configs) are printed with this many decimals: enough for any
+# published scale, and few enough that the card does not depend on the last float bits.
+SCORE_DECIMALS = 4
+
+
+@dataclass(frozen=True)
+class ScoreMoments:
+    """What a card says about a split's scores, kept as exact sums so that splits combine and
+    ``validate`` recomputes the same numbers: ``math.fsum`` is correctly rounded, hence
+    independent of the chunking and order in which the values were seen."""
+
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+    low: float = math.inf
+    high: float = -math.inf
+
+    @classmethod
+    def of(cls, labels: pa.ChunkedArray | pa.Array) -> ScoreMoments:
+        """Moments of a float ``label`` column. Raises ``ValueError`` on nulls or non-finite
+        scores (no statistic of them would mean anything)."""
+        if labels.null_count:
+            raise ValueError(f"{labels.null_count} null score(s)")
+        values = np.asarray(
+            labels.to_numpy() if isinstance(labels, pa.ChunkedArray) else labels, dtype=np.float64
+        )
+        if values.size == 0:
+            return cls()
+        if not np.isfinite(values).all():
+            raise ValueError("non-finite score(s)")
+        return cls(
+            int(values.size),
+            math.fsum(values.tolist()),
+            math.fsum((values * values).tolist()),
+            float(values.min()),
+            float(values.max()),
+        )
+
+    def __add__(self, other: ScoreMoments) -> ScoreMoments:
+        return ScoreMoments(
+            self.n + other.n,
+            math.fsum([self.total, other.total]),
+            math.fsum([self.squares, other.squares]),
+            min(self.low, other.low),
+            max(self.high, other.high),
+        )
+
+    def summary(self) -> dict[str, float | int]:
+        """``{n, min, max, mean, std}`` (population std), rounded to :data:`SCORE_DECIMALS`."""
+        if self.n == 0:
+            return {"n": 0}
+        mean = self.total / self.n
+        var = max(self.squares / self.n - mean * mean, 0.0)
+        r = SCORE_DECIMALS
+        return {
+            "n": self.n,
+            "min": round(self.low, r),
+            "max": round(self.high, r),
+            "mean": round(mean, r),
+            "std": round(math.sqrt(var), r),
+        }
+
+
+def score_histogram(
+    values: Sequence[np.ndarray], bins: int = 10
+) -> tuple[list[str], list[list[int]]]:
+    """Equal-width bins over the scores of all ``values`` (one array per split): the bin names
+    and each split's counts (what a scored config's chart shows)."""
+    arrays = [np.asarray(v, dtype=np.float64) for v in values]
+    every = np.concatenate(arrays) if arrays else np.empty(0)
+    if every.size == 0:
+        return [], [[] for _ in arrays]
+    lo, hi = float(every.min()), float(every.max())
+    if hi == lo:
+        hi = lo + 1.0
+    edges = np.linspace(lo, hi, bins + 1)
+    names = [f"{edges[i]:.3g}–{edges[i + 1]:.3g}" for i in range(bins)]
+    counts = [[int(c) for c in np.histogram(a, bins=edges)[0]] for a in arrays]
+    return names, counts
+
+
 @dataclass
 class SplitStats:
     """One split file: where it is and what it holds."""
@@ -76,6 +158,7 @@ class SplitStats:
     # ``datasets`` ignores a YAML ``splits`` list without it, and with it verifies the row
     # counts itself on every load).
     num_bytes: int = 0
+    scores: ScoreMoments | None = None  # scored configs only (label_counts is then empty)
 
 
 @dataclass
@@ -102,8 +185,31 @@ class ConfigStats:
         counts = self.splits[split].label_counts
         return dict(zip(self.label_names, counts, strict=True))
 
+    @property
+    def scored(self) -> bool:
+        return any(s.scores is not None for s in self.splits.values())
+
+    def total_scores(self) -> ScoreMoments:
+        total = ScoreMoments()
+        for s in self.splits.values():
+            total = total + (s.scores or ScoreMoments())
+        return total
+
     def yaml_block(self) -> dict[str, Any]:
-        """The ``statistics`` entry of the config's ``polyprobe`` block."""
+        """The ``statistics`` entry of the config's ``polyprobe`` block (a scored config
+        gives score summaries where a class config gives label counts)."""
+        if self.scored:
+            return {
+                "num_examples": self.num_examples,
+                "splits": {
+                    name: {
+                        "num_examples": s.num_examples,
+                        "scores": (s.scores or ScoreMoments()).summary(),
+                    }
+                    for name, s in self.splits.items()
+                },
+                "scores": self.total_scores().summary(),
+            }
         return {
             "num_examples": self.num_examples,
             "splits": {

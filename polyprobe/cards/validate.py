@@ -36,12 +36,13 @@ from polyprobe.cards import schema
 from polyprobe.cards.card import (
     README,
     REPORT,
+    SCORE_COLUMNS,
     CardFormatError,
     anchored_tables,
     plot_path,
     read_readme,
 )
-from polyprobe.cards.stats import label_counts, ordered_splits, size_category
+from polyprobe.cards.stats import ScoreMoments, label_counts, ordered_splits, size_category
 from polyprobe.errors import PolyprobeError
 
 MAX_EXAMPLES = 3  # leaked values quoted per problem
@@ -129,6 +130,7 @@ class _SplitData:
     groups: set[str]
     keys: set[str]
     keyless: int = 0  # rows with an empty lexical_key
+    scores: ScoreMoments | None = None  # scored configs
 
 
 class _Validator:
@@ -258,7 +260,8 @@ class _Validator:
                 if isinstance(s, dict) and isinstance(s.get("name"), str):
                     info_splits[s["name"]] = s
         label_names: list[str] | None = None
-        if features is not None:
+        scored = _declares_scores(features, pblock)
+        if features is not None and not scored:
             label = features.get("label")
             if not label or label.get("_type") != "ClassLabel":
                 self.problem(f"{README}: {_where(name)}: the 'label' feature is not a ClassLabel")
@@ -290,7 +293,7 @@ class _Validator:
         for split in ordered_splits(files):
             parts: list[_SplitData] = []
             for rel in files[split]:
-                sd, embedded = self._read_file(name, split, rel, features, label_names)
+                sd, embedded = self._read_file(name, split, rel, features, label_names, scored)
                 if embedded is not None:
                     if first_features is None:
                         first_features = (f"{split} ({rel})", embedded)
@@ -315,6 +318,8 @@ class _Validator:
                         "row(s) have an empty lexical_key"
                     )
         self._check_numbers(name, splits, info_splits, pblock, label_names, tables)
+        if scored:
+            self._check_scores(name, splits, pblock, tables)
         if not (self.root / plot_path(name)).is_file():
             self.problem(f"{_where(name)}: plot {plot_path(name)} is missing")
         return {s: d.rows for s, d in splits.items()}
@@ -348,6 +353,7 @@ class _Validator:
         rel: str,
         features: dict[str, Any] | None,
         label_names: list[str] | None,
+        scored: bool = False,
     ) -> tuple[_SplitData | None, dict[str, Any] | None]:
         where = _where(config, split, rel)
         self.report.files_checked += 1
@@ -377,8 +383,14 @@ class _Validator:
         if table.num_rows == 0:
             self.problem(f"{where}: empty split file (empty splits must be omitted)")
         counts = None
+        scores = None
         if "label" not in table.column_names:
             self.problem(f"{where}: no 'label' column")
+        elif scored:
+            try:
+                scores = ScoreMoments.of(table.column("label"))
+            except (ValueError, pa.ArrowException) as exc:
+                self.problem(f"{where}: unusable scores: {exc}")
         elif label_names is not None:
             try:
                 counts = label_counts(table.column("label"), len(label_names))
@@ -398,7 +410,55 @@ class _Validator:
         keyless = sum(1 for k in all_keys if not k)
         for found in _control_characters(pf, table):
             self.problem(f"{where}: {found}")
-        return _SplitData(table.num_rows, counts, ids, groups, keys, keyless), embedded
+        data = _SplitData(table.num_rows, counts, ids, groups, keys, keyless, scores)
+        return data, embedded
+
+    def _check_scores(
+        self,
+        config: str,
+        splits: dict[str, _SplitData],
+        pblock: dict[str, Any],
+        tables: dict[tuple[str, str | None], list[list[str]]],
+    ) -> None:
+        """A scored config's statistics (YAML and body table) against the files' scores."""
+        where = _where(config)
+        if pblock.get("labels") not in ([], None):
+            self.problem(f"{README}: {where}: a scored config lists labels {pblock['labels']}")
+        recomputed = {s: (d.scores or ScoreMoments()).summary() for s, d in splits.items()}
+        total = ScoreMoments()
+        for d in splits.values():
+            total = total + (d.scores or ScoreMoments())
+        stats = pblock.get("statistics")
+        if not isinstance(stats, dict):
+            self.problem(f"{README}: {where}: polyprobe statistics are missing")
+            return
+        if stats.get("scores") != total.summary():
+            self.problem(
+                f"{README}: {where}: statistics scores = {stats.get('scores')!r}, recomputed "
+                f"{total.summary()}"
+            )
+        ssplits = stats.get("splits") if isinstance(stats.get("splits"), dict) else {}
+        for split, want in recomputed.items():
+            got = (ssplits.get(split) or {}).get("scores")
+            if got != want:
+                self.problem(
+                    f"{README}: {_where(config, split)}: statistics scores = {got!r}, "
+                    f"recomputed {want}"
+                )
+        rows = tables.get(("scores", config))
+        if not rows:
+            self.problem(f"{README}: {where}: the body has no score distribution table")
+            return
+        expected = dict(recomputed)
+        expected["total"] = total.summary()
+        found = {r[0]: r[1:] for r in rows[1:] if r}
+        for split, summary in expected.items():
+            want = [str(summary.get(k, "")) for k in SCORE_COLUMNS]
+            if found.get(split) != want:
+                self.problem(
+                    f"{README}: {where}: score table row {split!r} = {found.get(split)}, "
+                    f"recomputed {want}"
+                )
 
     def _check_ids_and_leaks(self, config: str, splits: dict[str, _SplitData]) -> None:
         seen: dict[str, str] = {}
@@ -709,7 +769,26 @@ def _merge(parts: list[_SplitData]) -> _SplitData:
         groups=set().union(*(p.groups for p in parts)),
         keys=set().union(*(p.keys for p in parts)),
         keyless=sum(p.keyless for p in parts),
+        scores=_merged_scores(parts),
     )
+
+
+def _merged_scores(parts: list[_SplitData]) -> ScoreMoments | None:
+    if any(p.scores is None for p in parts):
+        return None
+    total = ScoreMoments()
+    for p in parts:
+        total = total + (p.scores or ScoreMoments())
+    return total
+
+
+def _declares_scores(features: dict[str, Any] | None, pblock: Any) -> bool:
+    """A scored config (``label_type: score``): its label is a float ``Value``, its
+    statistics are score summaries. Either half without the other is a problem the class
+    checks then report (the label is not a ClassLabel / the labels differ)."""
+    declared = isinstance(pblock, dict) and pblock.get("label_type") == "score"
+    feature = (features or {}).get("label")
+    return declared and (features is None or schema.is_score_feature(feature))
 
 
 def validate(path: str | Path) -> ValidationReport:

@@ -109,6 +109,40 @@ def _control(
     }
 
 
+def lexical_configs(card: Any, names: list[str]) -> bool:
+    from polyprobe.evaluation.lexical import is_lexical
+
+    return is_lexical(card, names)
+
+
+def run_lexical(
+    dataset: str,
+    names: list[str],
+    encoders: Sequence[EncoderLike],
+    out: str | Path | None,
+    revision: str | None,
+    cache_dir: str | Path | None,
+    batch_size: int,
+    on_result: Callable[[dict[str, Any]], None] | None,
+) -> list[dict[str, Any]]:
+    """Lexical configs (``task_type: lexical``) go to :mod:`polyprobe.evaluation.lexical`."""
+    from polyprobe.evaluation.lexical import evaluate_lexical
+
+    results = evaluate_lexical(
+        dataset,
+        names,
+        encoders,
+        out=out,
+        revision=revision,
+        cache_dir=cache_dir,
+        batch_size=batch_size,
+    )
+    for r in results:
+        if on_result is not None:
+            on_result(r)
+    return results
+
+
 def evaluate(
     dataset: str,
     config: str | list[str] | None = None,
@@ -142,6 +176,10 @@ def evaluate(
     store = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache(cache)
     card = read_card(dataset, revision)
     names = resolve_configs(dataset, config, revision, card)
+    if lexical_configs(card, names):  # scored by their own metrics: no probe, no seeds
+        return run_lexical(
+            dataset, names, encoders, out, revision, cache_dir, batch_size, on_result
+        )
     encs: list[Encoder] = []
     for e in encoders:
         enc = build_encoder(e)

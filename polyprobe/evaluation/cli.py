@@ -206,6 +206,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (raised as a KeyboardInterrupt)
         return _interrupted(exc, finished, args.out)
-    print(summary_table(results))
+    if results and "lexical_schema_version" in results[0]:
+        from polyprobe.evaluation.lexical.report import lexical_summary
+
+        print(lexical_summary(results))
+    else:
+        print(summary_table(results))
     print(f"\n{len(results)} result file(s) under {args.out}")
     return EXIT_OK

@@ -95,14 +95,21 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_report(args: argparse.Namespace) -> int:
     from polyprobe.errors import PolyprobeError
     from polyprobe.evaluation.correlate import load_results
+    from polyprobe.evaluation.lexical.report import load_lexical_results, write_lexical_report
     from polyprobe.evaluation.report import report
 
     try:
         results = load_results(args.results)
-        if not results:
+        lexical = load_lexical_results(args.results)
+        if not results and not lexical:
             print("polyprobe: error: no results JSON found", file=sys.stderr)
             return EXIT_USAGE
+        if not results:  # lexical results only: their tables are the report
+            print(f"wrote {write_lexical_report(lexical, args.out)}")
+            return EXIT_OK
         paths = report(results, args.out, metric=args.metric)
+        if lexical:
+            write_lexical_report(lexical, args.out, append=True)
     except PolyprobeError as exc:
         return _fail(exc)
     print(f"wrote {paths['markdown']}, {paths['json']}, {paths['heatmap']}", end="")

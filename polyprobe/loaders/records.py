@@ -248,7 +248,10 @@ class Document:
             )
 
 
-EXAMPLE_KINDS: tuple[str, ...] = ("text", "word")
+# "analogy": four words a, b, c, d (a is to b as c is to d); "comparison": four texts
+# (the first two are closer than the last two, COSTRA's orderings).
+EXAMPLE_KINDS: tuple[str, ...] = ("text", "word", "analogy", "comparison")
+_FOUR_INPUTS = ("analogy", "comparison")
 
 
 @dataclass(slots=True, frozen=True)
@@ -271,8 +274,9 @@ class Example:
     line: int
 
     def __post_init__(self) -> None:
-        if len(self.inputs) not in (1, 2):
-            raise ValueError(f"example {self.id}: 1 or 2 inputs, not {len(self.inputs)}")
+        if len(self.inputs) not in ((4,) if self.kind in _FOUR_INPUTS else (1, 2)):
+            want = "4 inputs" if self.kind in _FOUR_INPUTS else "1 or 2 inputs"
+            raise ValueError(f"example {self.id}: {want}, not {len(self.inputs)}")
         if self.kind not in EXAMPLE_KINDS:
             raise ValueError(f"example {self.id}: kind must be one of {EXAMPLE_KINDS}")
         if self.label is None and self.score is None:

@@ -1,0 +1,196 @@
+"""``build similarity`` and ``build analogies``: lexical evaluation sets (graded word
+similarity, word analogies) as dataset folders, one config per set found in the inputs.
+
+The recipe's own choices: a set is an evaluation set, so every row is in ``test`` (no
+training part is invented); no class floor and the natural variant only (similarity rows are
+scored, analogy rows are questions, neither has classes to balance); the language is what the
+files declare (folder names such as ``monolingual/en``, FinnSim is Finnish, Multi-SimLex's
+``--lang``); a cross-lingual set declares none of its two languages and its config says which.
+``--tasks`` selects sets by config name.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcome, Progress, build
+from polyprobe.builders.recipes.examples import ExampleFamily
+from polyprobe.builders.stream import run_record_tasks
+from polyprobe.builders.task import Task, TaskContext
+from polyprobe.builders.variants import SplitSpec
+from polyprobe.errors import UsageError
+from polyprobe.languages import Language
+from polyprobe.loaders.declared import DeclaredLanguage, declared
+from polyprobe.loaders.records import Example
+from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.metadata import SourceInfo
+
+LEXICAL_DEFAULTS: dict[str, Any] = {"balances": ("natural",), "min_per_class": (0, 0, 0)}
+TEST_ONLY = SplitSpec(
+    "ud", reason="an evaluation set: every row is a test row", source_label="source"
+)
+
+
+class SetSource(Protocol):
+    """A lexical input: its card entry, the languages it declares, its sets and records."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def info(self) -> SourceInfo: ...
+
+    def declared_codes(self) -> tuple[str, ...]: ...
+
+    def sets(self, policy: InvalidPolicy) -> Sequence[Any]: ...
+
+    def records(self, policy: InvalidPolicy) -> Any: ...
+
+
+@dataclass
+class LexicalRecipe:
+    """Sets of lexical sources on the shared build; ``make_tasks`` turns a set into its
+    task classes (one per config)."""
+
+    family: str
+    inputs: Sequence[SetSource]
+    options: BuildOptions
+    make_tasks: Callable[[Any], Sequence[type[Task[Example]]]]
+    text: CardText
+    tasks: dict[str, type[Task[Example]]] = field(default_factory=dict)
+
+    def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
+        out = []
+        for src in self.inputs:
+            langs = [declared(c, f"{src.name}") for c in src.declared_codes()]
+            out.append((src.name, tuple(d for d in langs if d is not None)))
+        return out
+
+    def sources(self) -> list[SourceInfo]:
+        infos = []
+        for src in self.inputs:
+            info = src.info
+            override = self.options.license_overrides.get(info.name)
+            if override is not None:
+                info.license = override
+            infos.append(info)
+        return infos
+
+    def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
+        policy = InvalidPolicy(options.on_invalid, Counter())
+        tasks: dict[str, type[Task[Example]]] = {}
+        for src in self.inputs:
+            for s in src.sets(policy):
+                for task in self.make_tasks(s):
+                    name = task.metadata.name
+                    if name in tasks:
+                        raise UsageError(f"two inputs give the set {name!r}; build them apart")
+                    tasks[name] = task
+        wanted = list(options.tasks or tasks)
+        unknown = [n for n in wanted if n not in tasks]
+        if unknown:
+            raise UsageError(
+                f"unknown set(s) {', '.join(unknown)}; the inputs hold: {', '.join(tasks)}"
+            )
+        self.tasks = tasks
+        family = ExampleFamily(
+            sources=tuple(self.inputs),  # type: ignore[arg-type]
+            tasks=tasks,
+            context=TaskContext(
+                lang=options.lang, seed=options.seed, min_per_class=(0, 0, 0), split="source"
+            ),
+        )
+        names = [n for n in tasks if n in wanted]
+        return run_record_tasks(
+            family, names, options, split=TEST_ONLY, staging=staging, progress=progress
+        )
+
+    def card(self, language: Language, outcome: Outcome) -> CardText:
+        return self.text
+
+
+def build_lexical(
+    family: str,
+    inputs: Sequence[SetSource],
+    make_tasks: Callable[[Any], Sequence[type[Task[Example]]]],
+    text: CardText,
+    *,
+    progress: Progress | None = None,
+    **options: Any,
+) -> BuildResult:
+    opts = BuildOptions.make(**{**LEXICAL_DEFAULTS, **options})
+    return build(LexicalRecipe(family, inputs, opts, make_tasks, text), opts, progress=progress)
+
+
+def build_similarity(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    cross_lingual: Sequence[str] | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> BuildResult:
+    """Similarity sets from ``paths`` (vecto CSV, FinnSim, Multi-SimLex's Concepticon TSV,
+    ``word1 TAB word2 TAB score``). For Multi-SimLex, ``--lang`` picks the language and
+    ``cross_lingual`` its partners (default: every other Multi-SimLex language)."""
+    from polyprobe.builders.lexical.similarity import similarity_tasks
+    from polyprobe.languages import resolve_language
+    from polyprobe.loaders.similarity import MULTISIMLEX_CODES, SimilaritySource
+
+    lang = resolve_language(options["lang"]).code if options.get("lang") else ""
+    others = tuple(cross_lingual) if cross_lingual is not None else tuple(MULTISIMLEX_CODES)
+    version = options.get("source_version") or "unknown"
+    inputs = [SimilaritySource(Path(p), lang, others, source_version=version) for p in paths]
+    text = CardText(
+        pretty_name="Word similarity",
+        summary="Graded word-similarity sets as polyprobe datasets: each config is one set "
+        "(language, or language pair for a cross-lingual set), every pair a test row, the "
+        "label the set's similarity score (float). Evaluate with "
+        "`polyprobe evaluate ... --encoder ...`: Spearman correlation of cosine similarity "
+        "with the scores, out-of-vocabulary pairs counted.",
+        source_datasets=("original",),
+        tags=("lexical", "word-similarity", "polyprobe"),
+        task_categories=("sentence-similarity",),
+    )
+    return build_lexical("similarity", inputs, similarity_tasks, text, progress=progress, **options)
+
+
+def build_analogies(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    name: str = "",
+    semantic: Sequence[str] = (),
+    morphological: Sequence[str] = (),
+    progress: Progress | None = None,
+    **options: Any,
+) -> BuildResult:
+    """One analogy set from ``paths`` (Google ``: category`` text, vecto CSV, or four words a
+    line with the category in the file name); ``semantic``/``morphological`` override the
+    per-category rule (``gram…`` categories are morphological)."""
+    from polyprobe.builders.lexical.analogies import analogy_tasks
+    from polyprobe.loaders.analogies import AnalogySource
+
+    overrides = {c: True for c in semantic} | {c: False for c in morphological}
+    source = AnalogySource(
+        tuple(Path(p) for p in paths),
+        name=name,
+        lang=options.get("lang", ""),
+        license=options.pop("source_license", "unknown"),
+        source_version=options.get("source_version") or "unknown",
+        semantic=overrides,
+    )
+    text = CardText(
+        pretty_name=f"Word analogies: {source.name}",
+        summary="Word analogy questions (a : b :: c : d) as a polyprobe dataset: one config "
+        "with every question (label = its category) and one per category; every question "
+        "is a test row. Categories are marked semantic or morphological (card profile). "
+        "Evaluate with 3CosAdd and 3CosMul over the top-N words of an embedding's "
+        "vocabulary, question words excluded, out-of-vocabulary questions counted.",
+        source_datasets=("original",),
+        tags=("lexical", "word-analogy", "polyprobe"),
+    )
+    return build_lexical("analogies", [source], analogy_tasks, text, progress=progress, **options)
