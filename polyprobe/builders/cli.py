@@ -530,10 +530,10 @@ def _add_tabular(p: argparse.ArgumentParser) -> None:
 
 def _run_tabular(family: str) -> Callable[[argparse.Namespace, dict[str, Any]], Any]:
     def run(args: argparse.Namespace, options: dict[str, Any]) -> Any:
-        from polyprobe.builders.recipes.tabular import build_classification, build_pairs
+        from polyprobe.builders.recipes import tabular
         from polyprobe.loaders.tabular import parse_columns
 
-        fn = build_classification if family == "classification" else build_pairs
+        fn = getattr(tabular, f"build_{family}")
         options.pop("tasks", None)
         return fn(
             args.files,
@@ -688,6 +688,18 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         "topic vector). Splits as for build classification.",
         add_arguments=_add_tabular,
         run=_run_tabular("pairs"),
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "regression",
+        help="downstream dataset: scored sentence pairs (STS, SICK-R)",
+        description="Build a scored sentence-pair dataset (one config; the label is the "
+        "score, float32) from user files: sentence1, sentence2 and score columns mapped with "
+        "--columns or a --preset (sts-b, sick-r). Splits as for build classification. "
+        "Evaluated by cosine STS (Pearson, Spearman) and, with a train split, SICK-R's "
+        "regression head.",
+        add_arguments=_add_tabular,
+        run=_run_tabular("regression"),
         defaults={"balances": "natural", "min_per_class": "0"},
     ),
     FamilyCommand(

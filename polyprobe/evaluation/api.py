@@ -24,6 +24,7 @@ from polyprobe.evaluation.heads import pair_representation
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
 from polyprobe.evaluation.protocols import SplitArrays, components, majority_outcome, run_protocol
 from polyprobe.evaluation.results import library_versions, result_path, write_result
+from polyprobe.evaluation.scored_pairs import is_scored_pairs
 from polyprobe.evaluation.stats import accuracy_summary, summarise
 
 EncoderLike = str | Encoder | Callable[[list[str]], Any]
@@ -143,6 +144,37 @@ def run_lexical(
     return results
 
 
+def run_scored_pairs(
+    dataset: str,
+    names: list[str],
+    encs: list[Encoder],
+    card: Any,
+    store: EmbeddingCache,
+    cache: Any,
+    out: str | Path | None,
+    revision: str | None,
+    cache_dir: str | Path | None,
+    batch_size: int,
+    seed: int,
+    on_result: Callable[[dict[str, Any]], None] | None,
+) -> list[dict[str, Any]]:
+    """Scored sentence-pair configs go to :mod:`polyprobe.evaluation.scored_pairs`."""
+    from polyprobe.evaluation.scored_pairs import evaluate_scored_pairs
+
+    try:
+        results = evaluate_scored_pairs(
+            dataset, names, encs, card, store, out=out, revision=revision,
+            cache_dir=cache_dir, batch_size=batch_size, seed=seed,
+        )  # fmt: skip
+    finally:
+        if not isinstance(cache, EmbeddingCache):
+            store.close()
+    for r in results:
+        if on_result is not None:
+            on_result(r)
+    return results
+
+
 def evaluate(
     dataset: str,
     config: str | list[str] | None = None,
@@ -190,6 +222,11 @@ def evaluate(
         if hasattr(enc, "cache_root"):
             enc.cache_root = store.root
         encs.append(enc)
+    if is_scored_pairs(card, names):  # STS, SICK-R: cosine STS and the regression head
+        return run_scored_pairs(
+            dataset, names, encs, card, store, cache, out, revision, cache_dir, batch_size,
+            seed_list[0], on_result,
+        )  # fmt: skip
     bar = jobs = None
     if progress:
         from tqdm.auto import tqdm

@@ -121,6 +121,27 @@ PRESETS: dict[str, Preset] = {
         "relatedness_score, entailment_judgment, SemEval_set (TRAIN/TRIAL/TEST); the label is "
         "the entailment judgment",
     ),
+    "sts-b": Preset(
+        "sts-b",
+        "regression",
+        "tsv",
+        {"sentence1": "sentence1", "sentence2": "sentence2", "score": "score"},
+        describe="STS Benchmark as in GLUE (STS-B): TSV index, genre, filename, year, "
+        "old_index, source1, source2, sentence1, sentence2, score (0-5)",
+    ),
+    "sick-r": Preset(
+        "sick-r",
+        "regression",
+        "tsv",
+        {
+            "id": "pair_ID",
+            "sentence1": "sentence_A",
+            "sentence2": "sentence_B",
+            "score": "relatedness_score",
+            "split": "SemEval_set",
+        },
+        describe="SICK (Marelli et al. 2014) TSV; the score is the relatedness score (1-5)",
+    ),
 }
 
 
@@ -168,7 +189,8 @@ class TabularSource:
         if fmt == "trec-lines":
             return
         need = ("text",) if self.kind == "classification" else ("sentence1", "sentence2")
-        missing = [r for r in (*need, "label") if r not in self.columns]
+        target = "score" if self.kind == "regression" else "label"
+        missing = [r for r in (*need, target) if r not in self.columns]
         if missing:
             raise UsageError(
                 f"{self.path}: map the column(s) for {', '.join(missing)} with --columns "
@@ -257,14 +279,27 @@ class TabularSource:
         inputs = ("text",) if self.kind == "classification" else ("sentence1", "sentence2")
         for no, row in self._rows(policy):
             values = [row.get(cols[r], "").strip() for r in inputs]
-            label = row.get(cols["label"], "").strip()
             if not all(values):
                 problem = f"empty {' or '.join(cols[r] for r in inputs)}"
                 policy.reject(InputError(self.path, no, problem, "empty-text"))
                 continue
-            if label in self.no_label or not label:
-                policy.reject(InputError(self.path, no, f"no label ({label!r})", "no-label"))
-                continue
+            label: str | None = None
+            score: float | None = None
+            if self.kind == "regression":
+                raw_score = row.get(cols["score"], "").strip()
+                try:
+                    score = float(raw_score.replace(",", "."))
+                    if score != score:  # NaN
+                        raise ValueError("NaN")
+                except ValueError:
+                    problem = f"score {raw_score!r} is not a number"
+                    policy.reject(InputError(self.path, no, problem, "bad-score"))
+                    continue
+            else:
+                label = row.get(cols["label"], "").strip()
+                if label in self.no_label or not label:
+                    policy.reject(InputError(self.path, no, f"no label ({label!r})", "no-label"))
+                    continue
             split = self.split
             if "split" in cols:
                 raw = row.get(cols["split"], "").strip()
@@ -279,7 +314,7 @@ class TabularSource:
                 inputs=tuple(values),
                 kind="text",
                 label=label,
-                score=None,
+                score=score,
                 source=SourceFile(self.name, str(self.path), split),
                 line=no,
             )

@@ -84,7 +84,31 @@ class PairClassification(_FileLabels):
         ]
 
 
+class PairRegression(Task[Example]):
+    """Label = the file's graded score of a pair of texts (STS, SICK-R): a scored task."""
+
+    metadata: ClassVar[TaskMetadata] = TaskMetadata(
+        name="regression",
+        level=Level.SENTENCE_PAIR,
+        description="How similar (or related) are the two sentences? The label is the "
+        "file's graded score.",
+        labels_derived="the file's score (a float)",
+        task_type="downstream",
+        record="example",
+        scored=True,
+    )
+
+    def candidates(self, example: Example, fit: Fit, shared: Shared) -> list[Candidate]:
+        first, second = example.inputs
+        inputs = {"sentence1": first, "sentence2": second}
+        return [Candidate(inputs, "", id=example.id, score=example.score)]
+
+    def parameters(self, fit: Fit) -> dict[str, Any]:
+        return {"label": "the file's score (float32)", "rows": "one per file record"}
+
+
 TABULAR_TASKS: dict[str, type[Task[Any]]] = {
     "classification": Classification,
     "pairs": PairClassification,
+    "regression": PairRegression,
 }

@@ -1,4 +1,4 @@
-"""``build classification`` and ``build pairs``: labelled sentences or sentence pairs from
+"""``build classification``, ``build pairs`` and ``build regression``: labelled sentences or sentence pairs from
 user files (CSV/TSV/JSONL, presets for the published formats) → a downstream dataset.
 
 The recipe's choices: splits are the files' (a split column, or one file per split named
@@ -161,6 +161,12 @@ def build_classification(files: Sequence[str | os.PathLike[str]], **options: Any
     (text, label, split, id) to file columns, ``preset`` names a published format
     (``sentiment-tsv``, ``sqc``); other ``options`` are :meth:`BuildOptions.make`'s."""
     return _build("classification", files, **options)
+
+
+def build_regression(files: Sequence[str | os.PathLike[str]], **options: Any) -> BuildResult:
+    """Scored sentence pairs from ``files``; ``columns`` maps sentence1, sentence2, score,
+    split, id; presets ``sts-b``, ``sick-r``. The label is the score (float32)."""
+    return _build("regression", files, **options)
 
 
 def build_pairs(files: Sequence[str | os.PathLike[str]], **options: Any) -> BuildResult:
