@@ -23,6 +23,9 @@ class Level(str, Enum):
     SENTENCE_PAIR = "sentence-pair"
     DISCOURSE = "discourse"
     DISCOURSE_RELATION = "discourse-relation"
+    # A dependency arc in its sentence: the dependent at ``target_index``, its head at
+    # ``head_index`` (the ``deprel`` downstream task).
+    ARC = "arc"
     # a : b :: c : d (word analogies; word4 is the answer to "word1 is to word2 as word3 is to ?")
     WORD_ANALOGY = "word-analogy"
     # a seed sentence, a transformation of it and their string similarity (COSTRA)
@@ -44,6 +47,7 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     # Two adjacent discourse units of an RST tree, each the list of its EDUs' texts.
     Level.DISCOURSE_RELATION: ("left", "right"),
     Level.DISCOURSE: ("sentence1", "sentence2"),
+    Level.ARC: ("sentence", "tokens", "target_index", "head_index"),
     Level.WORD_ANALOGY: ("word1", "word2", "word3", "word4"),
     # string_similarity: float32 Levenshtein ratio of sentence2 to sentence1 (its seed)
     Level.SENTENCE_TRANSFORMATION: ("sentence1", "sentence2", "string_similarity"),
@@ -101,6 +105,10 @@ class TaskMetadata:
     # The record type the task reads ("sentence", "lexicon entry", "example", "document").
     record: str = "sentence"
     config: str = ""
+    # Pair levels: how evaluation combines the two inputs' vectors ("" = SentEval's
+    # [u, v, |u-v|, u*v]; "spanish" = [|u-v|, u*v]; "topic" = [u, v]: ArgMin's sentence with
+    # its topic vector). Printed in the config's polyprobe block when set.
+    pair_features: str = ""
     # The label is a graded score (a float, e.g. SimLex's 0-10 similarity), not a class: the
     # column is published as ``Value("float32")``, and the variant engine builds the natural
     # variant only (no balancing, no class floors; sizes stay nested). ``labels_derived`` then
@@ -189,6 +197,7 @@ class ConfigBlock:
     recipe_version: str = "1.0.0"
     lexical_control: bool = False
     seed_dependent: bool = False
+    pair_features: str = ""  # see TaskMetadata.pair_features
     scored: bool = False  # label_type: score (labels then empty)
 
     @property
@@ -203,6 +212,7 @@ class ConfigBlock:
         return out
 
     def _class_dict(self) -> dict[str, Any]:
+        extra = {"pair_features": self.pair_features} if self.pair_features else {}
         return {
             "task": self.task,
             "level": self.level.value,
@@ -214,6 +224,7 @@ class ConfigBlock:
             "seed": self.seed,
             "lexical_control": bool(self.lexical_control),
             "seed_dependent": bool(self.seed_dependent),
+            **extra,
         }
 
 

@@ -200,13 +200,19 @@ def _scored_variants(cset: CandidateSet, settings: VariantSettings) -> TaskVaria
 
 
 def config_names(cset: CandidateSet, tv: TaskVariants) -> list[tuple[str, Variant]]:
-    """``<config>`` is balanced-full when built, else natural-full; the others are
-    ``<config>.<balance>-<size>``, each followed by the set's suffix. A suffixed set has no
-    recommended config."""
+    """``<config>`` is balanced-full when built, else natural-full (downstream tasks: the
+    other way round, a downstream task is its natural distribution: a tagger's test set is
+    running text); the others are ``<config>.<balance>-<size>``, each followed by the set's
+    suffix. A suffixed set has no recommended config."""
     base = cset.metadata.config_name
     if cset.suffix:
         return [(f"{base}.{v.balance}-{v.size}{cset.suffix}", v) for v in tv.variants]
-    recommended = tv.get("balanced", "full") or tv.get("natural", "full")
+    order = (
+        ("natural", "balanced")
+        if cset.metadata.task_type == "downstream"
+        else ("balanced", "natural")
+    )
+    recommended = tv.get(order[0], "full") or tv.get(order[1], "full")
     out: list[tuple[str, Variant]] = []
     if recommended is not None:
         out.append((base, recommended))
@@ -284,6 +290,7 @@ def _payload(
         recipe_version=meta.recipe_version,
         lexical_control=meta.lexical_control,
         seed_dependent=seed_dependent,
+        pair_features=meta.pair_features,
         scored=meta.scored,
     )
     splits = {

@@ -156,6 +156,8 @@ class CardText:
     source_datasets: tuple[str, ...] = ()
     tags: tuple[str, ...] = ("probing", "polyprobe")
     task_categories: tuple[str, ...] = ("text-classification",)
+    # The dataset's languages when it has several (a parallel corpus); empty: ``--lang``.
+    languages: tuple[str, ...] = ()
 
 
 class Recipe(Protocol):
@@ -231,7 +233,7 @@ def build(
         text = recipe.card(language, outcome)
         meta = DatasetMeta(
             pretty_name=text.pretty_name,
-            languages=[language.code],
+            languages=list(text.languages) or [language.code],
             license=license_id,
             sources=sources,
             polyprobe_version=__version__,

@@ -438,6 +438,24 @@ def _run_unimorph(args: argparse.Namespace, options: dict[str, Any]) -> Any:
 
 def _add_trec(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", type=Path, metavar="DIR", help="folder with the TREC .label files")
+    t = p.add_argument_group("translated TREC (the English build's labels, splits and drops)")
+    t.add_argument(
+        "--translation",
+        type=Path,
+        metavar="FILE",
+        help="translations of the questions: .jsonl {id, text}, a TSV with id and text "
+        "columns (polyprobe translate's output), or one line per question (train file, then "
+        "test file); ids are train/<line>, test/<line>. --lang is the translation's language",
+    )
+    t.add_argument(
+        "--sample-creation",
+        choices=("machine-translated", "human-translated"),
+        default="machine-translated",
+        help="how the translation was made (default machine-translated); in the card",
+    )
+    t.add_argument("--translator", default="unknown", help="translation system, for the card")
+    t.add_argument("--translator-version", default="unknown", help="its version, for the card")
+    t.add_argument("--translation-date", default="unknown", help="when it was made, for the card")
 
 
 def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
@@ -445,7 +463,88 @@ def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     from polyprobe.loaders.trec import find_trec_files
 
     progress = progress_bar(args, lambda: list(find_trec_files(args.path).values()))
-    return build_trec(args.path, progress=progress, **options)
+    if args.translation is None:
+        return build_trec(args.path, progress=progress, **options)
+    from polyprobe.loaders.translations import TranslationProvenance
+
+    provenance = TranslationProvenance(
+        sample_creation=args.sample_creation,
+        system=args.translator,
+        version=args.translator_version,
+        date=args.translation_date,
+    )
+    return build_trec(
+        args.path,
+        progress=progress,
+        translation=args.translation,
+        provenance=provenance,
+        **options,
+    )
+
+
+def _add_parallel(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="PUD_FOLDER",
+        help="parallel treebank folders aligned by sent_id, one per language (e.g. UD_*-PUD)",
+    )
+
+
+def _run_parallel(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.parallel import build_parallel
+    from polyprobe.loaders.sources import input_files
+
+    return build_parallel(
+        args.paths, progress=progress_bar(args, lambda: input_files(args.paths)), **options
+    )
+
+
+def _add_tabular(p: argparse.ArgumentParser) -> None:
+    from polyprobe.loaders.tabular import PRESETS
+
+    p.add_argument(
+        "files",
+        nargs="+",
+        metavar="[SPLIT=]FILE",
+        help="CSV, TSV or JSONL files (encoding detected); train=FILE dev=FILE test=FILE "
+        "give one file per split",
+    )
+    p.add_argument(
+        "--columns",
+        default=None,
+        help="ROLE=COLUMN,... mapping file columns to text (classification) or sentence1, "
+        "sentence2 (pairs), label, split, id; overrides a preset's mapping",
+    )
+    p.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default=None,
+        help="a published format: "
+        + "; ".join(f"{k} ({v.kind})" for k, v in sorted(PRESETS.items())),
+    )
+    p.add_argument("--format", choices=("csv", "tsv", "jsonl", "trec-lines"), default=None)
+    p.add_argument("--name", default=None, help="the config's name (default: preset or family)")
+
+
+def _run_tabular(family: str) -> Callable[[argparse.Namespace, dict[str, Any]], Any]:
+    def run(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+        from polyprobe.builders.recipes import tabular
+        from polyprobe.loaders.tabular import parse_columns
+
+        fn = getattr(tabular, f"build_{family}")
+        options.pop("tasks", None)
+        return fn(
+            args.files,
+            columns=parse_columns(args.columns),
+            preset=args.preset,
+            format=args.format,
+            name=args.name,
+            **options,
+        )
+
+    return run
 
 
 def _add_rst(p: argparse.ArgumentParser) -> None:
@@ -588,6 +687,56 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         "TRAINING/TEST); documents never straddle splits.",
         add_arguments=_add_rst,
         run=_run_rst,
+        "parallel",
+        help="parallel probing set from treebanks aligned by sent_id (PUD)",
+        description="Build per-language configs <task>-<lang> of the UD sentence tasks "
+        "(default: sentence_length, tree_depth, bigram_shift, tense, subject_number, "
+        "object_number, voice; --tasks takes any UD task) and the wide 'parallel' config (one "
+        "row per sent_id: text, English reference, sample_creation and labels per language, "
+        "null where missing; label: PUD genre news/wiki) from one treebank per language. "
+        "Splits by document (80/10/10 of the documents by hash), identical in every language. "
+        "--lang names the pivot language (default en) whose sentence fills the wide config's "
+        "input columns; the card gives each label's agreement with the pivot's.",
+        add_arguments=_add_parallel,
+        run=_run_parallel,
+        defaults={"lang": "en", "balances": "natural", "min_per_class": "20,5,5"},
+        lang_required=False,
+    ),
+    FamilyCommand(
+        "classification",
+        help="downstream dataset: sentence classification from CSV/TSV/JSONL files",
+        description="Build a sentence-classification dataset (one config) from user files: "
+        "text and label columns mapped with --columns or a --preset (sentiment-tsv, sqc). "
+        "Splits from a split column or train=/dev=/test= files, else ratio 80/10/10. Natural "
+        "variant and no class floor by default.",
+        add_arguments=_add_tabular,
+        run=_run_tabular("classification"),
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "pairs",
+        help="downstream dataset: sentence-pair classification (NLI, PAWS, SICK-E, ArgMin)",
+        description="Build a sentence-pair classification dataset (one config) from user "
+        "files: sentence1, sentence2 and label columns mapped with --columns or a --preset "
+        "(nli, paws, sick-e, ukp-argmin: the topic is sentence2 and evaluation uses the "
+        "topic vector). Splits as for build classification.",
+        add_arguments=_add_tabular,
+        run=_run_tabular("pairs"),
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "regression",
+        help="downstream dataset: scored sentence pairs (STS, SICK-R)",
+        description="Build a scored sentence-pair dataset (one config; the label is the "
+        "score, float32) from user files: sentence1, sentence2 and score columns mapped with "
+        "--columns or a --preset (sts-b, sick-r). Splits as for build classification. "
+        "Evaluated by cosine STS (Pearson, Spearman) and, with a train split, SICK-R's "
+        "regression head.",
+        add_arguments=_add_tabular,
+        run=_run_tabular("regression"),
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
         "similarity",
         help="lexical: graded word-similarity sets (SimLex, SemEval-17, FinnSim, Multi-SimLex)",
         description="Build one config per similarity set in the files (a Multi-SimLex file "

@@ -11,6 +11,8 @@ from polyprobe.builders.discourse.discourse_coherence import DiscourseCoherence
 from polyprobe.builders.discourse.discourse_relations import DiscourseRelations
 from polyprobe.builders.discourse.sentence_position import SentencePosition
 from polyprobe.builders.discourse.sentence_section import SentenceSection
+from polyprobe.builders.downstream.deprel import DeprelLabelling
+from polyprobe.builders.downstream.pos import PosTagging
 from polyprobe.builders.downstream.trec import TREC_TASKS
 from polyprobe.builders.sentence.bigram_shift import BigramShift
 from polyprobe.builders.sentence.contextual import CONTEXTUAL_TASKS
@@ -62,6 +64,11 @@ DISCOURSE_TASKS: tuple[type[Task[Any]], ...] = (
 )
 
 
+# UD downstream tasks (LINSPECTOR's correlation targets): built only when named (``--tasks
+# pos,deprel`` or the group ``downstream``), never by default.
+UD_DOWNSTREAM_TASKS: tuple[type[Task[Any]], ...] = (PosTagging, DeprelLabelling)
+
+
 def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
     return {cls.metadata.name: cls for cls in classes}
 
@@ -69,6 +76,7 @@ def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
 # family -> every task it offers, in registry order
 FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
     "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *DISCOURSE_TASKS)),
+    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *UD_DOWNSTREAM_TASKS)),
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
     "rst": _by_name((DiscourseRelations,)),
@@ -88,6 +96,7 @@ GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
         "contextual": tuple(cls.metadata.name for cls in CONTEXTUAL_TASKS),
         "sentence": tuple(cls.metadata.name for cls in SENTENCE_TASKS),
         "discourse": tuple(cls.metadata.name for cls in DISCOURSE_TASKS),
+        "downstream": tuple(cls.metadata.name for cls in UD_DOWNSTREAM_TASKS),
     },
 }
 

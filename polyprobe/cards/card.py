@@ -264,7 +264,10 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
         entry["data_files"] = [{"split": s.name, "path": s.path} for s in cfg.stats.splits.values()]
         data["configs"].append(entry)
         features = schema.features_dict(
-            cfg.payload.level, cfg.payload.label_names, scored=cfg.payload.scored
+            cfg.payload.level,
+            cfg.payload.label_names,
+            cfg.payload.extra_features,
+            scored=cfg.payload.scored,
         )
         data["dataset_info"].append(
             {

@@ -383,8 +383,8 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
     except (ValueError, TypeError) as exc:
         raise FolderError(str(exc)) from exc
 
-    expected = schema.arrow_schema(payload.level, labels, scored=scored)
-    features = schema.features_dict(payload.level, labels, scored=scored)
+    expected = schema.arrow_schema(payload.level, labels, payload.extra_features, scored=scored)
+    features = schema.features_dict(payload.level, labels, payload.extra_features, scored=scored)
     scores: dict[str, np.ndarray] = {}
     stats = ConfigStats(name=name, label_names=labels)
     config_dir = tmp / "data" / name

@@ -47,6 +47,9 @@ class ConfigPayload:
     notes: list[str] = field(default_factory=list)
     citation: str = ""
     default: bool = False
+    # Columns after the published ones (name -> HF feature dict; cards.schema.features_dict):
+    # e.g. the parallel config's per-language texts and labels. Empty for every other config.
+    extra_features: dict[str, Any] = field(default_factory=dict)
     # The label is a float score (TaskMetadata.scored): ``label_names`` is empty, the card
     # shows score statistics instead of class counts.
     scored: bool = False

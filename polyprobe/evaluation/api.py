@@ -20,9 +20,11 @@ from polyprobe.evaluation import controls, discourse
 from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
 from polyprobe.evaluation.data import LoadedConfig, load_config, read_card, resolve_configs
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
+from polyprobe.evaluation.heads import pair_representation
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
 from polyprobe.evaluation.protocols import SplitArrays, components, majority_outcome, run_protocol
 from polyprobe.evaluation.results import library_versions, result_path, write_result
+from polyprobe.evaluation.scored_pairs import is_scored_pairs
 from polyprobe.evaluation.stats import accuracy_summary, summarise
 
 EncoderLike = str | Encoder | Callable[[list[str]], Any]
@@ -55,8 +57,9 @@ def _features(
             n = len(per_split[s]) * width
             block = mat[start : start + n]
             start += n
-            if width == 2:
-                out[layer][s] = pair_features(block[0::2], block[1::2])
+            if width == 2:  # the card may name the pair representation (heads.py)
+                kind = str(cfg.block.get("pair_features") or "senteval")
+                out[layer][s] = pair_representation(block[0::2], block[1::2], kind)
             else:
                 out[layer][s] = block
     return out, {"hits": stats.hits, "misses": stats.misses}
@@ -143,6 +146,37 @@ def run_lexical(
     return results
 
 
+def run_scored_pairs(
+    dataset: str,
+    names: list[str],
+    encs: list[Encoder],
+    card: Any,
+    store: EmbeddingCache,
+    cache: Any,
+    out: str | Path | None,
+    revision: str | None,
+    cache_dir: str | Path | None,
+    batch_size: int,
+    seed: int,
+    on_result: Callable[[dict[str, Any]], None] | None,
+) -> list[dict[str, Any]]:
+    """Scored sentence-pair configs go to :mod:`polyprobe.evaluation.scored_pairs`."""
+    from polyprobe.evaluation.scored_pairs import evaluate_scored_pairs
+
+    try:
+        results = evaluate_scored_pairs(
+            dataset, names, encs, card, store, out=out, revision=revision,
+            cache_dir=cache_dir, batch_size=batch_size, seed=seed,
+        )  # fmt: skip
+    finally:
+        if not isinstance(cache, EmbeddingCache):
+            store.close()
+    for r in results:
+        if on_result is not None:
+            on_result(r)
+    return results
+
+
 def evaluate(
     dataset: str,
     config: str | list[str] | None = None,
@@ -190,6 +224,11 @@ def evaluate(
         if hasattr(enc, "cache_root"):
             enc.cache_root = store.root
         encs.append(enc)
+    if is_scored_pairs(card, names):  # STS, SICK-R: cosine STS and the regression head
+        return run_scored_pairs(
+            dataset, names, encs, card, store, cache, out, revision, cache_dir, batch_size,
+            seed_list[0], on_result,
+        )  # fmt: skip
     bar = jobs = None
     if progress:
         from tqdm.auto import tqdm

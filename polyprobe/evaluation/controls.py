@@ -64,6 +64,7 @@ def control_key_name(cfg: LoadedConfig) -> str:
     return {
         "word": "word",
         "word-in-context": "target-form",
+        "arc": "target-form",  # the dependent's form
         "word-pair": "word-pair",
     }.get(cfg.level, "first-bigram")
 

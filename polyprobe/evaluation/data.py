@@ -116,6 +116,15 @@ class LoadedConfig:
         if self.level == "word-in-context":
             tgt = cols["target_index"]
             return [(Item(cols[text_col][i], toks(i), int(tgt[i])),) for i in range(n)]
+        if self.level == "arc":  # dependent and head tokens, as a pair
+            tgt, head = cols["target_index"], cols["head_index"]
+            return [
+                (
+                    Item(cols[text_col][i], toks(i), int(tgt[i])),
+                    Item(cols[text_col][i], toks(i), int(head[i])),
+                )
+                for i in range(n)
+            ]
         if self.level == "word":
             return [(Item(cols["word"][i], (cols["word"][i],)),) for i in range(n)]
         if self.level == "word-pair":
@@ -137,6 +146,8 @@ class LoadedConfig:
 
 def infer_level(columns: list[str]) -> str:
     cols = set(columns)
+    if {"target_index", "head_index"} <= cols and ("sentence" in cols or "text" in cols):
+        return "arc"
     if "target_index" in cols and ("sentence" in cols or "text" in cols):
         return "word-in-context"
     if {"sentence1", "sentence2"} <= cols:
@@ -237,6 +248,7 @@ def resolve_configs(
 # The columns each level reads, besides the label ("text" stands for ``sentence`` or ``text``).
 LEVEL_COLUMNS = {
     "word-in-context": ("text", "target_index"),
+    "arc": ("text", "target_index", "head_index"),
     "word": ("word",),
     "word-pair": ("word1", "word2"),
     "sentence-pair": ("sentence1", "sentence2"),

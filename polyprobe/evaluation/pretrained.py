@@ -267,11 +267,16 @@ class HFEncoder(_TransformerBase):
         if any(is_word) and self.pooling == "cls":
             raise UsageError(f"{self.spec}: cls pooling is for sentences; use mean/first/last")
         max_len = min(int(getattr(tok, "model_max_length", 512) or 512), 512)
-        order = sorted(range(len(items)), key=lambda i: (len(prepared[i][0]), i))
+        # One forward pass per distinct text: the tokens of a tagged sentence (one item per
+        # token: pos, deprel, contextual) all read the same hidden states.
+        users: dict[str, list[int]] = {}
+        for i, (text, _) in enumerate(prepared):
+            users.setdefault(text, []).append(i)
+        distinct = list(users)
+        order = sorted(range(len(distinct)), key=lambda k: (len(distinct[k]), k))
         results: dict[int, np.ndarray] = {}
         for b in range(0, len(order), max(1, batch_size)):
-            idx = order[b : b + batch_size]
-            texts = [prepared[i][0] for i in idx]
+            texts = [distinct[k] for k in order[b : b + batch_size]]
             enc = tok(
                 texts,
                 padding=True,
@@ -290,17 +295,20 @@ class HFEncoder(_TransformerBase):
                 )
             hidden = outputs.hidden_states
             stacked = torch.stack([hidden[layer] for layer in self.layers]).float().cpu().numpy()
-            for j, i in enumerate(idx):
+            for j, text in enumerate(texts):
                 valid = mask[j] & ~special[j]
-                if is_word[i]:
-                    pos = _span_positions(offsets[j], prepared[i][1], special[j] | ~mask[j])
-                    pos = _pool_positions(pos, self.pooling)
-                else:
-                    pos = self._sentence_positions(valid, mask[j], special[j], enc["input_ids"][j])
-                if len(pos):
-                    results[i] = stacked[:, j, pos, :].mean(axis=1)
-                else:
-                    results[i] = np.zeros((len(self.layers), stacked.shape[-1]), np.float32)
+                for i in users[text]:
+                    if is_word[i]:
+                        pos = _span_positions(offsets[j], prepared[i][1], special[j] | ~mask[j])
+                        pos = _pool_positions(pos, self.pooling)
+                    else:
+                        pos = self._sentence_positions(
+                            valid, mask[j], special[j], enc["input_ids"][j]
+                        )
+                    if len(pos):
+                        results[i] = stacked[:, j, pos, :].mean(axis=1)
+                    else:
+                        results[i] = np.zeros((len(self.layers), stacked.shape[-1]), np.float32)
         out = np.stack([results[i] for i in range(len(items))], axis=1).astype(np.float32)
         return {layer: out[k] for k, layer in enumerate(self.layers)}
 

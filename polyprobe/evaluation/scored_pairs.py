@@ -1,0 +1,145 @@
+"""Scored sentence-pair configs (STS, SICK-R: ``label_type: score`` at level
+``sentence-pair``) evaluated as SentEval does: unsupervised cosine STS on the test split
+(Pearson, Spearman) and, when the config has a train split, the SICK-R regression head on the
+pair features (Pearson, Spearman, MSE). One result per config × encoder × layer, in the
+results schema (``metrics.<name>.mean``), so ``polyprobe report``/``correlate`` can read them
+with ``--metric spearman``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
+from polyprobe.evaluation.data import Card, dataset_revision
+from polyprobe.evaluation.encoders import Encoder, Item
+from polyprobe.evaluation.heads import cosine_sts, pair_representation, regression_head
+from polyprobe.evaluation.results import library_versions, result_path, write_result
+from polyprobe.evaluation.tables import read_splits
+
+
+def is_scored_pairs(card: Card, configs: Sequence[str]) -> bool:
+    blocks = [card.config_block(c) for c in configs]
+    return bool(blocks) and all(
+        b.get("label_type") == "score"
+        and b.get("level") == "sentence-pair"
+        and b.get("task_type") != "lexical"
+        for b in blocks
+    )
+
+
+def _metric(value: float) -> dict[str, Any]:
+    return {"mean": None if math.isnan(value) else round(float(value), 6)}
+
+
+def evaluate_scored_pairs(
+    dataset: str,
+    names: Sequence[str],
+    encoders: Sequence[Encoder],
+    card: Card,
+    store: EmbeddingCache,
+    *,
+    out: str | Path | None = None,
+    revision: str | None = None,
+    cache_dir: str | Path | None = None,
+    batch_size: int = 32,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    versions = library_versions()
+    revision_id = dataset_revision(dataset, revision, card)
+    results = []
+    for name in names:
+        block = card.config_block(name)
+        tables = read_splits(dataset, name, revision, cache_dir).tables
+        splits = [s for s in ("train", "validation", "test") if s in tables]
+        cols = {s: tables[s].to_pydict() for s in splits}
+        eval_split = "test" if "test" in splits else splits[-1]
+        kind = str(block.get("pair_features") or "senteval")
+        for enc in encoders:
+            t0 = time.perf_counter()
+            items = [
+                Item(text)
+                for s in splits
+                for pair in zip(cols[s]["sentence1"], cols[s]["sentence2"], strict=True)
+                for text in pair
+            ]
+            vectors, stats = encode_cached(enc, items, store, batch_size)
+            for layer, mat in vectors.items():
+                per: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+                start = 0
+                for s in splits:
+                    n = len(cols[s]["label"])
+                    block2 = mat[start : start + 2 * n]
+                    start += 2 * n
+                    gold = np.asarray(cols[s]["label"], dtype=np.float64)
+                    per[s] = (block2[0::2], block2[1::2], gold)
+                u, v, gold = per[eval_split]
+                sts = cosine_sts(u, v, gold)
+                metrics: dict[str, Any] = {
+                    "spearman": _metric(sts["spearman"]),
+                    "pearson": _metric(sts["pearson"]),
+                    "sts_cosine": sts,
+                }
+                probe = {"name": "cosine", "params": {"split": eval_split}}
+                if "train" in per and eval_split != "train":
+                    low = int(math.floor(per["train"][2].min()))
+                    high = max(int(math.ceil(per["train"][2].max())), low + 1)
+                    feats = {
+                        s: (pair_representation(a, b, kind), y) for s, (a, b, y) in per.items()
+                    }
+                    reg = regression_head(
+                        feats["train"],
+                        feats.get("validation"),
+                        feats[eval_split],
+                        low=low,
+                        high=high,
+                        seed=seed,
+                    )
+                    metrics["regression"] = reg
+                    metrics["spearman"] = _metric(reg["spearman"])
+                    metrics["pearson"] = _metric(reg["pearson"])
+                    probe = {
+                        "name": "sick-r",
+                        "params": {"pair_features": kind, "grades": [low, high], "l2": reg["l2"]},
+                    }
+                result = {
+                    "schema_version": 1,
+                    "dataset": {
+                        "id": dataset,
+                        "revision": revision_id,
+                        "fingerprint": card.polyprobe.get("fingerprint"),
+                        "version": card.polyprobe.get("version"),
+                        "languages": card.languages(),
+                    },
+                    "config": name,
+                    "task": block.get("task", name),
+                    "level": "sentence-pair",
+                    "task_type": block.get("task_type", "downstream"),
+                    "split_sizes": {s: len(cols[s]["label"]) for s in splits},
+                    "encoder": {
+                        "spec": enc.spec,
+                        "id": enc.id,
+                        "revision": enc.revision,
+                        "pooling": getattr(enc, "pooling", None),
+                        "layer": layer,
+                    },
+                    "probe": probe,
+                    "protocol": "split" if "train" in per else "unsupervised",
+                    "seeds": [seed],
+                    "metrics": metrics,
+                    "cache": {"hits": stats.hits, "misses": stats.misses},
+                    "runtime_seconds": {"total": round(time.perf_counter() - t0, 3)},
+                    "versions": versions,
+                }
+                if out is not None:
+                    path = result_path(out, dataset, name, enc.id, layer, probe["name"])
+                    write_result(path, result)
+                    result["path"] = str(path)
+                results.append(result)
+    return results

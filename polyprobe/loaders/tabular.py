@@ -1,0 +1,361 @@
+"""Labelled sentences and sentence pairs from user files: CSV, TSV or JSONL, columns mapped by
+name, encodings detected, splits from a column, from one file per split, or none (the build
+then splits by ratio).
+
+Why one loader with presets rather than one per benchmark: the published downstream sets
+(UKP sentential argument mining, sentiment TSVs, NLI, PAWS, SICK) differ only in file format,
+column names, split names and which labels mean "no label"; a preset is that mapping, and a
+user's own file is the same loader with ``--columns``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.records import Example, SourceFile
+from polyprobe.loaders.source import InvalidPolicy, file_entries
+from polyprobe.loaders.trec import detect_encoding
+from polyprobe.metadata import SourceInfo
+
+# Roles a column may play. ``text`` for classification; ``sentence1``/``sentence2`` for pairs
+# (ArgMin: the topic is sentence2); ``label`` or ``score``; ``split`` and ``id`` optional.
+ROLES: tuple[str, ...] = ("text", "sentence1", "sentence2", "label", "score", "split", "id")
+SPLIT_NAMES: dict[str, str] = {
+    "train": "train",
+    "training": "train",
+    "dev": "dev",
+    "val": "dev",
+    "valid": "dev",
+    "validation": "dev",
+    "trial": "dev",
+    "test": "test",
+}
+FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "trec-lines")
+_TREC_LINE = re.compile(r"^([A-Z]+):(\S+)\s+(.+)$")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A published format: its file format, column mapping, labels that mean "no label",
+    and, for pair presets, how evaluation should combine the two inputs."""
+
+    name: str
+    kind: str  # "classification" or "pairs"
+    format: str | None  # None: from the file name
+    columns: Mapping[str, str]
+    no_label: tuple[str, ...] = ()
+    header: bool = True
+    pair_features: str = ""  # evaluation's pair representation ("" = SentEval's default)
+    describe: str = ""
+
+
+PRESETS: dict[str, Preset] = {
+    "ukp-argmin": Preset(
+        "ukp-argmin",
+        "pairs",
+        "tsv",
+        {
+            "id": "hash",
+            "sentence1": "sentence",
+            "sentence2": "topic",
+            "label": "annotation",
+            "split": "set",
+        },
+        pair_features="topic",
+        describe="UKP Sentential Argument Mining (Stab et al. 2018): TSV topic, hash, "
+        "sentence, annotation (NoArgument/Argument_for/Argument_against), set "
+        "(train/val/test); the topic is the pair's second input",
+    ),
+    "sentiment-tsv": Preset(
+        "sentiment-tsv",
+        "classification",
+        "tsv",
+        {"text": "sentence", "label": "label"},
+        describe="sentiment TSVs with a header sentence<TAB>label (SST-2 as in GLUE, and the "
+        "Spanish SentEval's sentiment sets)",
+    ),
+    "sqc": Preset(
+        "sqc",
+        "classification",
+        "trec-lines",
+        {},
+        header=False,
+        describe="question classification in TREC's line format COARSE:fine question "
+        "(the Spanish SentEval's SQC); the label is the coarse class",
+    ),
+    "nli": Preset(
+        "nli",
+        "pairs",
+        "jsonl",
+        {"sentence1": "sentence1", "sentence2": "sentence2", "label": "gold_label"},
+        no_label=("-", ""),
+        describe="SNLI/MultiNLI JSONL: sentence1, sentence2, gold_label ('-' = no gold label, "
+        "dropped)",
+    ),
+    "paws": Preset(
+        "paws",
+        "pairs",
+        "tsv",
+        {"id": "id", "sentence1": "sentence1", "sentence2": "sentence2", "label": "label"},
+        describe="PAWS / PAWS-X TSV: id, sentence1, sentence2, label (0/1)",
+    ),
+    "sick-e": Preset(
+        "sick-e",
+        "pairs",
+        "tsv",
+        {
+            "id": "pair_ID",
+            "sentence1": "sentence_A",
+            "sentence2": "sentence_B",
+            "label": "entailment_judgment",
+            "split": "SemEval_set",
+        },
+        describe="SICK (Marelli et al. 2014) TSV: pair_ID, sentence_A, sentence_B, "
+        "relatedness_score, entailment_judgment, SemEval_set (TRAIN/TRIAL/TEST); the label is "
+        "the entailment judgment",
+    ),
+    "sts-b": Preset(
+        "sts-b",
+        "regression",
+        "tsv",
+        {"sentence1": "sentence1", "sentence2": "sentence2", "score": "score"},
+        describe="STS Benchmark as in GLUE (STS-B): TSV index, genre, filename, year, "
+        "old_index, source1, source2, sentence1, sentence2, score (0-5)",
+    ),
+    "sick-r": Preset(
+        "sick-r",
+        "regression",
+        "tsv",
+        {
+            "id": "pair_ID",
+            "sentence1": "sentence_A",
+            "sentence2": "sentence_B",
+            "score": "relatedness_score",
+            "split": "SemEval_set",
+        },
+        describe="SICK (Marelli et al. 2014) TSV; the score is the relatedness score (1-5)",
+    ),
+}
+
+
+def parse_columns(text: str | None) -> dict[str, str]:
+    """``text=sentence,label=annotation`` -> {role: file column}; unknown roles refused."""
+    out: dict[str, str] = {}
+    for part in (p.strip() for p in (text or "").split(",")):
+        if not part:
+            continue
+        role, sep, column = part.partition("=")
+        if not sep or role.strip() not in ROLES or not column.strip():
+            raise UsageError(
+                f"--columns: {part!r} is not ROLE=COLUMN with ROLE one of {', '.join(ROLES)}"
+            )
+        out[role.strip()] = column.strip()
+    return out
+
+
+def parse_file_arg(text: str) -> tuple[str | None, Path]:
+    """``train=path`` -> ("train", path); a plain path has no split."""
+    head, sep, tail = text.partition("=")
+    if sep and head.lower() in SPLIT_NAMES:
+        return SPLIT_NAMES[head.lower()], Path(tail)
+    return None, Path(text)
+
+
+@dataclass(frozen=True)
+class TabularSource:
+    """One file of labelled texts or pairs (see the module docstring)."""
+
+    path: Path
+    kind: str  # "classification" or "pairs"
+    columns: Mapping[str, str] = field(default_factory=dict)
+    format: str | None = None
+    split: str | None = None  # the file's split, when one file per split
+    no_label: tuple[str, ...] = ()
+    header: bool = True
+    license: str = "unknown"
+    version: str = "unknown"
+
+    def __post_init__(self) -> None:
+        fmt = self.resolved_format
+        if fmt not in FORMATS:
+            raise UsageError(f"{self.path}: unknown format {fmt!r} (use {', '.join(FORMATS)})")
+        if fmt == "trec-lines":
+            return
+        need = ("text",) if self.kind == "classification" else ("sentence1", "sentence2")
+        target = "score" if self.kind == "regression" else "label"
+        missing = [r for r in (*need, target) if r not in self.columns]
+        if missing:
+            raise UsageError(
+                f"{self.path}: map the column(s) for {', '.join(missing)} with --columns "
+                f"(e.g. --columns {','.join(f'{r}=NAME' for r in missing)}) or use a --preset"
+            )
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def resolved_format(self) -> str:
+        if self.format:
+            return self.format
+        suffix = self.path.suffix.lower()
+        return {".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}.get(suffix, "tsv")
+
+    @property
+    def info(self) -> SourceInfo:
+        files = file_entries([(self.path.name, self.path)])
+        return SourceInfo(f"{self.kind}-file", self.name, self.version, self.license, files)
+
+    def _rows(self, policy: InvalidPolicy) -> Iterator[tuple[int, dict[str, str]]]:
+        """(line, {column: value}) of every record, in file order."""
+        data = self.path.read_bytes()
+        encoding, _ = detect_encoding(data)
+        text = data.decode(encoding)
+        fmt = self.resolved_format
+        if fmt == "jsonl":
+            for no, raw in enumerate(text.splitlines(), 1):
+                if not raw.strip():
+                    continue
+                try:
+                    obj = json.loads(raw)
+                    if not isinstance(obj, dict):
+                        raise TypeError("not an object")
+                except (ValueError, TypeError) as exc:
+                    policy.reject(
+                        InputError(self.path, no, f"not a JSON object ({exc})", "bad-line")
+                    )
+                    continue
+                yield no, {k: "" if v is None else str(v) for k, v in obj.items()}
+            return
+        if fmt == "trec-lines":
+            for no, raw in enumerate(text.splitlines(), 1):
+                if not raw.strip():
+                    continue
+                m = _TREC_LINE.match(raw.strip())
+                if m is None:
+                    problem = "expected COARSE:fine question"
+                    policy.reject(InputError(self.path, no, problem, "bad-line"))
+                    continue
+                yield no, {"label": m.group(1), "text": m.group(3)}
+            return
+        delimiter = "," if fmt == "csv" else "\t"
+        quoting = csv.QUOTE_MINIMAL if fmt == "csv" else csv.QUOTE_NONE
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
+        header: list[str] | None = None
+        for fields in reader:
+            no = reader.line_num
+            if not fields or not any(f.strip() for f in fields):
+                continue
+            if header is None:
+                header = [h.strip().lstrip("\ufeff") for h in fields]
+                absent = sorted({c for c in self.columns.values() if c not in header})
+                if absent:
+                    raise InputError(
+                        self.path,
+                        no,
+                        f"no column(s) {', '.join(absent)} in the header ({', '.join(header)})",
+                        "no-column",
+                    )
+                continue
+            if len(fields) != len(header):
+                problem = f"{len(fields)} fields, the header has {len(header)}"
+                policy.reject(InputError(self.path, no, problem, "bad-line"))
+                continue
+            yield no, dict(zip(header, fields, strict=True))
+
+    def records(self, policy: InvalidPolicy) -> Iterator[Example]:
+        cols = (
+            self.columns
+            if self.resolved_format != "trec-lines"
+            else {"text": "text", "label": "label"}
+        )
+        inputs = ("text",) if self.kind == "classification" else ("sentence1", "sentence2")
+        for no, row in self._rows(policy):
+            values = [row.get(cols[r], "").strip() for r in inputs]
+            if not all(values):
+                problem = f"empty {' or '.join(cols[r] for r in inputs)}"
+                policy.reject(InputError(self.path, no, problem, "empty-text"))
+                continue
+            label: str | None = None
+            score: float | None = None
+            if self.kind == "regression":
+                raw_score = row.get(cols["score"], "").strip()
+                try:
+                    score = float(raw_score.replace(",", "."))
+                    if score != score:  # NaN
+                        raise ValueError("NaN")
+                except ValueError:
+                    problem = f"score {raw_score!r} is not a number"
+                    policy.reject(InputError(self.path, no, problem, "bad-score"))
+                    continue
+            else:
+                label = row.get(cols["label"], "").strip()
+                if label in self.no_label or not label:
+                    policy.reject(InputError(self.path, no, f"no label ({label!r})", "no-label"))
+                    continue
+            split = self.split
+            if "split" in cols:
+                raw = row.get(cols["split"], "").strip()
+                split = SPLIT_NAMES.get(raw.lower())
+                if split is None:
+                    problem = f"unknown split {raw!r} (use train/dev/validation/test)"
+                    policy.reject(InputError(self.path, no, problem, "bad-split"))
+                    continue
+            rid = row.get(cols["id"], "").strip() if "id" in cols else ""
+            yield Example(
+                id=f"{split or 'all'}/{rid or no}",
+                inputs=tuple(values),
+                kind="text",
+                label=label,
+                score=score,
+                source=SourceFile(self.name, str(self.path), split),
+                line=no,
+            )
+
+
+def sources_for(
+    files: Sequence[str],
+    kind: str,
+    *,
+    columns: Mapping[str, str] | None = None,
+    preset: str | None = None,
+    format: str | None = None,
+    license: str = "unknown",
+    version: str = "unknown",
+) -> tuple[list[TabularSource], Preset | None]:
+    """The sources of ``FILES`` (``[SPLIT=]PATH``) with a preset's mapping, overridden by
+    ``columns``."""
+    chosen = None
+    if preset is not None:
+        chosen = PRESETS.get(preset)
+        if chosen is None:
+            raise UsageError(f"unknown preset {preset!r}: {', '.join(PRESETS)}")
+        if chosen.kind != kind:
+            raise UsageError(f"preset {preset!r} is for 'build {chosen.kind}', not 'build {kind}'")
+    mapping = {**(chosen.columns if chosen else {}), **(columns or {})}
+    out = []
+    for raw in files:
+        split, path = parse_file_arg(str(raw))
+        if not path.is_file():
+            raise UsageError(f"{path}: no such file")
+        out.append(
+            TabularSource(
+                path,
+                kind,
+                mapping,
+                format or (chosen.format if chosen else None),
+                split,
+                chosen.no_label if chosen else (),
+                chosen.header if chosen else True,
+                license,
+                version,
+            )
+        )
+    return out, chosen

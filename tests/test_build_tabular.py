@@ -1,0 +1,169 @@
+"""``build classification`` / ``build pairs`` from user files: a fixture in each published
+format (written here; the real sets are not available offline), column mappings, encodings,
+splits, the card's pair features, and bad input named by file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from polyprobe.builders.recipes.tabular import build_classification, build_pairs
+from polyprobe.cards.card import read_readme
+from polyprobe.cards.folder import split_file
+from polyprobe.cards.validate import validate
+from polyprobe.errors import InputError, UsageError
+
+
+def _rows(folder: Path, config: str) -> dict[str, list[dict]]:
+    out = {}
+    for split in ("train", "validation", "test"):
+        path = folder / split_file(config, split)
+        if path.is_file():
+            out[split] = pq.read_table(path).to_pylist()
+    return out
+
+
+def _block(folder: Path, config: str) -> dict:
+    return read_readme(folder / "README.md")[0]["polyprobe"]["configs"][config]
+
+
+def test_ukp_argmin_with_topic(tmp_path: Path) -> None:
+    """UKP Sentential Argument Mining: topic, hash, sentence, annotation, set."""
+    lines = ["topic\thash\tsentence\tannotation\tset"]
+    labels = ("NoArgument", "Argument_for", "Argument_against")
+    for i in range(30):
+        split = ("train", "val", "test")[i % 3]
+        topic = ("nuclear energy", "school uniforms")[i % 2]
+        lines.append(
+            f"{topic}\th{i}\tSentence number {i} about {topic} .\t{labels[i % 3 - 1]}\t{split}"
+        )
+    path = tmp_path / "argmin.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = build_pairs([path], preset="ukp-argmin", lang="en", out=tmp_path / "ds").out
+    assert validate(out).ok, str(validate(out))
+    block = _block(out, "ukp-argmin")
+    assert block["pair_features"] == "topic"
+    assert block["labels"] == ["Argument_against", "Argument_for", "NoArgument"]
+    rows = _rows(out, "ukp-argmin")
+    assert sorted(rows) == ["test", "train", "validation"] and len(rows["train"]) == 10
+    first = {r["id"]: r for r in rows["train"]}["argmin.tsv/train/h0"]
+    assert first["sentence1"] == "Sentence number 0 about nuclear energy ."
+    assert first["sentence2"] == "nuclear energy"
+
+
+def test_sentiment_tsv_one_file_per_split(tmp_path: Path) -> None:
+    files = []
+    for split in ("train", "dev", "test"):
+        path = tmp_path / f"{split}.tsv"
+        body = [
+            f"a {'good' if i % 2 else 'bad'} film number {split} {i}\t{i % 2}" for i in range(8)
+        ]
+        path.write_text("sentence\tlabel\n" + "\n".join(body) + "\n", encoding="utf-8")
+        files.append(f"{split}={path}")
+    out = build_classification(files, preset="sentiment-tsv", lang="es", out=tmp_path / "ds").out
+    assert validate(out).ok
+    rows = _rows(out, "sentiment-tsv")
+    assert {s: len(r) for s, r in rows.items()} == {"train": 8, "validation": 8, "test": 8}
+    assert _block(out, "sentiment-tsv")["labels"] == ["0", "1"]
+    assert rows["test"][1]["tokens"] == ["a", "good", "film", "number", "test", "1"]
+
+
+def test_sqc_lines_and_ratio_split(tmp_path: Path) -> None:
+    """SQC in TREC's line format; no split given: ratio 80/10/10, groups kept together."""
+    classes = ("DESC:manner", "HUM:ind", "LOC:city", "NUM:date")
+    lines = [f"{classes[i % 4]} ¿Pregunta número {i} ?" for i in range(60)]
+    lines.append(lines[0])  # a duplicate: same group, never in two splits
+    path = tmp_path / "sqc.txt"
+    path.write_bytes(("\n".join(lines) + "\n").encode("iso-8859-1"))  # not UTF-8: detected
+    out = build_classification([path], preset="sqc", lang="es", out=tmp_path / "ds").out
+    assert validate(out).ok
+    rows = _rows(out, "sqc")
+    assert _block(out, "sqc")["labels"] == ["DESC", "HUM", "LOC", "NUM"]
+    texts = {r["sentence"] for split in rows.values() for r in split}
+    assert "¿Pregunta número 7 ?" in texts
+    assert _block(out, "sqc")["variant"]["split"] == "ratio:80/10/10"
+
+
+def test_nli_jsonl_drops_no_gold_label(tmp_path: Path) -> None:
+    rows = []
+    for i in range(12):
+        gold = ("entailment", "neutral", "contradiction", "-")[i % 4]
+        rows.append(
+            {
+                "sentence1": f"A man plays {i}.",
+                "sentence2": f"Someone plays {i}.",
+                "gold_label": gold,
+            }
+        )
+    files = []
+    for split in ("train", "test"):
+        path = tmp_path / f"snli_{split}.jsonl"
+        path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+        files.append(f"{split}={path}")
+    result = build_pairs(files, preset="nli", lang="en", out=tmp_path / "ds", on_invalid="skip")
+    assert result.skipped_invalid == {"no-label": 6}
+    assert _block(result.out, "nli")["labels"] == ["contradiction", "entailment", "neutral"]
+    with pytest.raises(InputError, match=r"snli_train.jsonl:4: no label \('-'\)"):
+        build_pairs(files, preset="nli", lang="en", out=tmp_path / "raise")
+
+
+def test_paws_and_sick_e(tmp_path: Path) -> None:
+    paws = tmp_path / "paws_train.tsv"
+    body = [f"{i}\tWords in order {i} .\tOrder in words {i} .\t{i % 2}" for i in range(10)]
+    paws.write_text("id\tsentence1\tsentence2\tlabel\n" + "\n".join(body) + "\n", encoding="utf-8")
+    out = build_pairs(
+        [f"train={paws}", f"test={paws}"], preset="paws", lang="en", out=tmp_path / "p"
+    )
+    # the same pairs in train and test share groups: the test copies are dropped as in UD
+    assert validate(out.out).ok
+    sick = tmp_path / "SICK.txt"
+    head = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\tSemEval_set"
+    judg = ("NEUTRAL", "ENTAILMENT", "CONTRADICTION")
+    sets = ("TRAIN", "TRIAL", "TEST")
+    body = [
+        f"{i}\tA dog runs {i}\tA dog walks {i}\t3.{i}\t{judg[i % 3]}\t{sets[i % 3]}"
+        for i in range(18)
+    ]
+    sick.write_text(head + "\n" + "\n".join(body) + "\n", encoding="utf-8")
+    s = build_pairs([sick], preset="sick-e", lang="en", out=tmp_path / "s").out
+    rows = _rows(s, "sick-e")
+    assert {k: len(v) for k, v in rows.items()} == {"train": 6, "validation": 6, "test": 6}
+    assert sorted(r["id"] for r in rows["train"]) == sorted(
+        f"SICK.txt/train/{i}" for i in (0, 3, 6, 9, 12, 15)
+    )
+
+
+def test_own_csv_with_column_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "mine.csv"
+    lines = [
+        "txt,cls,part",
+        *(
+            f'"Hello, world {i}",{"ab"[i % 2]},{("train", "test")[i % 2 and i > 10]}'
+            for i in range(20)
+        ),
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = build_classification(
+        [path],
+        columns={"text": "txt", "label": "cls", "split": "part"},
+        name="mine",
+        lang="en",
+        out=tmp_path / "ds",
+    ).out
+    rows = _rows(out, "mine")
+    assert "Hello, world 0" in {r["sentence"] for r in rows["train"]}  # quoted comma kept
+    with pytest.raises(UsageError, match="map the column"):
+        build_classification([path], columns={"text": "txt"}, lang="en", out=tmp_path / "x")
+    with pytest.raises(InputError, match=r"mine.csv:1: no column\(s\) nope in the header"):
+        build_classification(
+            [path], columns={"text": "nope", "label": "cls"}, lang="en", out=tmp_path / "y"
+        )
+    bad = tmp_path / "bad.csv"
+    bad.write_text("txt,cls\nok,a\nno label here\nfine,b\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad.csv:3: 1 fields, the header has 2"):
+        build_classification(
+            [bad], columns={"text": "txt", "label": "cls"}, lang="en", out=tmp_path / "z"
+        )
