@@ -448,6 +448,21 @@ def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     return build_trec(args.path, progress=progress, **options)
 
 
+def _text_cli() -> Any:
+    from polyprobe.builders import cli_text
+
+    return cli_text
+
+
+def _run_wiki(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    progress = progress_bar(args, lambda: list(args.dumps))
+    return _text_cli().run_wiki(args, options, progress)
+
+
+def _run_text(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    return _text_cli().run_text(args, options, progress_bar(args))
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -480,6 +495,26 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         run=_run_trec,
         defaults={"lang": "en", "balances": "natural", "min_per_class": "0"},
         lang_required=False,
+    ),
+    FamilyCommand(
+        "wiki",
+        help="text-only sentence tasks from Wikipedia (MediaWiki XML) dumps",
+        description="Build the text-only sentence tasks (sentence_length, word_content, "
+        "bigram_shift, word_order, end_of_sentence, ...) from MediaWiki XML dumps: articles "
+        "are cleaned (footnotes, tables, file and category links dropped; a sentence with a "
+        "template or formula left in it is dropped and counted), split with segtok and "
+        "tokenised with spaCy's blank tokenizer; split by ratio.",
+        add_arguments=_text_cli().add_wiki,
+        run=_run_wiki,
+    ),
+    FamilyCommand(
+        "text",
+        help="text-only sentence tasks from plain text files or folders",
+        description="Build the text-only sentence tasks from UTF-8 text: one sentence per "
+        "line (--layout lines) or documents separated by blank lines (--layout documents); "
+        "tokenised as in build wiki; split by ratio.",
+        add_arguments=_text_cli().add_text,
+        run=_run_text,
     ),
 )
 

@@ -53,11 +53,25 @@ def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
     return {cls.metadata.name: cls for cls in classes}
 
 
+# The text-only sentence tasks: they read surface tokens, spacing, punctuation and (for
+# word_order) nouns only, so they run on raw text (``build wiki``, ``build text``).
+TEXT_TASKS: tuple[type[Task[Any]], ...] = (
+    SentenceLength,
+    SentenceLengthSentEval,
+    WordContent,
+    BigramShift,
+    WordOrder,
+    WordOrderPermuted,
+    EndOfSentence,
+)
+
 # family -> every task it offers, in registry order
 FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
     "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS)),
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
+    "wiki": _by_name(TEXT_TASKS),
+    "text": _by_name(TEXT_TASKS),
 }
 # family -> what it builds when no tasks are named. ``build ud``: the sentence-level suite;
 # the word-in-context family is opt-in (``--tasks contextual``, one task per FEATS key).
@@ -66,6 +80,8 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     "trec": tuple(cls.metadata.name for cls in TREC_TASKS),
     # LINSPECTOR's 15; argument-layer tasks (person_dat, ...) only when named
     "unimorph": tuple(cls.metadata.name for cls in WORD_TASKS),
+    "wiki": tuple(cls.metadata.name for cls in TEXT_TASKS),
+    "text": tuple(cls.metadata.name for cls in TEXT_TASKS),
 }
 # family -> group name -> task names
 GROUPS: dict[str, dict[str, tuple[str, ...]]] = {

@@ -1,0 +1,119 @@
+"""The command-line arguments of the raw-text families, ``build wiki`` and ``build text``
+(wired into :data:`polyprobe.builders.cli.FAMILIES`). Only argparse at module level."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def _add_segmentation(p: argparse.ArgumentParser, final_punct: bool) -> None:
+    p.add_argument(
+        "--sentences",
+        choices=["segtok", "spacy"],
+        default="segtok",
+        help="sentence splitter: segtok split_single (default; best measured boundary F1) "
+        "or spaCy's rule-based sentencizer",
+    )
+    p.add_argument(
+        "--tokenizer",
+        default="auto",
+        metavar="auto|spacy|segtok|PIPELINE",
+        help="spacy: spacy.blank(LANG)'s tokenizer (xx plus per-script rules where spaCy "
+        "has no LANG); segtok: segtok's word tokenizer; auto (default): spacy when "
+        "installed; or the name or folder of an installed spaCy pipeline (never downloaded)",
+    )
+    p.add_argument(
+        "--min-tokens", type=int, default=3, help="drop sentences shorter than this (default 3)"
+    )
+    p.add_argument("--max-tokens", type=int, default=None, help="drop longer sentences")
+    if final_punct:
+        p.add_argument(
+            "--no-final-punct",
+            dest="final_punct",
+            action="store_false",
+            help="keep sentences without sentence-final punctuation (default: dropped)",
+        )
+    else:
+        p.add_argument(
+            "--final-punct",
+            dest="final_punct",
+            action="store_true",
+            help="drop sentences without sentence-final punctuation",
+        )
+    p.add_argument(
+        "--split",
+        default=None,
+        help="ratio:TRAIN/VALIDATION/TEST percentages (default ratio:80/10/10)",
+    )
+    p.add_argument(
+        "--unimorph",
+        nargs="+",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a UniMorph lexicon: forms it lists only as nouns are tagged NOUN (word_order "
+        "needs nouns; word_content then takes noun targets)",
+    )
+
+
+def add_wiki(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "dumps",
+        nargs="+",
+        type=Path,
+        metavar="DUMP",
+        help="MediaWiki XML dumps (pages-articles), bz2/gzip/xz/plain, any encoding",
+    )
+    _add_segmentation(p, final_punct=True)
+
+
+def add_text(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="FILE|FOLDER",
+        help="UTF-8 text files (plain or gzip) or folders of *.txt files",
+    )
+    p.add_argument(
+        "--layout",
+        choices=["lines", "documents"],
+        default="lines",
+        help="lines: one sentence per line (default); documents: documents separated by "
+        "blank lines, each line a paragraph split into sentences",
+    )
+    p.add_argument("--name", default=None, help="the source's name (default: the first path's)")
+    _add_segmentation(p, final_punct=False)
+
+
+def _common(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "split": args.split,
+        "sentences": args.sentences,
+        "tokenizer": args.tokenizer,
+        "min_tokens": args.min_tokens,
+        "max_tokens": args.max_tokens,
+        "final_punct": args.final_punct,
+        "unimorph": args.unimorph,
+    }
+
+
+def run_wiki(args: argparse.Namespace, options: dict[str, Any], progress: Any = None) -> Any:
+    from polyprobe.builders.recipes.wiki import build_wiki
+
+    return build_wiki(args.dumps, progress=progress, **_common(args), **options)
+
+
+def run_text(args: argparse.Namespace, options: dict[str, Any], progress: Any = None) -> Any:
+    from polyprobe.builders.recipes.text import build_text
+
+    return build_text(
+        args.paths,
+        name=args.name,
+        layout=args.layout,
+        progress=progress,
+        **_common(args),
+        **options,
+    )
