@@ -177,3 +177,59 @@ def test_bad_text_input_names_file_and_line(tmp_path: Path) -> None:
         build_text([text], lang="en", out=tmp_path / "x", layout="pages")
     with pytest.raises(UsageError, match="raw text has no splits of its own"):
         build_text([text], lang="en", out=tmp_path / "x", split="ud")
+
+
+def test_raw_subject_verb_agreement_hand_checked_rows(
+    data_dir: Path, english_lines: Path, tmp_path: Path
+) -> None:
+    """Wehner's raw-text recipe with the shared English UniMorph lexicon and EWT's nouns."""
+    result = build_text(
+        [english_lines],
+        lang="en",
+        out=tmp_path / "sva",
+        name="txt",  # the source name seeds the draws: the same as in the hand check
+        tasks=["subject_verb_agreement"],
+        unimorph=[data_dir / "unimorph" / "lexicons" / "eng"],
+        noun_forms=[data_dir / "ud" / "UD_English-EWT"],
+        min_per_class=(5, 2, 2),
+        balances=["natural"],
+    )
+    assert validate(result.out).ok
+    ds = datasets.load_dataset(str(result.out), "subject_verb_agreement")
+    names = ds["train"].features["label"].names
+    assert names == ["agree", "disagree"]
+    rows = {r["id"].split("/")[1]: r for s in ds.values() for r in s}
+    lines = (english_lines / "corpus.txt").read_text(encoding="utf-8").splitlines()
+
+    def row(line: int) -> tuple[str, str]:
+        r = rows[f"corpus.txt:{line}"]
+        return names[r["label"]], r["sentence"]
+
+    # line 677: "... albedo ... is 30 to 35% because of cloud cover, but widely varies locally"
+    assert "but widely varies locally" in lines[676]
+    label, sentence = row(677)
+    assert label == "disagree"
+    assert sentence == lines[676].replace("widely varies", "widely vary")
+    # line 463: "... a litigation-funded study that has since been shown ..." -> "have"
+    label, sentence = row(463)
+    assert (label, sentence) == (
+        "disagree",
+        lines[462].replace("that has since", "that have since"),
+    )
+    # line 396: "It occurs four to five times more often in boys than girls." -> "It occur"
+    assert row(396) == ("disagree", "It occur four to five times more often in boys than girls.")
+    agree = [n for n, r in rows.items() if names[r["label"]] == "agree"]
+    for name in agree:  # an agreeing row is the line unchanged
+        assert rows[name]["sentence"] == lines[int(name.split(":")[1]) - 1]
+    report = json.loads((result.out / "report.json").read_text())["subject_verb_agreement"]
+    assert report["derived"]["excluded_forms"]["identical to the lemma"] == 19
+    assert report["task_drops"]["several listed verb forms"] > 0
+
+
+def test_raw_subject_verb_agreement_without_lexicon_is_infeasible(
+    english_lines: Path, tmp_path: Path
+) -> None:
+    from polyprobe.errors import InfeasibleError
+
+    with pytest.raises(InfeasibleError, match="needs a UniMorph lexicon"):
+        build_text([english_lines], lang="en", out=tmp_path / "x", tasks=["subject_verb_agreement"])

@@ -54,7 +54,17 @@ def _add_segmentation(p: argparse.ArgumentParser, final_punct: bool) -> None:
         default=None,
         metavar="FILE",
         help="a UniMorph lexicon: forms it lists only as nouns are tagged NOUN (word_order "
-        "needs nouns; word_content then takes noun targets)",
+        "needs nouns; word_content then takes noun targets); its present-tense verb forms make "
+        "subject_verb_agreement (--tasks subject_verb_agreement)",
+    )
+    p.add_argument(
+        "--noun-forms",
+        nargs="+",
+        type=Path,
+        default=None,
+        metavar="UD_PATH|FILE",
+        help="forms that can be nouns, excluded as subject_verb_agreement verbs: UD treebanks "
+        "(their NOUN/PROPN forms) or word lists (one form per line)",
     )
 
 
@@ -97,6 +107,7 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
         "max_tokens": args.max_tokens,
         "final_punct": args.final_punct,
         "unimorph": args.unimorph,
+        "noun_forms": args.noun_forms,
     }
 
 

@@ -25,6 +25,7 @@ from polyprobe.builders.sentence.voice import Voice
 from polyprobe.builders.sentence.word_content import WordContent
 from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import Task
+from polyprobe.builders.text.agreement import RawSubjectVerbAgreement
 from polyprobe.builders.word.tasks import WORD_TASKS, layer_task
 from polyprobe.errors import UsageError
 
@@ -70,8 +71,9 @@ FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
     "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS)),
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
-    "wiki": _by_name(TEXT_TASKS),
-    "text": _by_name(TEXT_TASKS),
+    # raw text: subject_verb_agreement by Wehner's lexicon recipe (opt-in: needs --unimorph)
+    "wiki": _by_name((*TEXT_TASKS, RawSubjectVerbAgreement)),
+    "text": _by_name((*TEXT_TASKS, RawSubjectVerbAgreement)),
 }
 # family -> what it builds when no tasks are named. ``build ud``: the sentence-level suite;
 # the word-in-context family is opt-in (``--tasks contextual``, one task per FEATS key).

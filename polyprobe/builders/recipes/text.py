@@ -15,7 +15,7 @@ from typing import Any
 
 from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcome, Progress, build
 from polyprobe.builders.text.family import SentenceFilter
-from polyprobe.builders.text.recipe import RawTextRecipe, text_split
+from polyprobe.builders.text.recipe import RawTextRecipe, agreement_options, text_split
 from polyprobe.languages import Language, resolve_language
 from polyprobe.version import __version__
 
@@ -47,6 +47,7 @@ def build_text(
     max_tokens: int | None = None,
     final_punct: bool = False,
     unimorph: Sequence[str | os.PathLike[str]] | None = None,
+    noun_forms: Sequence[str | os.PathLike[str]] | None = None,
     task_options: dict[str, dict[str, Any]] | None = None,
     progress: Progress | None = None,
     **options: Any,
@@ -83,7 +84,7 @@ def build_text(
         split=text_split(split),
         nouns=nouns,
         noun_source=noun_source,
-        task_options=dict(task_options or {}),
+        task_options=agreement_options(task_options, unimorph, noun_forms),
         extra_sources=lexicon_infos,
         parameters={"layout": layout},
     )

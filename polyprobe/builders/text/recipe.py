@@ -36,6 +36,24 @@ def text_split(split: str | None) -> SplitSpec:
     return spec
 
 
+def agreement_options(
+    task_options: Mapping[str, Mapping[str, Any]] | None,
+    unimorph: Sequence[Any] | None,
+    noun_forms: Sequence[Any] | None,
+) -> dict[str, dict[str, Any]]:
+    """Per-task options with ``--unimorph`` and ``--noun-forms`` handed to the raw-text
+    ``subject_verb_agreement`` (explicit task options win)."""
+    out = {k: dict(v) for k, v in (task_options or {}).items()}
+    agreement = out.setdefault("subject_verb_agreement", {})
+    if unimorph:
+        agreement.setdefault("unimorph", [str(p) for p in unimorph])
+    if noun_forms:
+        agreement.setdefault("noun_forms", [str(p) for p in noun_forms])
+    if not agreement:
+        del out["subject_verb_agreement"]
+    return out
+
+
 @dataclass
 class RawTextRecipe:
     """Raw-text sources on the shared build; ``family`` is ``wiki`` or ``text``."""
