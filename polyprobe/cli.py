@@ -62,6 +62,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _register_optional(sub, "polyprobe.cards.cli_release", "add_diff_parser")
     _register_optional(sub, "polyprobe.cards.cli_release", "add_export_parser")
     _register_optional(sub, "polyprobe.cards.cli_release", "add_catalog_parser")
+    _register_optional(sub, "polyprobe.builders.cli_text", "add_frequencies_parser")
     return parser
 
 
