@@ -319,6 +319,23 @@ def _add_ud(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="end_of_sentence: treat each file as one document when there is no # newdoc markup",
     )
+    p.add_argument(
+        "--top-up",
+        nargs="+",
+        type=Path,
+        default=None,
+        metavar="DUMP",
+        help="Wikipedia dump(s) whose sentences top up the text-only tasks (sentence_length, "
+        "word_content, bigram_shift, word_order, end_of_sentence); sentences equal to a "
+        "treebank sentence are dropped; the card gives the rows per source",
+    )
+    p.add_argument(
+        "--top-up-sentences",
+        type=int,
+        default=None,
+        metavar="N",
+        help="at most N Wikipedia sentences (default: every kept sentence of the dumps)",
+    )
 
 
 def _run_ud(args: argparse.Namespace, options: dict[str, Any]) -> Any:
@@ -335,6 +352,8 @@ def _run_ud(args: argparse.Namespace, options: dict[str, Any]) -> Any:
         args.paths,
         split=args.split,
         task_options=task_options,
+        top_up=args.top_up,
+        top_up_sentences=args.top_up_sentences,
         progress=progress_bar(args, lambda: input_files(args.paths)),
         **options,
     )
