@@ -77,6 +77,38 @@ def add_wiki(p: argparse.ArgumentParser) -> None:
         help="MediaWiki XML dumps (pages-articles), bz2/gzip/xz/plain, any encoding",
     )
     _add_segmentation(p, final_punct=True)
+    p.add_argument(
+        "--executor",
+        choices=["local", "datatrove-local", "datatrove-slurm", "datatrove-ray"],
+        default="local",
+        help="what runs the input shards (clean + tokenise): local processes (default, "
+        "--jobs of them) or datatrove's executors (pip install 'polyprobe[cluster]'); the "
+        "output is the same bytes for every executor",
+    )
+    p.add_argument(
+        "--shards",
+        type=int,
+        default=None,
+        metavar="N",
+        help="input shards per dump file: every N-th block of 100 pages (default: enough "
+        "for the workers)",
+    )
+    p.add_argument(
+        "--shard-cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the shards' tokenised tables here: a rerun (after an interruption, or a "
+        "Slurm job array) reuses finished shards; on a cluster, a folder every node sees",
+    )
+    p.add_argument(
+        "--executor-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="passed to datatrove's executor, e.g. partition=cpu time=04:00:00 "
+        "cpus_per_task=1 for datatrove-slurm",
+    )
 
 
 def add_text(p: argparse.ArgumentParser) -> None:
@@ -114,7 +146,24 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
 def run_wiki(args: argparse.Namespace, options: dict[str, Any], progress: Any = None) -> Any:
     from polyprobe.builders.recipes.wiki import build_wiki
 
-    return build_wiki(args.dumps, progress=progress, **_common(args), **options)
+    executor_options: dict[str, Any] = {}
+    for item in args.executor_option:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            from polyprobe.errors import UsageError
+
+            raise UsageError(f"--executor-option {item!r}: expected KEY=VALUE")
+        executor_options[key] = int(value) if value.isdigit() else value
+    return build_wiki(
+        args.dumps,
+        progress=progress,
+        executor=args.executor,
+        shards=args.shards,
+        shard_cache=args.shard_cache,
+        executor_options=executor_options,
+        **_common(args),
+        **options,
+    )
 
 
 def run_text(args: argparse.Namespace, options: dict[str, Any], progress: Any = None) -> Any:

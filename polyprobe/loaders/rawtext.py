@@ -35,6 +35,8 @@ class RawSentence:
     paragraph: int
     line: int
     dropped: str | None = None
+    # (form, space after) pairs when the sentence was tokenised ahead (an input shard's table)
+    tokens: tuple[tuple[str, bool], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class RawDocument:
     source: SourceFile
     line: int
     sentences: tuple[RawSentence, ...]
+    order: int = 0  # the document's position in its source (a dump's page index)
 
     def kept(self) -> list[RawSentence]:
         return [s for s in self.sentences if s.dropped is None]

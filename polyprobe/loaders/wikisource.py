@@ -99,14 +99,17 @@ class WikiDumpSource:
         site = self.siteinfo
         return tuple(name for key in HIDDEN_KEYS for name in site.names(key))
 
-    def documents(self, policy: InvalidPolicy | None = None) -> Iterator[RawDocument]:
-        """Every article, cleaned and split, in dump order. Articles with no running text
+    def documents(
+        self, policy: InvalidPolicy | None = None, select: tuple[int, int] | None = None
+    ) -> Iterator[RawDocument]:
+        """Every article, cleaned and split, in dump order (``select``: one input shard's
+        blocks of pages, see :meth:`DumpReader.pages`). Articles with no running text
         (disambiguation lists, stubs made of templates) yield nothing (counted as
-        ``no running text``)."""
+        ``article without running text``); ``RawDocument.line`` is the page's line."""
         reader = DumpReader(self.path)
         cleaner = WikitextCleaner(self.hidden_namespaces())
         source = SourceFile(self.name, str(self.path), None)
-        for page in reader.pages():
+        for page in reader.pages(select):
             paragraphs = cleaner.paragraphs(page.text)
             sentences = segment_paragraphs(
                 ((p.section, p.text, page.line) for p in paragraphs), self.segmenter
@@ -114,7 +117,7 @@ class WikiDumpSource:
             if not sentences:
                 cleaner.drops["article without running text"] += 1
                 continue
-            yield RawDocument(page.page_id, page.title, source, page.line, sentences)
+            yield RawDocument(page.page_id, page.title, source, page.line, sentences, page.index)
         self.stats.clear()
         self.stats.update(reader.stats)
         self.cleaning.clear()

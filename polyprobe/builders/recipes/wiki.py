@@ -24,7 +24,71 @@ from polyprobe.version import __version__
 
 
 class WikiRecipe(RawTextRecipe):
-    """``build wiki`` on the shared build."""
+    """``build wiki`` on the shared build: the dumps are first cut into input shards, each
+    cleaned and tokenised into a table (:mod:`polyprobe.builders.text.shards`) on the chosen
+    executor; the record stream then reads the tables."""
+
+    executor: str = "local"
+    shards: int | None = None  # per dump file (default: enough for the workers)
+    shard_cache: Path | None = None
+    executor_options: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance
+
+    def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
+        import math
+        import shutil
+        import tempfile
+
+        from polyprobe.builders.text.shards import (
+            SHARD_SCRATCH,
+            TokenizedSource,
+            plan_shards,
+            sweep_partial,
+            tokenize_shard,
+        )
+        from polyprobe.cards.folder import make_owned_dir, sweep_orphans
+        from polyprobe.errors import PolyprobeError
+        from polyprobe.hashing import stable_u64
+        from polyprobe.runtime.inputs import run_inputs
+
+        dumps = list(self.text_sources)
+        size = sum(Path(d.path).stat().st_size for d in dumps)
+        workers = options.jobs or (min(4, os.cpu_count() or 1) if size >= 2 << 20 else 1)
+        parts = self.shards or max(1, math.ceil(workers / len(dumps)))
+        scratch = Path(tempfile.gettempdir())
+        sweep_orphans(scratch, SHARD_SCRATCH)
+        if self.shard_cache is not None:
+            folder = Path(self.shard_cache)
+            folder.mkdir(parents=True, exist_ok=True)
+        else:
+            folder = make_owned_dir(scratch, SHARD_SCRATCH, mode=0o700)
+        try:
+            sweep_partial(folder)
+            plan = plan_shards(dumps, dumps[0].segmenter, parts, folder)
+            tasks = [t for per_dump in plan for t in per_dump]
+            logs = folder / f"datatrove-{stable_u64('logs', *(t.out for t in tasks)):016x}"
+            run_inputs(
+                tokenize_shard,
+                tasks,
+                workers=workers,
+                executor=self.executor,
+                logging_dir=logs,
+                executor_options=self.executor_options,
+            )
+            missing = [t.out for t in tasks if not Path(t.out).exists()]
+            if missing:
+                raise PolyprobeError(
+                    f"{len(missing)} of {len(tasks)} input shards are not finished (a "
+                    f"{self.executor} job runs them): rerun this command with the same "
+                    "--shard-cache once they are done; finished shards are reused"
+                )
+            self.text_sources = [TokenizedSource.of(d, t) for d, t in zip(dumps, plan, strict=True)]
+            try:
+                return super().run(options, staging, progress)
+            finally:
+                self.text_sources = dumps
+        finally:
+            if self.shard_cache is None:
+                shutil.rmtree(folder, ignore_errors=True)
 
     def card(self, language: Language, outcome: Outcome) -> CardText:
         names = ", ".join(s.name for s in self.text_sources)
@@ -54,9 +118,16 @@ def build_wiki(
     noun_forms: Sequence[str | os.PathLike[str]] | None = None,
     task_options: dict[str, dict[str, Any]] | None = None,
     progress: Progress | None = None,
+    executor: str = "local",
+    shards: int | None = None,
+    shard_cache: str | os.PathLike[str] | None = None,
+    executor_options: dict[str, Any] | None = None,
     **options: Any,
 ) -> BuildResult:
     """Build a dataset folder from Wikipedia dumps; mirrors ``polyprobe build wiki``.
+    ``executor`` (``local``, ``datatrove-local``, ``datatrove-slurm``, ``datatrove-ray``) runs
+    the input shards (``shards`` per dump file), resumably when ``shard_cache`` is a folder
+    kept between builds; the output does not depend on any of the four.
     ``sentences``/``tokenizer``: see :class:`~polyprobe.loaders.segmentation.Segmenter`;
     ``unimorph``: a lexicon whose noun-only forms mark nouns (``word_order``, nouns-only
     ``word_content``, ``subject_verb_agreement``'s noun exclusion); ``options`` are
@@ -81,4 +152,18 @@ def build_wiki(
         task_options=agreement_options(task_options, unimorph, noun_forms),
         extra_sources=lexicon_infos,
     )
+    from polyprobe.runtime.inputs import EXECUTORS
+
+    if executor not in EXECUTORS:
+        from polyprobe.errors import UsageError
+
+        raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, not {executor!r}")
+    if shards is not None and shards < 1:
+        from polyprobe.errors import UsageError
+
+        raise UsageError(f"--shards must be at least 1, not {shards}")
+    recipe.executor = executor
+    recipe.shards = shards
+    recipe.shard_cache = None if shard_cache is None else Path(shard_cache)
+    recipe.executor_options = dict(executor_options or {})
     return build(recipe, opts, progress=progress)

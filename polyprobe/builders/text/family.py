@@ -160,7 +160,7 @@ class TextFamily:
                     reason = raw.dropped
                     tokens = None
                     if reason is None:
-                        tokens = segmenter.tokens(raw.text)
+                        tokens = raw.tokens if raw.tokens is not None else segmenter.tokens(raw.text)
                         reason = keep.problem([f for f, _ in tokens]) if tokens else "empty"
                     if reason is None and exclude and raw_text_hash(raw.text) in exclude:
                         reason = "equal to a treebank sentence"
