@@ -233,3 +233,43 @@ def test_raw_subject_verb_agreement_without_lexicon_is_infeasible(
 
     with pytest.raises(InfeasibleError, match="needs a UniMorph lexicon"):
         build_text([english_lines], lang="en", out=tmp_path / "x", tasks=["subject_verb_agreement"])
+
+
+def test_annotate_absent_models_are_one_line(english_lines: Path, tmp_path: Path) -> None:
+    for value, expected in (
+        ("spacy:en_core_web_absent", "never downloads models"),
+        ("stanza:en", "never download"),
+        ("udpipe:en", "expected spacy:MODEL"),
+    ):
+        with pytest.raises(UsageError, match=expected) as err:
+            build_text([english_lines], lang="en", out=tmp_path / "x", annotate=value)
+        assert "\n" not in str(err.value)
+    assert not (tmp_path / "x").exists()
+
+
+def test_annotate_with_a_saved_spacy_pipeline(english_lines: Path, tmp_path: Path) -> None:
+    """A pipeline folder (here a blank English one with a lemmatizer-free attribute ruler,
+    saved at test time) is loaded from disk; the UD family's tasks are offered and the card
+    says the records are machine-annotated."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("attribute_ruler")
+    ruler.add([[{"LOWER": "the"}]], {"POS": "DET"})
+    ruler.add([[{"IS_PUNCT": True}]], {"POS": "PUNCT"})
+    nlp.to_disk(tmp_path / "pipeline")
+    result = build_text(
+        [english_lines],
+        lang="en",
+        out=tmp_path / "annotated",
+        annotate=f"spacy:{tmp_path / 'pipeline'}",
+        tasks=["sentence_length", "bigram_shift"],
+        min_per_class=(5, 2, 2),
+        balances=["natural"],
+    )
+    params = _card(result.out)["polyprobe"]["parameters"]
+    assert params["upos"] == "machine-annotated"
+    assert params["annotation"]["tool"] == "spacy"
+    assert "machine-annotated" in params["annotation"]["note"]
+    with pytest.raises(UsageError, match="unknown task 'nonexistent'"):
+        build_text([english_lines], lang="en", out=tmp_path / "y", tasks=["nonexistent"])

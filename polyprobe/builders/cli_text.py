@@ -58,6 +58,14 @@ def _add_segmentation(p: argparse.ArgumentParser, final_punct: bool) -> None:
         "subject_verb_agreement (--tasks subject_verb_agreement)",
     )
     p.add_argument(
+        "--annotate",
+        default=None,
+        metavar="spacy:MODEL|stanza:LANG",
+        help="parse the sentences with an installed spaCy pipeline or stanza models (never "
+        "downloaded) into UD-style records: every build ud task is then offered, recorded "
+        "in the card as machine-annotated",
+    )
+    p.add_argument(
         "--noun-forms",
         nargs="+",
         type=Path,
@@ -140,6 +148,7 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
         "final_punct": args.final_punct,
         "unimorph": args.unimorph,
         "noun_forms": args.noun_forms,
+        "annotate": args.annotate,
     }
 
 

@@ -48,6 +48,7 @@ def build_text(
     final_punct: bool = False,
     unimorph: Sequence[str | os.PathLike[str]] | None = None,
     noun_forms: Sequence[str | os.PathLike[str]] | None = None,
+    annotate: str | None = None,
     task_options: dict[str, dict[str, Any]] | None = None,
     progress: Progress | None = None,
     **options: Any,
@@ -86,6 +87,7 @@ def build_text(
         noun_source=noun_source,
         task_options=agreement_options(task_options, unimorph, noun_forms),
         extra_sources=lexicon_infos,
+        annotate=annotate,
         parameters={"layout": layout},
     )
     return build(recipe, opts, progress=progress)

@@ -116,6 +116,7 @@ def build_wiki(
     final_punct: bool = True,
     unimorph: Sequence[str | os.PathLike[str]] | None = None,
     noun_forms: Sequence[str | os.PathLike[str]] | None = None,
+    annotate: str | None = None,
     task_options: dict[str, dict[str, Any]] | None = None,
     progress: Progress | None = None,
     executor: str = "local",
@@ -151,6 +152,7 @@ def build_wiki(
         noun_source=noun_source,
         task_options=agreement_options(task_options, unimorph, noun_forms),
         extra_sources=lexicon_infos,
+        annotate=annotate,
     )
     from polyprobe.runtime.inputs import EXECUTORS
 

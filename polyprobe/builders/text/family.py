@@ -112,6 +112,7 @@ class TextFamily:
     task_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     profile_path: str | None = None
     extra_profile: Mapping[str, Any] = field(default_factory=dict)
+    annotator: Any = None  # builders.text.annotate.Annotator: full UD-style records
 
     def segmenter(self) -> Segmenter:
         return self.sources[0].segmenter
@@ -160,13 +161,25 @@ class TextFamily:
                     reason = raw.dropped
                     tokens = None
                     if reason is None:
-                        tokens = raw.tokens if raw.tokens is not None else segmenter.tokens(raw.text)
+                        tokens = (
+                            raw.tokens if raw.tokens is not None else segmenter.tokens(raw.text)
+                        )
                         reason = keep.problem([f for f, _ in tokens]) if tokens else "empty"
                     if reason is None and exclude and raw_text_hash(raw.text) in exclude:
                         reason = "equal to a treebank sentence"
                     if reason is not None or tokens is None:
                         skipped[DROPPED + str(reason)] += 1
                         run += 1
+                        continue
+                    if self.annotator is not None:
+                        yield self.annotator.annotate(
+                            tokens,
+                            raw.text,
+                            f"{doc.doc_id}/{index}",
+                            f"{doc.doc_id}#{run}",
+                            doc.source,
+                            raw.line,
+                        )
                         continue
                     yield raw_sentence(
                         tokens,

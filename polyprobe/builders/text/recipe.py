@@ -68,11 +68,19 @@ class RawTextRecipe:
     task_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     extra_sources: Sequence[SourceInfo] = ()
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    annotate: str | None = None  # "spacy:MODEL" | "stanza:LANG": UD-style records, UD tasks
 
     def __post_init__(self) -> None:
         from polyprobe.builders.registry import resolve_task_names
 
-        self.task_names = resolve_task_names(self.family, self.options.tasks)
+        self.annotator = None
+        if self.annotate is not None:
+            from polyprobe.builders.text.annotate import Annotator, parse_annotate
+
+            self.annotator = Annotator(*parse_annotate(self.annotate))
+            self.annotator.check()  # an absent model: one line, before anything is read
+        self.task_family = "ud" if self.annotator is not None else self.family
+        self.task_names = resolve_task_names(self.task_family, self.options.tasks)
 
     def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
         return [(s.name, tuple(getattr(s, "languages", ()))) for s in self.text_sources]
@@ -90,6 +98,8 @@ class RawTextRecipe:
     def default_task_options(self) -> dict[str, dict[str, Any]]:
         """Raw text has no UPOS: ``word_content``'s targets are mid-frequency words of any
         class unless a noun lexicon marks nouns (then nouns only, as on treebanks)."""
+        if self.annotator is not None:
+            return {}
         return {"word_content": {"noun_share": 0.9 if self.nouns else 0.0}}
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
@@ -106,11 +116,12 @@ class RawTextRecipe:
             seed=options.seed,
             min_per_class=options.min_per_class,
             split=self.split,
-            tasks=family_tasks(self.family),
+            tasks=family_tasks(self.task_family),
             sentence_filter=self.sentence_filter,
             nouns=self.nouns,
             task_options=options_by_task,
             profile_path=None if options.profile is None else str(options.profile),
+            annotator=self.annotator,
         )
         segmentation = self.text_sources[0].segmenter.describe()
         size = sum(Path(p).stat().st_size for s in self.text_sources for p in _paths(s))
@@ -127,7 +138,10 @@ class RawTextRecipe:
                 "sentence_filter": self.sentence_filter.describe(),
                 "upos": "raw text: PUNCT/SYM/NUM from characters, NOUN from "
                 + (self.noun_source or "no lexicon (none marked)")
-                + ", everything else X (no tagger)",
+                + ", everything else X (no tagger)"
+                if self.annotator is None
+                else "machine-annotated",
+                **({"annotation": self.annotator.describe()} if self.annotator is not None else {}),
                 "task_options": {k: dict(v) for k, v in sorted(options_by_task.items())},
                 **self.parameters,
             },
