@@ -65,10 +65,11 @@ class WikiRecipe(RawTextRecipe):
             sweep_partial(folder)
             plan = plan_shards(dumps, dumps[0].segmenter, parts, folder)
             tasks = [t for per_dump in plan for t in per_dump]
-            logs = folder / f"datatrove-{stable_u64('logs', *(t.out for t in tasks)):016x}"
+            pending = [t for t in tasks if not Path(t.out).exists()]  # finished: reused
+            logs = folder / f"datatrove-{stable_u64('logs', *(t.out for t in pending)):016x}"
             run_inputs(
                 tokenize_shard,
-                tasks,
+                pending,
                 workers=workers,
                 executor=self.executor,
                 logging_dir=logs,
