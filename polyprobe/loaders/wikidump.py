@@ -187,7 +187,12 @@ class _Handler:
             self.stats["articles"] += 1
             self.pages.append(
                 WikiPage(
-                    self.title, self.page_id, 0, self.text, self.rev_id, self.page_line,
+                    self.title,
+                    self.page_id,
+                    0,
+                    self.text,
+                    self.rev_id,
+                    self.page_line,
                     self.page_index,
                 )
             )
@@ -206,14 +211,63 @@ class DumpReader:
         self.path = Path(path)
         self.stats: Counter[str] = Counter()
 
-    def pages(self, select: tuple[int, int] | None = None) -> Iterator[WikiPage]:
+    def pages(
+        self, select: tuple[int, int] | None = None, index: Path | None = None
+    ) -> Iterator[WikiPage]:
         """Articles in dump order (namespace 0, no redirects, last revision). ``select`` =
         ``(part, parts)``: only the pages of every ``parts``-th block of :data:`BLOCK_PAGES`
         pages starting with block ``part`` (an input shard; the dump is still read whole, but
-        decompressing and parsing cost a tenth of cleaning), counted in ``stats`` alone."""
+        decompressing and parsing cost a tenth of cleaning), counted in ``stats`` alone.
+
+        ``index``: the ``...-multistream-index.txt.bz2`` of a multistream dump (one bz2 stream
+        per block of pages): then the blocks are the dump's own streams and a shard seeks to
+        and decompresses only its own (random access). A page's ``line`` is then 0 (lines
+        before a stream are not counted); its ``index`` is its position in the whole dump, as
+        in a plain read."""
+        if index is not None:
+            yield from self._multistream(select, Path(index))
+            return
         self._select = select
         for batch, _ in self._parse(stop_after_siteinfo=False):
             yield from batch
+
+    def _multistream(self, select: tuple[int, int] | None, index: Path) -> Iterator[WikiPage]:
+        offsets = _stream_offsets(index)
+        with open(self.path, "rb") as raw:
+            header = _one_stream(self.path, raw, 0)
+            for number, (offset, first_page) in enumerate(offsets):
+                if select is not None and number % select[1] != select[0]:
+                    continue
+                body = _one_stream(self.path, raw, offset)
+                parser = expat.ParserCreate()
+                parser.buffer_text = True
+                handler = _Handler(self.path, parser)
+                handler.stats = self.stats
+                handler.page_index = first_page - 1
+                parser.StartElementHandler = handler.start
+                parser.EndElementHandler = handler.end
+                parser.CharacterDataHandler = handler.data
+                try:
+                    parser.Parse(header, False)
+                    parser.Parse(body, False)
+                except expat.ExpatError as exc:
+                    raise InputError(
+                        self.path,
+                        None,
+                        f"malformed XML in the bz2 stream at byte {offset} of the multistream "
+                        f"dump: {expat.ErrorString(exc.code)}",
+                        "bad-xml",
+                    ) from None
+                for page in handler.pages:
+                    yield WikiPage(
+                        page.title,
+                        page.page_id,
+                        page.ns,
+                        page.text,
+                        page.revision_id,
+                        0,
+                        page.index,
+                    )
 
     def siteinfo(self) -> SiteInfo:
         """The dump's ``<siteinfo>`` (reads only the start of the file)."""
@@ -271,6 +325,70 @@ class DumpReader:
                 f"{parser.ErrorByteIndex} of the decompressed dump): {message}",
                 "bad-xml",
             ) from None
+
+
+def _stream_offsets(index: Path) -> list[tuple[int, int]]:
+    """``(byte offset, index of its first page)`` of every page stream a multistream index
+    lists (lines ``offset:page id:title``), in order."""
+    streams: list[tuple[int, int]] = []
+    last = -1
+    for pages, (number, line) in enumerate(numbered_lines_any(index)):
+        head = line.split(":", 1)[0]
+        if not head.isdigit():
+            raise InputError(index, number, "expected offset:page id:title", "bad-index")
+        offset = int(head)
+        if offset != last:
+            if offset < last:
+                raise InputError(index, number, "offsets must not decrease", "bad-index")
+            streams.append((offset, pages))
+            last = offset
+    return streams
+
+
+def multistream_index(dump: Path) -> Path | None:
+    """The index beside a multistream dump (``X-multistream.xml.bz2`` →
+    ``X-multistream-index.txt.bz2``, Wikimedia's naming), if there is one."""
+    name = dump.name
+    if not name.endswith("-multistream.xml.bz2"):
+        return None
+    index = dump.with_name(name[: -len(".xml.bz2")] + "-index.txt.bz2")
+    return index if index.is_file() else None
+
+
+def numbered_lines_any(path: Path) -> Iterator[tuple[int, str]]:
+    """Lines of a plain or bz2/gzip text file with their numbers (an index is bz2)."""
+    from polyprobe.loaders.compressed import open_binary
+
+    with open_binary(path) as stream:
+        for number, raw in enumerate(stream, 1):
+            text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+            if text:
+                yield number, text
+
+
+def _one_stream(path: Path, raw: Any, offset: int) -> bytes:
+    """The decompressed bytes of the one bz2 stream starting at ``offset``."""
+    import bz2
+
+    raw.seek(offset)
+    decompressor = bz2.BZ2Decompressor()
+    out: list[bytes] = []
+    try:
+        while not decompressor.eof:
+            chunk = raw.read(1 << 16)
+            if not chunk:
+                raise InputError(
+                    path, None, f"the bz2 stream at byte {offset} ends early", "truncated"
+                )
+            out.append(decompressor.decompress(chunk))
+    except OSError as exc:
+        raise InputError(
+            path,
+            None,
+            f"no bz2 stream at byte {offset} (does the index fit the dump?): {exc}",
+            "bad-index",
+        ) from None
+    return b"".join(out)
 
 
 def read_siteinfo(path: str | Path) -> SiteInfo:

@@ -58,10 +58,16 @@ class WikiDumpSource:
     version: str | None = None
     stats: Counter[str] = field(default_factory=Counter)
     cleaning: Counter[str] = field(default_factory=Counter)
+    # a multistream dump's index (random access by block); default: the one beside the dump
+    index: Path | None = None
 
     def __post_init__(self) -> None:
+        from polyprobe.loaders.wikidump import multistream_index
+
         self.path = Path(self.path)
         self._siteinfo: SiteInfo | None = None
+        if self.index is None:
+            self.index = multistream_index(self.path)
 
     @property
     def name(self) -> str:
@@ -109,7 +115,9 @@ class WikiDumpSource:
         reader = DumpReader(self.path)
         cleaner = WikitextCleaner(self.hidden_namespaces())
         source = SourceFile(self.name, str(self.path), None)
-        for page in reader.pages(select):
+        # with an index a shard reads only its own streams (a whole read needs none)
+        index = self.index if select is not None else None
+        for page in reader.pages(select, index):
             paragraphs = cleaner.paragraphs(page.text)
             sentences = segment_paragraphs(
                 ((p.section, p.text, page.line) for p in paragraphs), self.segmenter
