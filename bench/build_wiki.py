@@ -37,17 +37,21 @@ from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.wikisource import WikiDumpSource
 from polyprobe.runtime.inputs import run_inputs
 dump, folder, workers, shards = Path({dump!r}), Path({folder!r}), {workers}, {shards}
+executor = {executor!r}
 segmenter = Segmenter("en")
 source = WikiDumpSource(dump, segmenter)
 tasks = plan_shards([source], segmenter, shards, folder)[0]
 t0, c0 = time.perf_counter(), time.process_time()
-run_inputs(tokenize_shard, tasks, workers=workers)
+run_inputs(tokenize_shard, tasks, workers=workers, executor=executor,
+           logging_dir=folder / "logs")
+import hashlib
+digest = hashlib.sha256(b"".join(Path(t.out).read_bytes() for t in tasks)).hexdigest()
 wall = time.perf_counter() - t0
 self_cpu = time.process_time() - c0
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
 me = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({{"wall": wall, "cpu": self_cpu + kids.ru_utime + kids.ru_stime,
-    "rss_self_kb": me.ru_maxrss, "rss_children_kb": kids.ru_maxrss}}))
+    "rss_self_kb": me.ru_maxrss, "rss_children_kb": kids.ru_maxrss, "digest": digest}}))
 """
 
 _BARE = r"""
@@ -83,11 +87,16 @@ def run(code: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def stage(dump: Path, workers: int, shards: int) -> dict:
+def stage(dump: Path, workers: int, shards: int, executor: str = "local") -> dict:
     with tempfile.TemporaryDirectory() as folder:
         return run(
             _STAGE.format(
-                repo=str(REPO), dump=str(dump), folder=folder, workers=workers, shards=shards
+                repo=str(REPO),
+                dump=str(dump),
+                folder=folder,
+                workers=workers,
+                shards=shards,
+                executor=executor,
             )
         )
 
@@ -106,6 +115,12 @@ def main() -> None:
         one = stage(big, 1, 1)
         two = stage(big, 2, 2)
         small = stage(half, 1, 1)
+        try:
+            import datatrove  # noqa: F401
+
+            dt = stage(big, 2, 2, "datatrove-local")
+        except ImportError:
+            dt = None
     print(f"synthetic dump: ×{args.repeat}, {mb:.1f} MB XML ({big.name})")
     print(f"bare bz2 decompression: {mb / bare['wall']:.1f} MB XML/s")
     per_core = mb / one["cpu"]
@@ -125,6 +140,11 @@ def main() -> None:
         f"{one['rss_self_kb'] / 1024:.0f} MB; ratio "
         f"{one['rss_self_kb'] / small['rss_self_kb']:.2f} (target 1.0: independent of size)"
     )
+    if dt is not None:
+        print(
+            f"datatrove-local, 2 workers, 2 shards: {dt['wall'] / two['wall']:.2f}× the local "
+            f"executor's wall time; same tables: {dt['digest'] == two['digest']}"
+        )
     print(
         f"peak RSS per worker with 2 workers: {two['rss_children_kb'] / 1024:.0f} MB "
         f"(the driver: {two['rss_self_kb'] / 1024:.0f} MB)"
