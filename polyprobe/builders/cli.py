@@ -319,6 +319,23 @@ def _add_ud(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="end_of_sentence: treat each file as one document when there is no # newdoc markup",
     )
+    p.add_argument(
+        "--top-up",
+        nargs="+",
+        type=Path,
+        default=None,
+        metavar="DUMP",
+        help="Wikipedia dump(s) whose sentences top up the text-only tasks (sentence_length, "
+        "word_content, bigram_shift, word_order, end_of_sentence); sentences equal to a "
+        "treebank sentence are dropped; the card gives the rows per source",
+    )
+    p.add_argument(
+        "--top-up-sentences",
+        type=int,
+        default=None,
+        metavar="N",
+        help="at most N Wikipedia sentences (default: every kept sentence of the dumps)",
+    )
 
 
 def _run_ud(args: argparse.Namespace, options: dict[str, Any]) -> Any:
@@ -335,6 +352,8 @@ def _run_ud(args: argparse.Namespace, options: dict[str, Any]) -> Any:
         args.paths,
         split=args.split,
         task_options=task_options,
+        top_up=args.top_up,
+        top_up_sentences=args.top_up_sentences,
         progress=progress_bar(args, lambda: input_files(args.paths)),
         **options,
     )
@@ -641,6 +660,21 @@ def _run_costra(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     return build_costra(args.path, **options)
 
 
+def _text_cli() -> Any:
+    from polyprobe.builders import cli_text
+
+    return cli_text
+
+
+def _run_wiki(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    progress = progress_bar(args, lambda: list(args.dumps))
+    return _text_cli().run_wiki(args, options, progress)
+
+
+def _run_text(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    return _text_cli().run_text(args, options, progress_bar(args))
+
+
 FAMILIES: tuple[FamilyCommand, ...] = (
     FamilyCommand(
         "ud",
@@ -768,6 +802,24 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         run=_run_costra,
         defaults={"lang": "cs", "balances": "natural", "min_per_class": "0"},
         lang_required=False,
+        "wiki",
+        help="text-only sentence tasks from Wikipedia (MediaWiki XML) dumps",
+        description="Build the text-only sentence tasks (sentence_length, word_content, "
+        "bigram_shift, word_order, end_of_sentence, ...) from MediaWiki XML dumps: articles "
+        "are cleaned (footnotes, tables, file and category links dropped; a sentence with a "
+        "template or formula left in it is dropped and counted), split with segtok and "
+        "tokenised with spaCy's blank tokenizer; split by ratio.",
+        add_arguments=_text_cli().add_wiki,
+        run=_run_wiki,
+    ),
+    FamilyCommand(
+        "text",
+        help="text-only sentence tasks from plain text files or folders",
+        description="Build the text-only sentence tasks from UTF-8 text: one sentence per "
+        "line (--layout lines) or documents separated by blank lines (--layout documents); "
+        "tokenised as in build wiki; split by ratio.",
+        add_arguments=_text_cli().add_text,
+        run=_run_text,
     ),
 )
 

@@ -32,6 +32,7 @@ from polyprobe.builders.sentence.voice import Voice
 from polyprobe.builders.sentence.word_content import WordContent
 from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import Task
+from polyprobe.builders.text.agreement import RawSubjectVerbAgreement
 from polyprobe.builders.word.tasks import WORD_TASKS, layer_task
 from polyprobe.errors import UsageError
 
@@ -73,6 +74,18 @@ def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
     return {cls.metadata.name: cls for cls in classes}
 
 
+# The text-only sentence tasks: they read surface tokens, spacing, punctuation and (for
+# word_order) nouns only, so they run on raw text (``build wiki``, ``build text``).
+TEXT_TASKS: tuple[type[Task[Any]], ...] = (
+    SentenceLength,
+    SentenceLengthSentEval,
+    WordContent,
+    BigramShift,
+    WordOrder,
+    WordOrderPermuted,
+    EndOfSentence,
+)
+
 # family -> every task it offers, in registry order
 FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
     "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *DISCOURSE_TASKS)),
@@ -80,6 +93,9 @@ FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
     "rst": _by_name((DiscourseRelations,)),
+    # raw text: subject_verb_agreement by Wehner's lexicon recipe (opt-in: needs --unimorph)
+    "wiki": _by_name((*TEXT_TASKS, RawSubjectVerbAgreement)),
+    "text": _by_name((*TEXT_TASKS, RawSubjectVerbAgreement)),
 }
 # family -> what it builds when no tasks are named. ``build ud``: the sentence-level suite;
 # the word-in-context family is opt-in (``--tasks contextual``, one task per FEATS key).
@@ -89,6 +105,8 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     # LINSPECTOR's 15; argument-layer tasks (person_dat, ...) only when named
     "unimorph": tuple(cls.metadata.name for cls in WORD_TASKS),
     "rst": ("discourse_relations",),
+    "wiki": tuple(cls.metadata.name for cls in TEXT_TASKS),
+    "text": tuple(cls.metadata.name for cls in TEXT_TASKS),
 }
 # family -> group name -> task names
 GROUPS: dict[str, dict[str, tuple[str, ...]]] = {

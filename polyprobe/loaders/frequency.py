@@ -228,16 +228,75 @@ def from_word_list(
     )
 
 
+def is_wiki_dump(path: Path) -> bool:
+    """Whether ``path`` is a MediaWiki XML dump (any compression, any encoding): its
+    decompressed start holds ``<mediawiki``."""
+    from polyprobe.loaders.compressed import open_binary
+
+    if not path.is_file():
+        return False
+    try:
+        with open_binary(path) as stream:
+            head = stream.read(4096)
+    except (InputError, OSError, EOFError):
+        return False
+    for encoding in ("utf-8", "utf-16"):
+        try:
+            if "<mediawiki" in head.decode(encoding, errors="ignore"):
+                return True
+        except UnicodeDecodeError:
+            continue
+    return False
+
+
+def from_dump(
+    path: str | Path, frequent_rank: int | None = None, lang: str | None = None
+) -> FrequencyList:
+    """Token counts of a MediaWiki dump's running text: articles cleaned and split as
+    ``build wiki`` does (:mod:`polyprobe.loaders.wikisource`; sentences with a template hole
+    left out), tokens of ``lang`` (default: the language the dump declares) counted by lexical
+    key, punctuation-only tokens left out. Counting a large dump takes as long as reading it
+    for a build: write the counts once with ``polyprobe frequencies DUMP --out words.tsv`` and
+    pass that word list."""
+    import unicodedata
+
+    from polyprobe.loaders.segmentation import Segmenter
+    from polyprobe.loaders.wikisource import WikiDumpSource
+
+    path = Path(path)
+    probe = WikiDumpSource(path, Segmenter("xx", tokenizer="segtok"))
+    if lang is None:
+        declared_langs = probe.languages
+        lang = declared_langs[0].tag if declared_langs else "xx"
+    segmenter = Segmenter(lang)
+    counts: Counter[str] = Counter()
+    for doc in WikiDumpSource(path, segmenter).documents():
+        for sentence in doc.kept():
+            for form, _ in segmenter.tokens(sentence.text):
+                if all(unicodedata.category(c)[0] == "P" for c in form):
+                    continue
+                counts[lexical_key(form)] += 1
+    return FrequencyList(
+        dict(counts),
+        sources=[str(path)],
+        checksums={str(path): file_sha256(str(path))},
+        frequent_rank=frequent_rank,
+    )
+
+
 def load_frequencies(
     paths: str | Path | Iterable[str | Path],
     frequent_rank: int | None = None,
     policy: InvalidPolicy | None = None,
 ) -> FrequencyList:
-    """One entry point for the CLI's ``--frequencies``: CoNLL-U files/folders are counted, any
-    other single file is read as a word list."""
+    """One entry point for the CLI's ``--frequencies``: CoNLL-U files/folders are counted, a
+    MediaWiki dump's running text is counted (:func:`from_dump`), any other single file is
+    read as a word list."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     paths = [Path(p) for p in paths]
+    if len(paths) == 1 and is_wiki_dump(paths[0]):
+        return from_dump(paths[0], frequent_rank)
     if len(paths) == 1 and paths[0].is_file() and not _is_conllu(paths[0]):
         return from_word_list(paths[0], frequent_rank, policy)
     return from_conllu(paths, frequent_rank, policy)
@@ -287,8 +346,18 @@ class FrequencySource:
         return self.path.is_dir() or _is_conllu(self.path)
 
     @property
+    def is_dump(self) -> bool:
+        return not self.is_ud and is_wiki_dump(self.path)
+
+    @property
     def languages(self) -> tuple[DeclaredLanguage, ...]:
-        """What a treebank path declares (UD file names, README); a word list: nothing."""
+        """What a treebank path declares (UD file names, README), or a dump (its
+        ``xml:lang``); a word list: nothing."""
+        if self.is_dump:
+            from polyprobe.loaders.segmentation import Segmenter
+            from polyprobe.loaders.wikisource import WikiDumpSource
+
+            return WikiDumpSource(self.path, Segmenter("xx", tokenizer="segtok")).languages
         if not self.is_ud:
             return ()
         folder = self.path if self.path.is_dir() else None
@@ -301,7 +370,9 @@ class FrequencySource:
     @property
     def info(self) -> SourceInfo:
         return SourceInfo(
-            kind="frequency-ud" if self.is_ud else "frequency-list",
+            kind="frequency-ud"
+            if self.is_ud
+            else ("frequency-wikipedia" if self.is_dump else "frequency-list"),
             name=self.path.name,
             version=self.version,
             license=self.license,
@@ -331,6 +402,8 @@ class FrequencySource:
     ) -> FrequencyList:
         if self.is_ud:
             return from_conllu([self.path], frequent_rank, policy)
+        if self.is_dump:
+            return from_dump(self.path, frequent_rank)
         return from_word_list(self.path, frequent_rank, policy)
 
     def records(self, policy: InvalidPolicy) -> Iterator[tuple[str, int]]:

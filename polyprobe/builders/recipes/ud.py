@@ -140,6 +140,8 @@ class TreebankRecipe:
     split: str | None = None
     task_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     family: str = "ud"
+    top_up: tuple[Path, ...] = ()  # Wikipedia dumps topping up the text-only tasks
+    top_up_sentences: int | None = None
 
     def __post_init__(self) -> None:
         from polyprobe.builders.registry import resolve_task_names
@@ -155,11 +157,28 @@ class TreebankRecipe:
         self.split_spec = choose_split(self.split, self.treebanks)
 
     def sources(self) -> list[SourceInfo]:
-        return [s.info for s in self.treebanks]
+        return [s.info for s in self.treebanks] + [d.info for d in self._dumps()]
 
     def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
         """What each treebank's file names and README declare (checked against --lang)."""
-        return [(s.name, s.languages) for s in self.treebanks]
+        return [(s.name, s.languages) for s in self.treebanks] + [
+            (d.name, d.languages) for d in self._dumps()
+        ]
+
+    def _dumps(self) -> list[Any]:
+        """The ``--top-up`` dumps as sources (for the card and the language check)."""
+        if not self.top_up:
+            return []
+        from polyprobe.loaders.segmentation import Segmenter
+        from polyprobe.loaders.wikisource import WikiDumpSource
+
+        segmenter = Segmenter("xx", tokenizer="segtok")
+        dumps = [WikiDumpSource(Path(p), segmenter) for p in self.top_up]
+        for d in dumps:
+            override = self.options.license_overrides.get(d.name)
+            if override is not None:
+                d.license = override
+        return dumps
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
         """The sentence tasks on the sentence stream, the document (discourse) tasks on the
@@ -179,19 +198,33 @@ class TreebankRecipe:
                 profile_path=None if options.profile is None else str(options.profile),
                 task_options=self.task_options,
             )
-            sentences = run_record_tasks(
-                family,
-                self.sentence_names,
-                options,
-                split=self.split_spec,
-                staging=staging,
-                jobs=jobs_for(
-                    options.jobs,
-                    self.sentence_names,
-                    input_bytes(s.path for s in self.treebanks),
-                ),
-                progress=progress,
+            jobs = jobs_for(
+                options.jobs, self.sentence_names, input_bytes(s.path for s in self.treebanks)
             )
+            if self.top_up:
+                from polyprobe.builders.text.topup import run_top_up
+
+                sentences = run_top_up(
+                    family,
+                    self.sentence_names,
+                    self.top_up,
+                    options,
+                    split=self.split_spec,
+                    staging=staging,
+                    jobs=jobs,
+                    progress=progress,
+                    limit=self.top_up_sentences,
+                )
+            else:
+                sentences = run_record_tasks(
+                    family,
+                    self.sentence_names,
+                    options,
+                    split=self.split_spec,
+                    staging=staging,
+                    jobs=jobs,
+                    progress=progress,
+                )
         if not self.document_names:
             assert sentences is not None
             return sentences
@@ -225,15 +258,26 @@ def build_ud(
     split: str | None = None,
     task_options: dict[str, dict[str, Any]] | None = None,
     progress: Progress | None = None,
+    top_up: Sequence[str | os.PathLike[str]] | None = None,
+    top_up_sentences: int | None = None,
     **options: Any,
 ) -> BuildResult:
-    """Build a dataset folder from UD treebanks; mirrors ``polyprobe build ud``. ``options``
+    """Build a dataset folder from UD treebanks; mirrors ``polyprobe build ud``. ``top_up``:
+    Wikipedia dumps whose sentences (at most ``top_up_sentences``) top up the text-only tasks
+    (:mod:`polyprobe.builders.text.topup`). ``options``
     are :meth:`BuildOptions.make`'s (``lang``, ``out``, ``tasks``, ``sizes``, ``seed``,
     ``jobs``, ``release``, ``previous``, ...); ``split`` is ``ud`` or ``ratio:80/10/10``
     (default: the treebanks' own splits when every one has all three); ``task_options`` are
     per-task options as a profile's ``[tasks.<name>]`` gives them."""
     opts = BuildOptions.make(**options)
-    recipe = TreebankRecipe(paths, opts, split=split, task_options=dict(task_options or {}))
+    recipe = TreebankRecipe(
+        paths,
+        opts,
+        split=split,
+        task_options=dict(task_options or {}),
+        top_up=tuple(Path(p) for p in top_up or ()),
+        top_up_sentences=top_up_sentences,
+    )
     return build(recipe, opts, progress=progress)
 
 

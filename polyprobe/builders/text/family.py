@@ -1,0 +1,232 @@
+"""The record family of raw-text sources (Wikipedia dumps, plain text): their documents'
+sentences as :class:`~polyprobe.loaders.records.Sentence` records on the shared record
+stream (:mod:`polyprobe.builders.stream`).
+
+What it decides, and why:
+
+* **Which sentences**: the source already marks sentences with a template hole or markup
+  left (counted by reason); here a sentence must also have ``min_tokens`` tokens (and at most
+  ``max_tokens``) and, where asked (``final_punct``: Wikipedia by default), end in a
+  sentence-final mark, so that list fragments and captions are not "sentences". Every drop
+  is counted by reason under ``dropped: <reason>``, which the recipe moves to the card.
+* **Neighbours**: a sentence's ``doc_id`` is ``<document>#<run>``, where the run changes
+  after every dropped sentence, so a document-level task never pairs the sentences on either
+  side of a dropped one as if they were consecutive.
+* **Names**: record id ``<document id>/<index of the sentence in the document>`` (dropped
+  sentences keep their index, so ids do not move when the filter changes); the source name
+  is the dump's or the text source's.
+* **Capitals**: which forms keep their capital wherever they stand (names) is measured on
+  the first sentences, as for treebanks: a form capitalised in >= 95 % of at least 3
+  non-initial occurrences keeps it when a perturbation moves it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from polyprobe.builders.rendering import text_hash as sentence_text_hash
+from polyprobe.builders.task import Shared, Task, TaskContext
+from polyprobe.builders.text.records import raw_sentence
+from polyprobe.builders.variants import MinPerClass, SplitSpec
+from polyprobe.errors import UsageError
+from polyprobe.hashing import normalise_text, stable_u64
+from polyprobe.loaders.records import Sentence
+from polyprobe.loaders.segmentation import Segmenter
+from polyprobe.loaders.source import InvalidPolicy
+
+__all__ = ["DROPPED", "SentenceFilter", "TextFamily", "raw_text_hash"]
+
+DROPPED = "dropped: "  # prefix of the drop reasons counted with the skipped input
+CAPITAL_PREFIX = 5_000  # sentences read to find the forms that keep their capital
+KEEP_CASE_MIN = 3
+KEEP_CASE_SHARE = 0.95
+_FINAL = frozenset(".!?…։።။。！？؟۔।॥")
+_CLOSERS = frozenset("\"'»”’)]›」』")
+
+
+def raw_text_hash(text: str) -> int:
+    """A raw sentence's duplicate identity (the same as a treebank sentence's with this
+    ``# text``: NFC, whitespace-normalised), so that a Wikipedia sentence equal to a
+    treebank sentence is recognised."""
+    return stable_u64("text", normalise_text(text))
+
+
+@dataclass(frozen=True)
+class SentenceFilter:
+    """Which raw sentences become records."""
+
+    min_tokens: int = 3
+    max_tokens: int | None = None
+    final_punct: bool = True
+
+    def __post_init__(self) -> None:
+        if self.min_tokens < 1:
+            raise UsageError(f"--min-tokens must be at least 1, not {self.min_tokens}")
+        if self.max_tokens is not None and self.max_tokens < self.min_tokens:
+            raise UsageError(
+                f"--max-tokens {self.max_tokens} is below --min-tokens {self.min_tokens}"
+            )
+
+    def problem(self, forms: Sequence[str]) -> str | None:
+        n = len(forms)
+        if n < self.min_tokens:
+            return f"fewer than {self.min_tokens} tokens"
+        if self.max_tokens is not None and n > self.max_tokens:
+            return f"more than {self.max_tokens} tokens"
+        if self.final_punct:
+            last = forms[-1]
+            i = len(last) - 1
+            while i > 0 and last[i] in _CLOSERS:
+                i -= 1
+            if last[i] not in _FINAL:
+                return "no sentence-final punctuation"
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "min_tokens": self.min_tokens,
+            "max_tokens": self.max_tokens,
+            "final_punctuation_required": self.final_punct,
+        }
+
+
+@dataclass(frozen=True)
+class TextFamily:
+    """Raw-text sources read in the order given, with the tasks that may be built from them.
+    Plain values, so a worker process can receive it. ``exclude`` holds the text hashes of
+    sentences to leave out (a top-up leaves out the treebanks' sentences)."""
+
+    sources: tuple[Any, ...]  # WikiDumpSource | PlainTextSource: .name, .documents(policy)
+    lang: str
+    seed: int
+    min_per_class: MinPerClass
+    split: SplitSpec
+    tasks: Mapping[str, type[Task[Any]]]
+    sentence_filter: SentenceFilter = field(default_factory=SentenceFilter)
+    nouns: frozenset[str] = frozenset()
+    exclude: frozenset[int] = frozenset()
+    task_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    profile_path: str | None = None
+    extra_profile: Mapping[str, Any] = field(default_factory=dict)
+    annotator: Any = None  # builders.text.annotate.Annotator: full UD-style records
+
+    def segmenter(self) -> Segmenter:
+        return self.sources[0].segmenter
+
+    def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
+        from polyprobe.builders.profile import checked_profile
+
+        overrides: dict[str, Any] = {"language": {}, "tasks": {}}
+        if self.profile_path is not None:
+            overrides = checked_profile(self.profile_path, dict(self.tasks))
+        language: dict[str, Any] = {
+            "capitalises_nouns": False,
+            "keep_case_forms": keep_case_forms(self.records("skip", Counter()), CAPITAL_PREFIX),
+        }
+        language.update(overrides["language"])
+        context = TaskContext(
+            lang=self.lang,
+            seed=self.seed,
+            capitalises_nouns=bool(language["capitalises_nouns"]),
+            keep_case_forms=frozenset(language["keep_case_forms"]),
+            min_per_class=self.min_per_class.as_tuple(),
+            split=self.split.label,
+        )
+        tasks = [
+            self.tasks[name].configure(
+                {**overrides["tasks"].get(name, {}), **self.task_options.get(name, {})}, context
+            )
+            for name in names
+        ]
+        profile: dict[str, Any] = {"lang": self.lang, "language": language, "tasks": {}}
+        profile.update(self.extra_profile)
+        if self.profile_path is not None:
+            profile["overrides"] = {"file": Path(self.profile_path).name, **overrides}
+        return tasks, profile
+
+    def records(self, on_invalid: str, skipped: Counter[str]) -> Iterator[Sentence]:
+        policy = InvalidPolicy(on_invalid, skipped)
+        segmenter = self.segmenter()
+        keep = self.sentence_filter
+        nouns = self.nouns
+        exclude = self.exclude
+        for source in self.sources:
+            for doc in source.documents(policy):
+                run = 0
+                for index, raw in enumerate(doc.sentences):
+                    reason = raw.dropped
+                    tokens = None
+                    if reason is None:
+                        tokens = (
+                            raw.tokens if raw.tokens is not None else segmenter.tokens(raw.text)
+                        )
+                        reason = keep.problem([f for f, _ in tokens]) if tokens else "empty"
+                    if reason is None and exclude and raw_text_hash(raw.text) in exclude:
+                        reason = "equal to a treebank sentence"
+                    if reason is not None or tokens is None:
+                        skipped[DROPPED + str(reason)] += 1
+                        run += 1
+                        continue
+                    if self.annotator is not None:
+                        yield self.annotator.annotate(
+                            tokens,
+                            raw.text,
+                            f"{doc.doc_id}/{index}",
+                            f"{doc.doc_id}#{run}",
+                            doc.source,
+                            raw.line,
+                        )
+                        continue
+                    yield raw_sentence(
+                        tokens,
+                        raw.text,
+                        f"{doc.doc_id}/{index}",
+                        f"{doc.doc_id}#{run}",
+                        doc.source,
+                        raw.line,
+                        nouns,
+                    )
+
+    def identity(self, sentence: Sentence) -> tuple[str, str, int]:
+        return sentence.source.treebank, sentence.sent_id, -1
+
+    def text_hash(self, sentence: Sentence, shared: Shared) -> int:
+        return shared.get(sentence_text_hash)
+
+    def describe_input(self) -> str:
+        return ", ".join(str(getattr(s, "path", s.name)) for s in self.sources)
+
+
+def keep_case_forms(sentences: Iterator[Sentence], limit: int) -> list[str]:
+    """Forms capitalised in >= 95 % of >= 3 non-initial occurrences among the first
+    ``limit`` sentences (names, English "I"): a perturbation keeps their capital."""
+    upper: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for n, sentence in enumerate(sentences):
+        if n >= limit:
+            break
+        for w in sentence.words[1:]:
+            form = w.form
+            if not form[:1].isalpha() or w.upos == "PUNCT":
+                continue
+            key = form.casefold()
+            total[key] += 1
+            if form[:1].isupper():
+                upper[key] += 1
+    # Each kept form as it is written capitalised (first letter upper, the rest as seen).
+    return sorted(
+        key[:1].upper() + key[1:]
+        for key, n in total.items()
+        if n >= KEEP_CASE_MIN and upper[key] >= KEEP_CASE_SHARE * n
+    )
+
+
+def split_dropped(skipped: Mapping[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """The stream's skipped counts → (invalid input by reason, dropped sentences by reason)."""
+    invalid = {k: v for k, v in skipped.items() if not k.startswith(DROPPED)}
+    dropped = {k[len(DROPPED) :]: v for k, v in skipped.items() if k.startswith(DROPPED)}
+    return dict(sorted(invalid.items())), dict(sorted(dropped.items()))

@@ -1,0 +1,236 @@
+"""Input shards of a dump build: each shard (a dump file, or every n-th block of its pages)
+is read, cleaned, split and tokenised once, into a table; the build's passes then read the
+tables, in dump order, whatever the number of shards or the executor.
+
+Why: cleaning and tokenising are the build's whole cost (bz2 and XML take a tenth), the record
+stream reads its records two or three times (capitals, first pass, candidates), and a dump
+outgrows one machine. With the tables the expensive step runs once per page, in parallel,
+and resumably (``shard_cache``: a finished shard's table is reused by the next build of the
+same file and settings); the tasks then see exactly the records a serial read gives, so the
+output is byte-identical for any number of shards, workers or executors.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from polyprobe.hashing import stable_u64
+from polyprobe.loaders.rawtext import RawDocument, RawSentence
+from polyprobe.loaders.records import SourceFile
+from polyprobe.loaders.segmentation import Segmenter
+from polyprobe.metadata import SourceInfo
+
+__all__ = ["ShardTask", "TokenizedSource", "plan_shards", "tokenize_shard"]
+
+TABLE_VERSION = 1  # bump when the table layout or the cleaning changes (cache keys)
+SHARD_SCRATCH = "polyprobe-textshards-"
+_BATCH = 4096
+
+
+@dataclass(frozen=True)
+class ShardTask:
+    """One input shard: pages of blocks ``part`` (of ``parts``) of the dump at ``path``,
+    tokenised as the segmenter settings say, written to ``out``."""
+
+    path: str
+    part: int
+    parts: int
+    lang: str
+    sentences: str
+    tokenizer: str
+    out: str
+
+
+def _schema() -> Any:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("page", pa.int64()),
+            ("doc_id", pa.string()),
+            ("title", pa.string()),
+            ("line", pa.int64()),
+            ("sent", pa.int32()),
+            ("text", pa.string()),
+            ("section", pa.string()),
+            ("paragraph", pa.int32()),
+            ("dropped", pa.string()),
+            ("forms", pa.list_(pa.string())),
+            ("spaces", pa.list_(pa.bool_())),
+        ]
+    )
+
+
+def tokenize_shard(task: ShardTask) -> None:
+    """Read, clean, split and tokenise one shard into its table (written aside, then renamed:
+    a table that exists is complete). Its page and cleaning counts go to ``<out>.json``."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    from polyprobe.loaders.wikisource import WikiDumpSource
+
+    out = Path(task.out)
+    if out.exists():
+        return  # finished by an earlier build (resumed)
+    segmenter = Segmenter(task.lang, sentences=task.sentences, tokenizer=task.tokenizer)
+    source = WikiDumpSource(Path(task.path), segmenter)
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    schema = _schema()
+    columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+    try:
+        with ipc.new_file(str(tmp), schema) as writer:
+
+            def flush() -> None:
+                writer.write_batch(pa.record_batch(columns, schema=schema))
+                for values in columns.values():
+                    values.clear()
+
+            for doc in source.documents(select=(task.part, task.parts)):
+                for index, s in enumerate(doc.sentences):
+                    tokens = segmenter.tokens(s.text) if s.dropped is None else None
+                    columns["page"].append(doc.order)
+                    columns["doc_id"].append(doc.doc_id)
+                    columns["title"].append(doc.title)
+                    columns["line"].append(doc.line)
+                    columns["sent"].append(index)
+                    columns["text"].append(s.text)
+                    columns["section"].append(s.section)
+                    columns["paragraph"].append(s.paragraph)
+                    columns["dropped"].append(s.dropped)
+                    columns["forms"].append(None if tokens is None else [f for f, _ in tokens])
+                    columns["spaces"].append(None if tokens is None else [b for _, b in tokens])
+                if len(columns["page"]) >= _BATCH:
+                    flush()
+            flush()
+        stats = {"pages": dict(source.stats), "cleaning": dict(source.cleaning)}
+        side = out.with_name(out.name + ".json")
+        side_tmp = side.with_name(f"{side.name}.tmp-{os.getpid()}")
+        side_tmp.write_text(json.dumps(stats, sort_keys=True), encoding="utf-8")
+        os.replace(side_tmp, side)
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def plan_shards(
+    sources: Sequence[Any], segmenter: Segmenter, shards_per_file: int, folder: Path
+) -> list[list[ShardTask]]:
+    """The shards of every dump (``shards_per_file`` each), named by what decides their
+    content: the file's checksum, the part, the segmentation and the table version."""
+    describe = json.dumps(segmenter.describe(), sort_keys=True)
+    plan: list[list[ShardTask]] = []
+    for source in sources:
+        sha = source.info.files[0]["sha256"]
+        tasks = []
+        for part in range(shards_per_file):
+            key = stable_u64("text-shard", TABLE_VERSION, sha, part, shards_per_file, describe)
+            tasks.append(
+                ShardTask(
+                    str(source.path),
+                    part,
+                    shards_per_file,
+                    segmenter.lang,
+                    segmenter.sentences,
+                    segmenter.tokenizer,
+                    str(folder / f"{source.name}.{part}-of-{shards_per_file}.{key:016x}.arrow"),
+                )
+            )
+        plan.append(tasks)
+    return plan
+
+
+def sweep_partial(folder: Path) -> None:
+    """Remove tables a killed shard left half-written (``*.tmp-<pid>`` of a dead process)."""
+    for path in folder.glob("*.tmp-*"):
+        pid = path.name.rsplit(".tmp-", 1)[1]
+        if pid.isdigit() and not _alive(int(pid)):
+            path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass
+class TokenizedSource:
+    """A dump read back from its shards' tables, in dump order: what the record family reads
+    instead of the dump (``documents``), with the dump's name, card entry and counts."""
+
+    name: str
+    path: Path
+    info: SourceInfo
+    languages: tuple[Any, ...]
+    segmenter: Segmenter
+    tables: tuple[str, ...]
+    stats: Counter[str] = field(default_factory=Counter)
+    cleaning: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def of(cls, source: Any, tasks: Sequence[ShardTask]) -> TokenizedSource:
+        stats: Counter[str] = Counter()
+        cleaning: Counter[str] = Counter()
+        for task in tasks:
+            side = json.loads(Path(task.out + ".json").read_text(encoding="utf-8"))
+            stats.update(side["pages"])
+            cleaning.update(side["cleaning"])
+        return cls(
+            source.name,
+            Path(source.path),
+            source.info,
+            tuple(source.languages),
+            source.segmenter,
+            tuple(t.out for t in tasks),
+            stats,
+            cleaning,
+        )
+
+    def _rows(self, table: str) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        import pyarrow.ipc as ipc
+
+        reader = ipc.open_file(table)
+        for i in range(reader.num_record_batches):
+            for row in reader.get_batch(i).to_pylist():
+                yield row["page"], row["sent"], row
+
+    def documents(self, policy: Any = None) -> Iterator[RawDocument]:
+        source = SourceFile(self.name, str(self.path), None)
+        merged = heapq.merge(*(self._rows(t) for t in self.tables), key=lambda r: r[:2])
+        current: list[dict[str, Any]] = []
+        for _, _, row in merged:
+            if current and row["page"] != current[0]["page"]:
+                yield _document(current, source)
+                current = []
+            current.append(row)
+        if current:
+            yield _document(current, source)
+
+
+def _document(rows: list[dict[str, Any]], source: SourceFile) -> RawDocument:
+    first = rows[0]
+    sentences = tuple(
+        RawSentence(
+            r["text"],
+            r["section"],
+            r["paragraph"],
+            r["line"],
+            r["dropped"],
+            None if r["forms"] is None else tuple(zip(r["forms"], r["spaces"], strict=True)),
+        )
+        for r in rows
+    )
+    return RawDocument(
+        first["doc_id"], first["title"], source, first["line"], sentences, first["page"]
+    )

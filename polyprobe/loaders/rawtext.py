@@ -1,0 +1,119 @@
+"""Documents of raw text cut into sentences, with the sentences a build must not use marked.
+
+Why a record between the cleaner and the tasks: a Wikipedia article or a plain-text document
+is read once, cleaned, split and checked here; then the discourse tasks take it as a
+:class:`~polyprobe.loaders.records.Document` (:meth:`RawDocument.document`) and the sentence
+tasks take its kept sentences one by one. A dropped sentence stays in the record with its
+reason, so a build can count it and never pair the sentences on either side of it as
+neighbours.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from polyprobe.loaders.records import Document, SourceFile
+from polyprobe.loaders.segmentation import Segmenter
+from polyprobe.loaders.wikitext import HOLE_REASONS
+
+__all__ = ["RawDocument", "RawSentence", "segment_paragraphs", "sentence_drop"]
+
+# Markup that survives cleaning only where the wikitext was malformed.
+_LEFTOVER = re.compile(r"\[\[|\]\]|\{\{|\}\}|\{\||\|\}|</?[a-zA-Z][^>]*>|&[a-z]+;")
+
+
+@dataclass(frozen=True, slots=True)
+class RawSentence:
+    """One sentence of a document: its text, its section title (``None``: the lead, or a
+    source without sections), which paragraph of the document it is in, the line of its
+    source where it (or its document) starts, and why it was dropped (``None``: kept)."""
+
+    text: str
+    section: str | None
+    paragraph: int
+    line: int
+    dropped: str | None = None
+    # (form, space after) pairs when the sentence was tokenised ahead (an input shard's table)
+    tokens: tuple[tuple[str, bool], ...] | None = None
+
+
+@dataclass(frozen=True)
+class RawDocument:
+    """A document's sentences in order, kept and dropped ones; ``title`` is the article
+    title of a wiki page (``None`` for plain text)."""
+
+    doc_id: str
+    title: str | None
+    source: SourceFile
+    line: int
+    sentences: tuple[RawSentence, ...]
+    order: int = 0  # the document's position in its source (a dump's page index)
+
+    def kept(self) -> list[RawSentence]:
+        return [s for s in self.sentences if s.dropped is None]
+
+    def document(self, unit: str = "sentence") -> Document:
+        """The kept text as a :class:`Document` of sentences or paragraphs (a paragraph is
+        the kept sentences of one source paragraph joined by spaces), each unit with its
+        section title (``None`` in the lead section; no titles at all when the source has no
+        sections)."""
+        kept = self.kept()
+        if unit == "paragraph":
+            units: list[str] = []
+            sections: list[str | None] = []
+            last = None
+            for s in kept:
+                if s.paragraph != last:
+                    units.append(s.text)
+                    sections.append(s.section)
+                    last = s.paragraph
+                else:
+                    units[-1] += " " + s.text
+        else:
+            units = [s.text for s in kept]
+            sections = [s.section for s in kept]
+        has_sections = any(s is not None for s in sections)
+        return Document(
+            doc_id=self.doc_id,
+            units=tuple(units),
+            unit=unit,
+            sections=tuple(sections) if has_sections else (),
+            source=self.source,
+            line=self.line,
+        )
+
+
+def sentence_drop(text: str) -> str | None:
+    """Why a sentence of cleaned text cannot be used, or ``None``: a template, template
+    parameter or formula left a hole in it (:data:`HOLE_REASONS`), or wiki markup is left
+    in it (the wikitext was malformed there)."""
+    for hole, reason in HOLE_REASONS.items():
+        if hole in text:
+            return reason
+    if _LEFTOVER.search(text):
+        return "markup left in the sentence"
+    return None
+
+
+def segment_paragraphs(
+    paragraphs: Iterable[tuple[str | None, str, int]], segmenter: Segmenter
+) -> tuple[RawSentence, ...]:
+    """``(section, paragraph text, line)`` triples → sentences, each checked by
+    :func:`sentence_drop`."""
+    out: list[RawSentence] = []
+    for index, (section, text, line) in enumerate(paragraphs):
+        for sentence in segmenter.split(text):
+            out.append(RawSentence(sentence, section, index, line, sentence_drop(sentence)))
+    return tuple(out)
+
+
+def drop_counts(documents: Sequence[RawDocument]) -> dict[str, int]:
+    """Dropped sentences by reason (for tests and reports)."""
+    counts: dict[str, int] = {}
+    for doc in documents:
+        for s in doc.sentences:
+            if s.dropped is not None:
+                counts[s.dropped] = counts.get(s.dropped, 0) + 1
+    return dict(sorted(counts.items()))
