@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from polyprobe.builders.variants import (
+    CATCH_ALL_LABELS,
     SPLITS,
     CandidateColumns,
     SplitSpec,
@@ -167,7 +168,7 @@ def _variants(
     if len(cset.columns) == 0:
         return None, []
     settings = replace(settings, split=cset.split)
-    tv = make_variants(cset.columns, list(cset.label_names), settings)
+    tv = make_variants(cset.columns, list(cset.label_names), settings, CATCH_ALL_LABELS)
     if tv.infeasible is not None:
         return tv, []
     entries = [(n, v, tv) for n, v in config_names(cset, tv)]
@@ -208,7 +209,9 @@ def _unpaired_entries(
         source_split=cols.source_split[keep],
         order=cols.order[keep],
     )
-    tv = make_variants(sub, list(cset.label_names), replace(settings, balances=("balanced",)))
+    tv = make_variants(
+        sub, list(cset.label_names), replace(settings, balances=("balanced",)), CATCH_ALL_LABELS
+    )
     if tv.infeasible is not None:
         tv_paired.not_built.append(f"unpaired: {tv.infeasible}")
         return []
