@@ -149,6 +149,7 @@ def lexicon_facts(entries: Sequence[LexEntry], stats: ReadStats) -> dict[str, An
         "lemmas": len({e.lemma for e in entries}),
         "forms_with_space": sum(1 for e in entries if has_space(e.form)),
         "unknown_tags_total": unknown_total,
+        "entries_with_unknown_tags": stats.entries_with_unknown,
         "unknown_tags": dict(
             sorted(stats.unknown_tags.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
         ),
@@ -362,7 +363,7 @@ class WordInputs:
             frequencies=freq,
             pseudowords=table,
             pseudo_missing=None if table is not None else NO_WUGGY,
-            unknown_tags=facts["unknown_tags_total"],
+            unknown_tags=facts["entries_with_unknown_tags"],
             evidence=evidence,
         )
         facts["case"] = corpus.case_facts[1]
