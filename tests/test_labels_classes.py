@@ -50,7 +50,9 @@ def _report(out: Path) -> dict:
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_rare_past_keeps_its_floor_in_every_split(data_dir: Path, tmp_path: Path, seed: int) -> None:
+def test_rare_past_keeps_its_floor_in_every_split(
+    data_dir: Path, tmp_path: Path, seed: int
+) -> None:
     """~200 Past forms: the class set {Past, Present, None} is decided on the pool and every
     split of the natural config holds at least the floor of every class, for any seed."""
     lexicon = _german_with_few_pasts(data_dir, tmp_path, 200)
@@ -122,7 +124,10 @@ def test_stratified_sizes_split_never_loses_a_kept_class(seed: int) -> None:
     plain = VariantSettings(
         split=SplitSpec("sizes", counts=(1400, 400, 200)), min_per_class=MinPerClass(50, 20, 20)
     )
-    assert "Past" in make_variants(_columns(labels, seed), ["Past", "Present", "None"], plain).dropped_classes
+    assert (
+        "Past"
+        in make_variants(_columns(labels, seed), ["Past", "Present", "None"], plain).dropped_classes
+    )
 
 
 def test_one_real_value_and_a_catch_all_is_infeasible() -> None:
@@ -133,4 +138,7 @@ def test_one_real_value_and_a_catch_all_is_infeasible() -> None:
     )
     tv = make_variants(_columns(labels), ["Present", "None"], settings, CATCH_ALL_LABELS)
     assert tv.infeasible is not None and "1 real value(s) left besides None" in tv.infeasible
-    assert make_variants(_columns(labels), ["Present", "Past"], settings, CATCH_ALL_LABELS).infeasible is None
+    assert (
+        make_variants(_columns(labels), ["Present", "Past"], settings, CATCH_ALL_LABELS).infeasible
+        is None
+    )

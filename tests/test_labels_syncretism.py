@@ -41,9 +41,7 @@ def _pool(entries: list[LexEntry], task: str, **kwargs) -> dict[str, str]:
     """Every eligible labelled form of a task (no None class): word -> label."""
     probe = single_feature(entries, task, sizes=SizeParams(scale=True), **kwargs)
     pool = probe.report.counts["labelled_pool"]
-    full = single_feature(
-        entries, task, sizes=SizeParams(min_forms=pool), none_share=0.0, **kwargs
-    )
+    full = single_feature(entries, task, sizes=SizeParams(min_forms=pool), none_share=0.0, **kwargs)
     assert full.eligible, full.report.reasons
     return {str(c.word): c.label for c in full.candidates}
 
@@ -148,3 +146,4 @@ def test_german_build_reports_syncretism_and_agreement(data_dir: Path, tmp_path:
     assert agreement["treebanks"] == ["UD_German-GSD"] and agreement["in_treebanks"] > 50
     card = (result.out / "README.md").read_text()
     assert "syncretic at paradigm level" in card and "Accusative \\~ Nominative" in card
+    assert "confound audit (" in card and "**Test power**" in card

@@ -201,7 +201,11 @@ def single_feature(
                 )
                 + (
                     "; classes "
-                    + ", ".join(f"{v} -> {m or 'dropped'}" for v, m in sorted(sync.mapping.items()) if m != v)
+                    + ", ".join(
+                        f"{v} -> {m or 'dropped'}"
+                        for v, m in sorted(sync.mapping.items())
+                        if m != v
+                    )
                     if sync.mapping
                     else ""
                 )
@@ -251,9 +255,7 @@ def single_feature(
             f"instead of {n_none_wanted}"
         )
     if 0 < n_none < class_floor:
-        report.notes.append(
-            f"None class dropped: {n_none} forms < {class_floor} its floors need"
-        )
+        report.notes.append(f"None class dropped: {n_none} forms < {class_floor} its floors need")
         report.drops["label-below-class-floors"] += n_none
         n_none = 0
     n_labelled = target - n_none_wanted
@@ -262,8 +264,7 @@ def single_feature(
     labelled = _fit_classes(labelled, n_labelled, class_floor, report)
     if len({label for _, label in labelled}) < 2:
         report.ineligible(
-            f"fewer than 2 real values fit in {n_labelled} labelled rows at {class_floor} "
-            "rows each"
+            f"fewer than 2 real values fit in {n_labelled} labelled rows at {class_floor} rows each"
         )
         return TaskResult(task, [], report)
     chosen = _stratified_sample(
@@ -529,9 +530,7 @@ def _finish(
     if thin:
         report.notes.append(f"labels with < {min_label_forms} forms dropped: {', '.join(thin)}")
         report.drops["label-below-min-forms"] += sum(counts[t] for t in thin)
-    low = sorted(
-        label for label, n in counts.items() if label not in thin and n < class_floor
-    )
+    low = sorted(label for label, n in counts.items() if label not in thin and n < class_floor)
     if low:
         report.notes.append(
             f"labels with fewer rows than the class floors need in all splits ({class_floor}) "
@@ -580,9 +579,7 @@ def pos_task(
     chosen = frequency_split(
         pool, target, rng, _frequency_test(forms, frequencies), frequent_share, report, "labelled"
     )
-    return _finish(
-        "pos", chosen, forms.form, forms.lemmas, report, min_label_forms, class_floor
-    )
+    return _finish("pos", chosen, forms.form, forms.lemmas, report, min_label_forms, class_floor)
 
 
 def _type_level(
