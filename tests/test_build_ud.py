@@ -176,7 +176,10 @@ def test_ud_split_key_drops_counted(ewt_folder: Path) -> None:
     dropped_classes_rows = 0  # both classes survive on EWT
     assert report["dropped_classes"] == {}
     assert kept + sum(engine.values()) + dropped_classes_rows == report["candidates"]
-    assert engine.get("lexical key seen in an earlier split", 0) > 0
+    # issue 14: EWT's own split dropped so many test items (their subject lemma seen in train)
+    # that subject_number is re-split by components: no key is dropped any more
+    assert report["sets"]["default"]["split"].startswith("ratio:")
+    assert engine.get("lexical key seen in an earlier split", 0) == 0
 
 
 @pytest.mark.parametrize("treebank", all_treebanks())
@@ -201,8 +204,13 @@ def test_every_shared_treebank_builds(
         else "ratio:80/10/10"
     )
     assert built, "at least one task must be built"
+    body = (out / "README.md").read_text(encoding="utf-8")
     for name in built:
-        assert card["polyprobe"]["configs"][name]["variant"]["split"] == expected
+        split = card["polyprobe"]["configs"][name]["variant"]["split"]
+        # issue 14: a task whose treebank test split leaves the recommended config < 500 test
+        # rows is re-split by components, and its card says so
+        resplit = expected == "ud" and split.startswith("ratio:") and "re-split ratio:" in body
+        assert split == expected or resplit, (name, split)
     feas = json.loads((out / "report.json").read_text())
     for task, entry in feas.items():
         assert entry["built"] or entry["infeasible"], task
