@@ -167,7 +167,7 @@ def test_config_names_and_feasibility_report(de_build: Any) -> None:
     assert configs["case"]["variant"] == {
         "balance": "balanced",
         "size": "full",
-        "split": "sizes:1998/571/285",
+        "split": "sizes:1999/571/286",
         "disjoint": "form",
     }
     assert configs["same_feature"]["level"] == "word-pair"
@@ -285,23 +285,27 @@ def test_none_share_as_configured(de_build: Any) -> None:
 
 def test_labels_match_the_lexicon(de_build: Any, tr_build: Any, data_dir: Path) -> None:
     """Every published case (German) and possession (Turkish) label is the form's only value
-    in the lexicon (other analyses may lack the feature, as German *Zapfen* the verb), or
-    None for a form that never carries it."""
+    in the lexicon, or None for a form that never carries it. Issue 14: German forms are
+    case-sensitive (decided from the data: ``Zapfen`` the noun, ``zapfen`` the verb), a form
+    some of whose entries lack the feature is a homograph and not published, and values that
+    are syncretic at paradigm level are one class (``Accusative/Nominative``)."""
     for result, glob, lang, task, dim in (
         (de_build, "sigmorphon2018/german-*", None, "case", "Case"),
         (tr_build, "sigmorphon2023/tur.*", "tur", "possession", "Possession"),
     ):
         values: dict[str, set[str | None]] = {}
         for e in read_unimorph(sorted((data_dir / "unimorph").glob(glob)), lang=lang):
-            values.setdefault(lexical_key(e.form), set()).add(e.features.get(dim))
+            key = e.form if lang is None else lexical_key(e.form)
+            values.setdefault(key, set()).add(e.features.get(dim))
         labels = _configs(result.out)[f"{task}.natural-full"]["labels"]
+        merged = {part: name for name in labels for part in name.split("/")}
         n = 0
         for _, rows in _splits(result.out, f"{task}.natural-full"):
             for row in rows:
                 label = labels[row["label"]]
-                found = values[lexical_key(row["word"])]
-                carried = found - {None}
-                assert carried == (set() if label == "None" else {label}), (row["word"], found)
+                found = values[row["word"] if lang is None else lexical_key(row["word"])]
+                carried = {None if v is None else merged.get(v, v) for v in found}
+                assert carried == {None if label == "None" else label}, (row["word"], found)
                 n += 1
         assert n > 1000
     # hand-checked: German 'Kapitäne' is Nominative/Accusative/Genitive plural: ambiguous

@@ -569,6 +569,7 @@ def test_card_accepts_enums_tuples_and_dataclasses(tmp_path: Path) -> None:
         "reason": "no dev split",
         "counts": None,
         "source_label": "ud",
+        "stratify": False,  # issue 14: stratified sizes splits (word tasks)
     }
     assert data["polyprobe"]["parameters"] == {"sizes": ["full", "10k"], "level": "word"}
 

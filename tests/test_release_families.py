@@ -179,6 +179,7 @@ def test_report_json_has_one_schema_for_every_family(
         "not_built": list,
         "infeasible": (str, type(None)),
         "facts": dict,
+        "confounds": dict,  # issue 14: the confound audit per built config
     }
     assert set(kinds) == set(REPORT_KEYS) and set(set_kinds) == set(SET_KEYS)
     for family, report in family_reports.items():

@@ -20,7 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from polyprobe.builders.confounds import audit, audit_note
 from polyprobe.builders.variants import (
+    CATCH_ALL_LABELS,
     SPLITS,
     CandidateColumns,
     SplitSpec,
@@ -31,7 +33,7 @@ from polyprobe.builders.variants import (
     make_variants,
 )
 from polyprobe.cards.payload import ConfigCard, ConfigPayload, SplitCopy, SplitSource
-from polyprobe.metadata import ConfigBlock, TaskMetadata, VariantBlock
+from polyprobe.metadata import INPUT_COLUMNS, ConfigBlock, Level, TaskMetadata, VariantBlock
 
 # How a set's rows are read back for one split: ``(candidate indices in output order, the
 # task's variants) -> a table or a callable yielding row-group chunks``.
@@ -119,7 +121,7 @@ def assemble(
     cards: list[ConfigCard] = []
     set_entries: dict[str, dict[str, Any]] = {}
     for i, cset in enumerate(sets):
-        tv, entries = _variants(cset, settings)
+        cset, tv, entries = _variants(cset, settings)
         entry = _set_entry(cset, tv)
         set_entries[cset.name] = entry
         prefix = "" if i == 0 else f"{cset.name}: "
@@ -138,6 +140,9 @@ def assemble(
             card = write_config_files(
                 staging, _payload(cset, cfg_name, variant, tv_used, written, settings, seed)
             )
+            confounds = config_confounds(staging, card, cset.metadata.level)
+            entry["confounds"][cfg_name] = confounds
+            card.payload.notes.append(audit_note(confounds))
             cards.append(card)
             written.append((variant, tv_used, card))
             entry["built"].append(cfg_name)
@@ -161,23 +166,120 @@ def _class_counts(cset: CandidateSet) -> dict[str, int]:
     return {n: int(c) for n, c in zip(labels, counts, strict=True)}
 
 
+# The recommended config's test split must be able to compare encoders: at 500 rows a
+# two-proportion test detects about 9 accuracy points (cards print the exact figure).
+MIN_TEST_ROWS = 500
+# Ratio splits tried, in order, when the source's own test split leaves the recommended config
+# fewer rows: the first that reaches MIN_TEST_ROWS (else the one with the most test rows).
+RESPLIT_RATIOS: tuple[tuple[int, int, int], ...] = (
+    (80, 10, 10),
+    (70, 15, 15),
+    (60, 20, 20),
+    (50, 25, 25),
+)
+
+
 def _variants(
     cset: CandidateSet, settings: VariantSettings
-) -> tuple[TaskVariants | None, list[tuple[str, Variant, TaskVariants]]]:
-    """The set's variants and its configs: (name, variant, the variants it came from)."""
+) -> tuple[CandidateSet, TaskVariants | None, list[tuple[str, Variant, TaskVariants]]]:
+    """The set (re-split when its own test split is too small, see :func:`_resplit`), its
+    variants and its configs: (name, variant, the variants it came from)."""
     if len(cset.columns) == 0:
-        return None, []
+        return cset, None, []
     settings = replace(settings, split=cset.split)
     if cset.metadata.scored:
         tv = _scored_variants(cset, settings)
     else:
-        tv = make_variants(cset.columns, list(cset.label_names), settings)
+        tv = make_variants(cset.columns, list(cset.label_names), settings, CATCH_ALL_LABELS)
+        cset, tv = _resplit(cset, settings, tv)
+        settings = replace(settings, split=cset.split)
     if tv.infeasible is not None:
-        return tv, []
+        return cset, tv, []
     entries = [(n, v, tv) for n, v in config_names(cset, tv)]
     if cset.metadata.paired_copies:
         entries += _unpaired_entries(cset, settings, tv)
-    return tv, entries
+    return cset, tv, entries
+
+
+def recommended_test_rows(cset: CandidateSet, tv: TaskVariants) -> int:
+    """Rows of the recommended config's test split (0 when nothing is built)."""
+    if tv.infeasible is not None or cset.suffix:
+        return 0
+    names = config_names(cset, tv)
+    return int(len(names[0][1].indices["test"])) if names else 0
+
+
+def _may_resplit(cset: CandidateSet) -> bool:
+    """Only sets split by a treebank's own splits, chosen by the build (not ``--split ud``),
+    that provide a recommended config; never the word pair sets (made inside a partition)."""
+    split = cset.split
+    return (
+        split.mode == "ud"
+        and split.source_label == "ud"
+        and not split.reason.startswith("requested")
+        and not cset.suffix
+    )
+
+
+def _resplit(
+    cset: CandidateSet, settings: VariantSettings, tv: TaskVariants
+) -> tuple[CandidateSet, TaskVariants]:
+    """Re-split a set whose treebank test split leaves the recommended config fewer than
+    :data:`MIN_TEST_ROWS` rows (EWT ``subject_number``: 70, because the test items whose
+    subject lemma train already has are dropped). Ratio splits move whole (group ∪ lexical
+    key) components, so the leakage control holds; the first of :data:`RESPLIT_RATIOS` that
+    reaches the minimum without losing a class is used, else the one with the most test rows
+    if it beats the treebank's; the card says why."""
+    own = recommended_test_rows(cset, tv)
+    if cset.suffix or tv.infeasible is not None or own >= MIN_TEST_ROWS:
+        return cset, tv
+    if not _may_resplit(cset):
+        why = (
+            "the split was requested (--split)"
+            if cset.split.reason.startswith("requested")
+            else f"the split is the family's own ({cset.split_label or cset.split.label}"
+            + (f": {cset.split.reason}" if cset.split.reason else "")
+            + ")"
+        )
+        cset.notes = (
+            *cset.notes,
+            f"test split: the recommended config has {own} test rows (< {MIN_TEST_ROWS}, "
+            f"see Test power); not re-split because {why}",
+        )
+        return cset, tv
+    best: tuple[int, SplitSpec, TaskVariants] | None = None
+    for ratios in RESPLIT_RATIOS:
+        spec = SplitSpec("ratio", ratios)
+        other = make_variants(
+            cset.columns, list(cset.label_names), replace(settings, split=spec), CATCH_ALL_LABELS
+        )
+        if other.infeasible is not None or len(other.label_names) < len(tv.label_names):
+            continue
+        rows = recommended_test_rows(cset, other)
+        if best is None or rows > best[0]:
+            best = (rows, spec, other)
+        if rows >= MIN_TEST_ROWS:
+            break
+    if best is None or best[0] <= own:
+        cset.notes = (
+            *cset.notes,
+            f"test split: the recommended config has {own} test rows (< {MIN_TEST_ROWS}); no "
+            "ratio split of the candidates gives more without losing a class",
+        )
+        return cset, tv
+    rows, spec, other = best
+    reason = (
+        f"re-split {spec.label}: the treebanks' own test split left the recommended config "
+        f"{own} test rows (< {MIN_TEST_ROWS}, too few to compare encoders; test items whose "
+        f"group or lexical key an earlier split holds are dropped); this split gives {rows}"
+        + (
+            ""
+            if rows >= MIN_TEST_ROWS
+            else f", the most any of {', '.join('/'.join(map(str, r)) for r in RESPLIT_RATIOS)} gives"
+        )
+        + ". Whole (group ∪ lexical key) components are moved, so no group or key is in two splits"
+    )
+    return replace(cset, split=replace(spec, reason=reason)), other
 
 
 SCORED_NOTE = (
@@ -237,7 +339,9 @@ def _unpaired_entries(
         source_split=cols.source_split[keep],
         order=cols.order[keep],
     )
-    tv = make_variants(sub, list(cset.label_names), replace(settings, balances=("balanced",)))
+    tv = make_variants(
+        sub, list(cset.label_names), replace(settings, balances=("balanced",)), CATCH_ALL_LABELS
+    )
     if tv.infeasible is not None:
         tv_paired.not_built.append(f"unpaired: {tv.infeasible}")
         return []
@@ -390,6 +494,7 @@ SET_KEYS = (
     "not_built",
     "infeasible",
     "facts",
+    "confounds",
 )
 
 
@@ -412,7 +517,44 @@ def _set_entry(cset: CandidateSet, tv: TaskVariants | None) -> dict[str, Any]:
         "not_built": list(tv.not_built) if tv else [],
         "infeasible": infeasible,
         "facts": dict(cset.facts),
+        "confounds": {},  # config name -> confound audit (filled as configs are written)
     }
+
+
+def config_confounds(staging: Path, card: ConfigCard, level: Level) -> dict[str, Any]:
+    """The confound audit of a written config (:mod:`polyprobe.builders.confounds`), read
+    back from its parquet files: labels, lexical keys and each row's length (tokens of a
+    sentence, characters of a word)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    labels, lengths, keys = [], [], []
+    inputs = INPUT_COLUMNS[level]
+    for split in card.stats.splits.values():
+        table = pq.read_table(staging / split.path, columns=["label", "lexical_key", *inputs])
+        labels.append(table["label"].to_numpy())
+        keys += [k or "" for k in table["lexical_key"].to_pylist()]
+        if "tokens" in inputs:
+            lengths.append(pc.list_value_length(table["tokens"]).to_numpy(zero_copy_only=False))
+        elif level in (Level.WORD, Level.WORD_PAIR):
+            total = sum(pc.utf8_length(table[c]).to_numpy(zero_copy_only=False) for c in inputs)
+            lengths.append(np.asarray(total))
+        else:
+            words = [
+                pc.list_value_length(pc.utf8_split_whitespace(table[c])).to_numpy(
+                    zero_copy_only=False
+                )
+                for c in inputs
+            ]
+            lengths.append(np.asarray(sum(words)))
+    unit = "characters" if level in (Level.WORD, Level.WORD_PAIR) else "tokens"
+    return audit(
+        np.concatenate(labels) if labels else np.zeros(0, np.int64),
+        card.stats.label_names,
+        np.concatenate(lengths) if lengths else np.zeros(0, np.int64),
+        unit,
+        keys,
+    )
 
 
 def report_entry(

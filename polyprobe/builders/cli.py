@@ -872,7 +872,7 @@ def print_summary(result: Any) -> None:
     if lexicon:
         print(
             f"lexicon: {lexicon['entries']} entries, {lexicon['forms']} forms, "
-            f"{lexicon['lemmas']} lemmas; {lexicon['unknown_tags_total']} entries with "
+            f"{lexicon['lemmas']} lemmas; {lexicon['entries_with_unknown_tags']} entries with "
             "unknown tags"
         )
     if result.skipped_invalid:

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from polyprobe.builders.floors import class_targets
 from polyprobe.errors import UsageError
 
 SPLITS = ("train", "validation", "test")
@@ -98,6 +99,10 @@ class SplitSpec:
     # How the card names mode "ud" (the source's own splits): "ud" for treebanks, "source"
     # for sources whose splits are not UD's.
     source_label: str = "ud"
+    # ``sizes`` mode only: allocate each class's rows to the splits separately, every class
+    # getting at least its floor in every split it can (see :func:`_stratified_split`), so a
+    # class kept by the task is not lost to a chance shortfall in one split.
+    stratify: bool = False
 
     @property
     def label(self) -> str:
@@ -750,6 +755,123 @@ def split_components(
     return split
 
 
+def _stratified_split(
+    gid: np.ndarray,
+    n_groups: int,
+    kid: np.ndarray,
+    n_keys: int,
+    order: np.ndarray,
+    label: np.ndarray,
+    counts: tuple[int, int, int],
+    floors: tuple[int, int, int],
+) -> tuple[np.ndarray, list[str]]:
+    """Assign whole (group ∪ key) components to splits class by class.
+
+    Each component belongs to its dominant class (most rows; ties: the lower label index).
+    Per class, the split targets are :func:`class_targets` (proportional, every floor met when
+    the class has rows enough), and the class's components are walked in seeded order (the
+    lowest ``order`` of the component's rows) and cut at those targets by cumulative midpoint,
+    as :func:`_ratio_split` cuts. With one-row components (form-disjoint word tasks) every
+    class gets exactly its targets; with bigger components (lemma families) approximately,
+    and a class that still falls short is dropped by the floors and named in the card."""
+    n = gid.size
+    comp_of_group, _ = _components(gid, n_groups, kid, n_keys)
+    comp = comp_of_group[gid]
+    n_comp = int(comp_of_group.max()) + 1 if comp_of_group.size else 0
+    size = np.bincount(comp, minlength=n_comp)
+    k = int(label.max()) + 1 if label.size else 0
+    # dominant class per component
+    pair = comp.astype(np.int64) * max(k, 1) + label.astype(np.int64)
+    pair_counts = np.bincount(pair, minlength=n_comp * max(k, 1)).reshape(n_comp, max(k, 1))
+    dominant = np.argmax(pair_counts, axis=1)  # first maximum: the lower label index
+    comp_hash = np.full(n_comp, np.iinfo(np.uint64).max, dtype=np.uint64)
+    np.minimum.at(comp_hash, comp, order)
+    ranked = _argsort_by_index_ties(comp_hash)
+    assign = np.full(n_comp, -1, dtype=np.int8)
+    short: list[str] = []
+    for c in range(k):
+        members = ranked[dominant[ranked] == c]
+        if not members.size:
+            continue
+        rows = int(size[members].sum())
+        targets = class_targets(rows, counts, floors)
+        if targets is None:  # cannot meet the floors: proportional, the floors will drop it
+            targets = tuple(rows * w // max(sum(counts), 1) for w in counts)  # type: ignore[assignment]
+            short.append(str(c))
+        bounds = np.cumsum(np.asarray(targets, dtype=np.float64))
+        if bounds[-1] <= 0:
+            assign[members] = 0
+            continue
+        bounds = bounds / bounds[-1] * rows
+        sizes_ = size[members]
+        midpoint = np.cumsum(sizes_) - sizes_ / 2.0
+        chosen = np.searchsorted(bounds, midpoint, side="right")
+        active = np.flatnonzero(np.asarray(counts) > 0)
+        np.minimum(chosen, int(active[-1]), out=chosen)
+        assign[members] = chosen.astype(np.int8)
+    split = assign[comp] if n else np.zeros(0, dtype=np.int8)
+    achieved = np.bincount(split[split >= 0], minlength=3) if n else np.zeros(3, np.int64)
+    share = "/".join(f"{100.0 * c / n:.1f}" for c in achieved) if n else "0/0/0"
+    notes = [
+        "stratified split sizes " + "/".join(map(str, counts))
+        + f": each class's {n_comp} components of (group"
+        + (" ∪ lexical key" if n_keys else "")
+        + ") allocated to the splits on their own, every class at least its floor "
+        + "/".join(map(str, floors))
+        + f" where its rows allow; achieved {share} %"
+    ]
+    return split, notes
+
+
+def _stratified_truncate(
+    split: np.ndarray,
+    order: np.ndarray,
+    label: np.ndarray,
+    counts: tuple[int, int, int],
+    floors: tuple[int, int, int],
+) -> tuple[int, list[str]]:
+    """Cut each split to its row count like :func:`_truncate`, but take the cut rows from the
+    classes above their floor, in proportion to how far above it they are (largest
+    remainder), each class keeping its lowest-``order`` rows: truncation never pushes a kept
+    class under its floor."""
+    k = int(label.max()) + 1 if label.size else 0
+    before = [int(np.count_nonzero(split == s)) for s in range(3)]
+    cut = 0
+    for s in range(3):
+        excess = before[s] - counts[s]
+        if excess <= 0:
+            continue
+        idx = np.flatnonzero(split == s)
+        have = np.bincount(label[idx], minlength=k)
+        surplus = np.maximum(have - floors[s], 0)
+        if surplus.sum() < excess:  # cannot spare: cut proportionally to the rows
+            surplus = have
+        take = surplus * excess // max(int(surplus.sum()), 1)
+        rest = excess - int(take.sum())
+        remainder = surplus * excess % max(int(surplus.sum()), 1)
+        for c in sorted(range(k), key=lambda c: (-int(remainder[c]), c))[:rest]:
+            take[c] += 1
+        for c in range(k):
+            if take[c] <= 0:
+                continue
+            rows = idx[label[idx] == c]
+            ranked = rows[_argsort_by_index_ties(order[rows])]
+            split[ranked[len(ranked) - int(take[c]) :]] = -1
+        cut += excess
+    after = [int(np.count_nonzero(split == s)) for s in range(3)]
+    short = [f"{SPLITS[s]} {after[s]} < {counts[s]}" for s in range(3) if after[s] < counts[s]]
+    notes = [
+        "split sizes "
+        + "/".join(map(str, counts))
+        + ": assigned "
+        + "/".join(map(str, before))
+        + ", kept "
+        + "/".join(map(str, after))
+        + (f" (fewer candidates than requested: {', '.join(short)})" if short else "")
+    ]
+    return cut, notes
+
+
 def _truncate(
     split: np.ndarray, order: np.ndarray, counts: tuple[int, int, int]
 ) -> tuple[int, list[str]]:
@@ -895,6 +1017,12 @@ def _check_counts(counts: tuple[int, int, int] | None) -> tuple[int, int, int]:
     return out  # type: ignore[return-value]
 
 
+# Labels that stand for "no value of the feature" (a word task's ``None``, top_dependencies'
+# ``OTHER``): a task needs two *real* values besides them, or it teaches nothing about the
+# feature (Hungarian ``tense`` once published as {Present, None}).
+CATCH_ALL_LABELS = ("None", "OTHER")
+
+
 def make_scored_variants(cols: CandidateColumns, settings: VariantSettings) -> TaskVariants:
     """The variants of a scored task (label = a graded score, ``TaskMetadata.scored``): its
     candidates form one pseudo-class, so balancing and class floors mean nothing. The engine
@@ -914,6 +1042,7 @@ def make_variants(
     cols: CandidateColumns,
     label_names: list[str],
     settings: VariantSettings,
+    catch_all: tuple[str, ...] = (),
     *,
     min_classes: int = 2,
 ) -> TaskVariants:
@@ -946,10 +1075,18 @@ def make_variants(
         checked = (True, True, True)
     elif settings.split.mode == "sizes":
         counts = _check_counts(settings.split.counts)
-        split, notes = _ratio_split(
-            gid, n_groups, kid, n_keys, cols.order, counts, what="split sizes", relative_big=True
-        )
-        cut, cut_notes = _truncate(split, cols.order, counts)
+        if settings.split.stratify:
+            floors_ = settings.min_per_class.as_tuple()
+            split, notes = _stratified_split(
+                gid, n_groups, kid, n_keys, cols.order, cols.label, counts, floors_
+            )
+            cut, cut_notes = _stratified_truncate(split, cols.order, cols.label, counts, floors_)
+        else:
+            split, notes = _ratio_split(
+                gid, n_groups, kid, n_keys, cols.order, counts, what="split sizes",
+                relative_big=True,
+            )
+            cut, cut_notes = _truncate(split, cols.order, counts)
         notes += cut_notes
         if cut:
             drops[DROP_SIZE_CAP] += cut
@@ -999,6 +1136,18 @@ def make_variants(
         class_counts=class_counts,
         notes=notes,
     )
+    real = [name for name in kept_names if name not in catch_all]
+    if k >= 2 and len(real) < 2:
+        result.infeasible = (
+            f"{len(real)} real value(s) left besides {', '.join(x for x in kept_names if x in catch_all)}"
+            f" (kept: {', '.join(kept_names)}); a task needs at least 2"
+            + (
+                "; dropped " + "; ".join(f"{a}: {b}" for a, b in dropped_classes.items())
+                if dropped_classes
+                else ""
+            )
+        )
+        return result
     if k < min_classes:
         floor_text = ", ".join(f"{SPLITS[s]} {floors[s]}" for s in range(3) if checked[s])
         detail = "; ".join(f"{name}: {why}" for name, why in dropped_classes.items())

@@ -25,9 +25,12 @@ import yaml
 from polyprobe.cards import schema
 from polyprobe.cards.payload import ConfigCard, ConfigPayload
 from polyprobe.cards.stats import (
+    POWER,
+    POWER_ALPHA,
     SCORE_DECIMALS,
     ConfigStats,
     ScoreMoments,
+    detectable_difference,
     ordered_splits,
     size_category,
 )
@@ -398,6 +401,8 @@ def _config_section(cfg: ConfigCard, load_target: str) -> list[str]:
     ]
     if p.scored:
         out += score_table(p.name, st)
+    else:  # an accuracy difference means nothing for a graded score
+        out += power_section(st)
 
     if st.examples:
         columns = [c for c in st.examples[0] if c not in ("group", "lexical_key")]
@@ -440,6 +445,25 @@ def _config_section(cfg: ConfigCard, load_target: str) -> list[str]:
     if p.notes:
         out += ["**Notes**", "", *(f"- {md_escape(n)}" for n in p.notes), ""]
     return out
+
+
+def power_section(st: ConfigStats) -> list[str]:
+    """What the test split can tell apart: the smallest accuracy difference between two
+    encoders it detects (issue 14: a 70-row test split could not separate a real encoder from
+    the random baseline). Kept in its own function: other levels may print more here."""
+    test = st.splits.get("test")
+    n = test.num_examples if test is not None else 0
+    d = detectable_difference(n)
+    if d is None:
+        return ["**Test power**", "", "This config has no test split.", ""]
+    return [
+        "**Test power**",
+        "",
+        f"With {n} test rows, two encoders' accuracies must differ by at least "
+        f"{100 * d:.1f} points to be told apart (two-proportion z-test, alpha = "
+        f"{POWER_ALPHA} two-sided, power {POWER}, accuracies around 50%: the worst case).",
+        "",
+    ]
 
 
 _CONFIG_HEADING = re.compile(r"^### `(?P<name>(?:[^`\\]|\\.)+)`(?: \(default\))?$")

@@ -218,3 +218,40 @@ class ConfigStats:
             },
             "labels": dict(zip(self.label_names, self.total_label_counts(), strict=True)),
         }
+
+
+# ------------------------------------------------------------------------ power of a test split
+
+POWER_ALPHA = 0.05  # two-sided
+POWER = 0.8
+
+
+def detectable_difference(n: int, alpha: float = POWER_ALPHA, power: float = POWER) -> float | None:
+    """The smallest accuracy difference between two encoders that a two-proportion z-test on
+    a test split of ``n`` rows detects (``alpha`` two-sided, ``power``), for accuracies around
+    50%, where the variance is largest (the worst case; a difference between accuracies near
+    90% needs fewer rows). Each encoder's accuracy counts as a proportion of ``n`` rows.
+    Solved by bisection on d in ``z_a * sqrt(2 p q) + z_b * sqrt(p1 q1 + p2 q2) = d sqrt(n)``
+    with p1, p2 = 0.5 -/+ d/2 and p = 0.5. None for an empty split."""
+    if n <= 0:
+        return None
+    from statistics import NormalDist
+
+    z_a = NormalDist().inv_cdf(1 - alpha / 2)
+    z_b = NormalDist().inv_cdf(power)
+
+    def gap(d: float) -> float:
+        p1, p2 = 0.5 - d / 2, 0.5 + d / 2
+        need = z_a * (2 * 0.25) ** 0.5 + z_b * (p1 * (1 - p1) + p2 * (1 - p2)) ** 0.5
+        return d * n**0.5 - need
+
+    lo, hi = 0.0, 1.0
+    if gap(hi) < 0:
+        return 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if gap(mid) < 0:
+            lo = mid
+        else:
+            hi = mid
+    return round(hi, 4)

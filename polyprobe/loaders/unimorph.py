@@ -95,6 +95,7 @@ _FEATS_CHARS = re.compile(r"^[A-Za-z0-9.+_;(),\-]+$")
 _ATOM = re.compile(r"^[A-Z0-9.+_\-]+$")
 _ATOM_SPLIT = re.compile(r"[;(),]+")
 _FLAT_PSS = re.compile(r"^PSS(\d)([SPD])?$")
+_ARGUMENT_TAG = re.compile(r"^ARG(NO|AC|AB|ER|DA|BE)(\d)([SPD])?(F|M|INFM|FORM)?$")
 _PERSON_NUMBER = re.compile(r"^(\d)([SPD])$")
 
 
@@ -119,6 +120,8 @@ class ReadStats:
     entries: int = 0
     duplicates: int = 0
     unknown_tags: Counter[str] = field(default_factory=Counter)
+    # entries with at least one unknown tag (``unknown_tags`` counts tag occurrences)
+    entries_with_unknown: int = 0
     layered: int = 0
 
 
@@ -281,12 +284,16 @@ class _Decoder:
     ``Number``, ``Gender`` and ``Politeness`` only after the whole bundle is read, so that a
     nominal's own number (``N;PL;...;NOM(1,SG)``) is never overwritten by its subject's."""
 
-    def __init__(self, lang: str | None):
+    def __init__(self, lang: str | None, verbal: bool = False, participle: bool = False):
         self.lang = lang
+        self.verbal = verbal
+        self.participle = participle
         self.features: dict[str, str] = {}
         self.layers: dict[str, dict[str, str]] = {}
         self.unknown: list[str] = []
         self.pos_tag: str | None = None
+        self.flat_gender: list[str] = []
+        self.argument_tags = False  # ARGNO3S-style tags seen
 
     def put(self, target: dict[str, str], dim: str, value: str) -> None:
         old = target.get(dim)
@@ -306,6 +313,19 @@ class _Decoder:
             number = schema.SHORT_NUMBER.get(m.group(2) or "")
             self.put(target, schema.POSSESSION, schema.possession_label(m.group(1), number))
             return
+        m = _ARGUMENT_TAG.match(up)
+        if m and target is self.features:
+            atoms = [m.group(2)]
+            if m.group(3):
+                atoms.append(schema.SHORT_NUMBER[m.group(3)])
+            if m.group(4):
+                atoms.append(schema.ARGUMENT_GENDER[m.group(4)])
+            self.argument(schema.ARGUMENT_TAG_CASES[m.group(1)], atoms)
+            self.argument_tags = True
+            return
+        if target is self.features and self.participle and up in schema.PARTICIPLE_SUBTYPES:
+            self.put(target, schema.PARTICIPLE_TYPE, schema.PARTICIPLE_SUBTYPES[up])
+            return
         m = _PERSON_NUMBER.match(up)
         if m and target is self.features:
             # Flat 2/3 person+number of a predicative nominal (Turkish ``N;1P;SG``): the
@@ -317,6 +337,9 @@ class _Decoder:
             self.unknown.append(atom)
             return
         dim, value = found
+        if dim == schema.GENDER and target is self.features and self.verbal:
+            self.flat_gender.append(value)  # subject's or addressee's: decided in finish()
+            return
         if dim == schema.PERSON:
             layer_tags["person"] = up
         elif dim == schema.NUMBER:
@@ -356,13 +379,30 @@ class _Decoder:
         label = schema.possession_label(raw.get("person"), raw.get("number"))
         self.put(self.features, schema.POSSESSION, label)
 
+    def subject_layer(self) -> str | None:
+        """The layer that indexes the subject (:data:`schema.SUBJECT_LAYERS`)."""
+        return next((name for name in schema.SUBJECT_LAYERS if name in self.layers), None)
+
     def finish(self) -> None:
-        """Let the subject layer fill what the bundle itself left open."""
-        for dim, value in self.layers.get("NOM", {}).items():
+        """Let the subject layer fill what the bundle itself left open. A verb's flat gender
+        is its subject's (Russian ``V;PST;SG;FEM``), unless the bundle marks its arguments
+        with argument tags, where it is a familiar addressee's (Basque allocutive)."""
+        for value in self.flat_gender:
+            dim = schema.ADDRESSEE_GENDER if self.argument_tags else schema.GENDER
+            self.put(self.features, dim, value)
+        subject = self.subject_layer()
+        if self.argument_tags:
+            # a gender letter on an argument tag (``ARGER2SF``) is the familiar addressee's
+            for layer in self.layers.values():
+                if schema.GENDER in layer and layer.get(schema.PERSON) == "Second person":
+                    self.put(self.features, schema.ADDRESSEE_GENDER, layer[schema.GENDER])
+        for dim, value in self.layers.get(subject or "NOM", {}).items():
+            if dim == schema.GENDER and self.argument_tags:
+                continue
             if dim in (schema.PERSON, schema.NUMBER, schema.GENDER, schema.POLITENESS):
                 self.features.setdefault(dim, value)
             else:
-                self.unknown.append(f"NOM:{dim}")
+                self.unknown.append(f"{subject}:{dim}")
 
     def own(self, parts: list[str]) -> None:
         """Contents of a nominal's own case layer: its number, gender, animacy, possessor."""
@@ -381,16 +421,20 @@ def decode(tag: str, lang: str | None = None) -> Analysis:
     """Decode one raw feature bundle (cached: lexicons reuse a few hundred distinct bundles).
 
     Raises ValueError for unbalanced parentheses; the reader turns it into an InputError."""
-    dec = _Decoder(lang)
     parts = _split_top(tag.strip())
     flats = [p for p in parts if "(" not in p]
     # POS first: whether a case layer is an agreement layer depends on it.
-    verbal = False
+    verbal = participle = False
     for part in flats:
         found = schema.lookup(part, lang)
         if found is not None and found[0] == schema.POS:
-            verbal = schema.ALIASES.get(part.upper(), part.upper()) in schema.VERBAL_POS
+            pos = schema.ALIASES.get(part.upper(), part.upper())
+            verbal = pos in schema.VERBAL_POS
+            participle = pos == "V.PTCP" or any(
+                schema.ALIASES.get(p.upper(), p.upper()) == "V.PTCP" for p in flats
+            )
             break
+    dec = _Decoder(lang, verbal, participle)
     for part in parts:
         inner = _layer(part)
         if inner is None:
@@ -541,6 +585,8 @@ class UniMorphReader:
                     stats.layered += n
                 for unknown in analysis.unknown_tags:
                     stats.unknown_tags[unknown] += n
+                if analysis.unknown_tags:
+                    stats.entries_with_unknown += n
 
 
 def _short_line(path: Path, number: int, line: str, layout: str, ncols: int) -> InputError:

@@ -301,7 +301,37 @@ ALIASES: dict[str, str] = {
     "V.PCTP": "V.PTCP",  # typo in several UniMorph 2/3 lexicons (e.g. Georgian)
     "INFR": "INFER",  # UniMorph 4 Turkish: inferential (-mIş) evidential
     "PRSP": "PROSP",  # UniMorph 4 Turkish: prospective aspect
+    "PAST": "PST",  # UniMorph 4 (Basque and others) spell tenses out
+    "PRES": "PRS",
+    "FUTR": "FUT",
 }
+
+# UniMorph 3/4 argument-marking tags (``ARGNO3S``, ``ARGER1P``, ``ARGAB2SF``): the case of the
+# argument the verb agrees with, its person and number (and gender/formality). Decoded into
+# argument layers exactly like the layered ``NOM(3,SG)``.
+ARGUMENT_TAG_CASES = {
+    "NO": "NOM",
+    "AC": "ACC",
+    "AB": "ABS",
+    "ER": "ERG",
+    "DA": "DAT",
+    "BE": "BEN",
+}
+ARGUMENT_GENDER = {"F": "FEM", "M": "MASC", "INFM": "INFM", "FORM": "FORM"}
+
+# The layer that indexes the subject, in order of preference: nominative-accusative lexicons
+# mark it NOM; ergative ones (Basque) mark the transitive subject ERG and the intransitive one
+# ABS, so a bundle with an ERG layer has its subject there, else in ABS.
+SUBJECT_LAYERS = ("NOM", "ERG", "ABS")
+
+# Gender marked on a verb that also carries argument-marking tags is the gender of a familiar
+# addressee (Basque allocutive agreement, *hika*), not a noun's gender: its own dimension.
+ADDRESSEE_GENDER = "Addressee gender"
+
+# POS subtypes written like feature values: in a participle's bundle ``SUB`` is the subject
+# participle (Armenian ``V.PTCP;SUB``), not the case "Under".
+PARTICIPLE_TYPE = "Participle type"
+PARTICIPLE_SUBTYPES = {"SUB": "Subject", "OBJ": "Object"}
 
 # Per-language readings that differ from the schema. Turkish UniMorph uses INTR for the
 # interrogative (it contrasts with DECL in the same paradigms), not for "intransitive".

@@ -28,8 +28,9 @@ DEFAULT_SUBJECT_RELATIONS: tuple[str, ...] = ("nsubj", "nsubj:pass")
 DEFAULT_THIRD_PERSON_UPOS: tuple[str, ...] = ("NOUN", "PROPN")
 DEFAULT_THRESHOLD = 0.95
 VERBAL_UPOS: tuple[str, ...] = ("VERB", "AUX")
-# Subject agreement on the verb: plain (most treebanks) or layered (Georgian, Basque mark the
-# subject's and the object's person separately: ``Person[subj]``, ``Person[obj]``).
+# Subject agreement on the verb: plain (most treebanks) or layered (Georgian marks the
+# subject's and the object's person separately: ``Person[subj]``, ``Person[obj]``). Basque-BDT
+# layers by case instead (``Number[erg]``, ``Number[abs]``): not read yet (issue 14, point 6).
 PERSON_KEYS: tuple[str, ...] = ("Person", "Person[subj]")
 NUMBER_KEYS: tuple[str, ...] = ("Number", "Number[subj]")
 AGREEMENT_KEYS = frozenset(PERSON_KEYS + NUMBER_KEYS)

@@ -25,6 +25,7 @@ import numpy as np
 
 from polyprobe.builders.variants import split_components
 from polyprobe.builders.word.common import component_names, has_space, hashes, key_of
+from polyprobe.builders.word.syncretism import TextEvidence, case_distinguishes, text_evidence
 from polyprobe.errors import InfeasibleError, UsageError
 from polyprobe.loaders.frequency import FrequencyList, FrequencySource
 from polyprobe.loaders.records import LexEntry
@@ -79,6 +80,8 @@ class WordCorpus:
     pseudowords: Pseudowords | None = None
     pseudo_missing: str | None = None
     unknown_tags: int = 0
+    # the feature values each form carries in the --frequencies treebanks (None: no treebank)
+    evidence: TextEvidence | None = None
     # form key -> the lemmas of its entries, in order of first appearance
     form_lemmas: dict[str, tuple[str, ...]] = field(init=False)
     # distinct single-word forms: the size rule of the pair tasks counts these
@@ -96,6 +99,14 @@ class WordCorpus:
                 form_lemmas[k] = (*form_lemmas.get(k, ()), e.lemma)
         self.form_lemmas = form_lemmas
         self.pair_forms = len({key_of(e.form) for e in self.entries if not has_space(e.form)})
+
+    @property
+    def case_facts(self) -> tuple[bool, dict[str, Any]]:
+        """Does letter case tell the lexicon's words apart (decided from the data, once)?"""
+        cached = self.__dict__.get("_case_facts")
+        if cached is None:
+            cached = self.__dict__["_case_facts"] = case_distinguishes(self.entries)
+        return cached  # type: ignore[no-any-return]
 
     def partition(self, unit: str, counts: tuple[int, int, int], seed: int) -> list[list[LexEntry]]:
         """The entries of each split's part of a seeded partition of the lexicon that moves
@@ -138,6 +149,7 @@ def lexicon_facts(entries: Sequence[LexEntry], stats: ReadStats) -> dict[str, An
         "lemmas": len({e.lemma for e in entries}),
         "forms_with_space": sum(1 for e in entries if has_space(e.form)),
         "unknown_tags_total": unknown_total,
+        "entries_with_unknown_tags": stats.entries_with_unknown,
         "unknown_tags": dict(
             sorted(stats.unknown_tags.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
         ),
@@ -320,6 +332,15 @@ class WordInputs:
             say("reading frequency lists")
             freq = merged_frequencies(self.frequencies, policy)
             facts["frequency_words"] = len(freq)
+        treebanks = [f for f in self.frequencies if f.is_ud]
+        evidence = None
+        if treebanks:
+            from polyprobe.loaders.frequency import conllu_files
+
+            say("reading feature values from the frequency treebanks")
+            evidence = text_evidence(
+                conllu_files([f.path for f in treebanks]), [f.name for f in treebanks]
+            )
         table = None
         if pseudo and self.has_wuggy:
             say("pseudowords")
@@ -342,6 +363,8 @@ class WordInputs:
             frequencies=freq,
             pseudowords=table,
             pseudo_missing=None if table is not None else NO_WUGGY,
-            unknown_tags=facts["unknown_tags_total"],
+            unknown_tags=facts["entries_with_unknown_tags"],
+            evidence=evidence,
         )
+        facts["case"] = corpus.case_facts[1]
         return corpus, facts

@@ -259,9 +259,10 @@ def candidate_sets(task: WordTask, fit: WordFit, corpus: WordCorpus) -> list[Can
         )
         rows.source_split = pool.source_split
         if pool.source_split is None:  # the engine cuts whole components to these sizes
-            split, split_label = SplitSpec("sizes", counts=pool.counts, reason=pool.reason), ""
+            split = SplitSpec("sizes", counts=pool.counts, reason=pool.reason, stratify=True)
+            split_label = ""
         else:  # each candidate is in the split it was generated in
-            split = SplitSpec("ud", reason=pool.reason)
+            split = SplitSpec("ud", reason=pool.reason, source_label="partition")
             split_label = "sizes:" + "/".join(map(str, pool.counts))
         facts = dict(pool.facts)
         if pair:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from polyprobe.builders.word.common import (
     FREQUENT_SHARE,
@@ -32,6 +33,13 @@ from polyprobe.builders.word.common import (
     frequency_split,
     has_space,
     key_of,
+)
+from polyprobe.builders.word.syncretism import (
+    Syncretism,
+    SyncretismOptions,
+    TextEvidence,
+    paradigm_syncretism,
+    unit_key,
 )
 from polyprobe.hashing import stable_rng
 from polyprobe.loaders import unimorph_schema as schema
@@ -75,26 +83,37 @@ def feature_getter(task: str) -> Callable[[LexEntry], str | None]:
 
 
 class _Forms:
-    """Per form key: its first spelling, its lemmas, the values of the feature it carries and
-    whether some entry does not carry it. Built in one pass over the entries."""
+    """Per form unit: its first spelling, its lemmas, the values of the feature it carries and
+    whether some entry does not carry it. Built in one pass over the entries. The unit is the
+    lexical key (NFC + case-fold), or the NFC spelling when ``case_sensitive`` (the lexicon's
+    case tells words apart: German ``Scheitern`` the noun, ``scheitern`` the verb)."""
 
     def __init__(
         self,
         entries: Iterable[LexEntry],
         value: Callable[[LexEntry], str | None],
         report: TaskReport,
+        case_sensitive: bool = False,
     ):
+        self.case_sensitive = case_sensitive
         self.form: dict[str, str] = {}
         self.lemmas: dict[str, list[str]] = {}
         self.values: dict[str, set[str]] = {}
         self.bare: set[str] = set()
+        # case-sensitive: every lemma of the lexical key, so that a lemma-disjoint split keeps
+        # ``Scheitern`` (noun) and ``scheitern`` (verb) forms on one side
+        self.folded_lemmas: dict[str, list[str]] = {}
         n = 0
         for entry in entries:
             n += 1
             if has_space(entry.form):
                 report.drops["form-with-space"] += 1
                 continue
-            key = key_of(entry.form)
+            if case_sensitive:
+                folded = self.folded_lemmas.setdefault(key_of(entry.form), [])
+                if entry.lemma not in folded:
+                    folded.append(entry.lemma)
+            key = unit_key(entry.form, case_sensitive)
             self.form.setdefault(key, entry.form)
             lemmas = self.lemmas.setdefault(key, [])
             if entry.lemma not in lemmas:
@@ -109,7 +128,11 @@ class _Forms:
 
     def candidate(self, key: str, label: str) -> WordCandidate:
         lemmas = tuple(self.lemmas[key])
-        return WordCandidate(self.form[key], label, key, key, lemmas[0], (key,), lemmas)
+        if not self.case_sensitive:
+            return WordCandidate(self.form[key], label, key, key, lemmas[0], (key,), lemmas)
+        folded = key_of(self.form[key])
+        every = (*lemmas, *(x for x in self.folded_lemmas[folded] if x not in lemmas))
+        return WordCandidate(self.form[key], label, key, folded, lemmas[0], (folded,), every)
 
 
 def _frequency_test(
@@ -130,12 +153,23 @@ def single_feature(
     none_share: float = NONE_SHARE,
     min_label_forms: int = MIN_LABEL_FORMS,
     frequent_share: float = FREQUENT_SHARE,
+    class_floor: int = 0,
+    case_sensitive: bool = False,
+    syncretism: SyncretismOptions | None = None,
+    evidence: TextEvidence | None = None,
 ) -> TaskResult:
     """Candidates of one single-feature task (``case``, ``person``, ... or any dimension name).
 
     Size: ``sizes.target(forms carrying the feature)`` items in all, ``none_share`` of them
     ``None``; eligible when at least that many unambiguous labelled forms remain (LINSPECTOR:
-    10,000) and at least two values survive."""
+    10,000) and at least two values survive.
+
+    ``class_floor``: the rows a class needs to meet the build's class floors in every split
+    (:func:`~polyprobe.builders.variants.rows_needed`). The class set is decided here, from
+    the whole pool, before any split: a value with fewer unambiguous forms is dropped with
+    that reason, every kept value gets at least ``class_floor`` rows in the sample
+    (stratified), and the engine's stratified split then gives each its floor in every
+    split; so no class is lost to a chance shortfall in one split."""
     sizes = sizes or SizeParams()
     report = TaskReport(task)
     report.params = {
@@ -145,34 +179,63 @@ def single_feature(
         "frequent_share": frequent_share if frequencies is not None else None,
         "seed": seed,
     }
-    forms = _Forms(entries, feature_getter(task), report)
+    entries = entries if isinstance(entries, list) else list(entries)
+    value = feature_getter(task)
+    forms = _Forms(entries, value, report, case_sensitive)
     carrying = len(forms.values)
     report.counts["carrying_forms"] = carrying
-    ambiguous = sorted(k for k, vs in forms.values.items() if len(vs) > 1)
+    report.params["case_sensitive"] = case_sensitive
+    sync = None
+    if syncretism is not None:
+        sizes_by_value = Counter(v for vs in forms.values.values() for v in vs)
+        sync = paradigm_syncretism(
+            entries, value, _task_dims(task), syncretism, dict(sizes_by_value)
+        )
+        report.counts["syncretism"] = sync.report()
+        if sync.syncretic:
+            report.notes.append(
+                "syncretic at paradigm level (share of lemmas whose two cells are identical): "
+                + "; ".join(
+                    f"{a} ~ {b} {sync.pairs[(a, b)][1]}/{sync.pairs[(a, b)][0]}"
+                    for a, b in sync.syncretic
+                )
+                + (
+                    "; classes "
+                    + ", ".join(
+                        f"{v} -> {m or 'dropped'}"
+                        for v, m in sorted(sync.mapping.items())
+                        if m != v
+                    )
+                    if sync.mapping
+                    else ""
+                )
+            )
+    ambiguous, by_label = _label_forms(forms, sync, report)
     report.drops["ambiguous-form"] += len(ambiguous)
     report.counts["ambiguous_examples"] = [forms.form[k] for k in ambiguous[:10]]
-
-    by_label: dict[str, list[str]] = {}
-    for key, vs in forms.values.items():
-        if len(vs) == 1:
-            by_label.setdefault(next(iter(vs)), []).append(key)
+    if evidence is not None:
+        _drop_text_ambiguous(by_label, forms, evidence, task, sync, report)
     thin = sorted(label for label, keys in by_label.items() if len(keys) < min_label_forms)
     for label in thin:
         report.drops["label-below-min-forms"] += len(by_label.pop(label))
     if thin:
         report.notes.append(f"labels with < {min_label_forms} forms dropped: {', '.join(thin)}")
+    _drop_below_floor(by_label, class_floor, report)
     labelled = sorted((key, label) for label, keys in by_label.items() for key in keys)
     report.counts["labelled_pool"] = len(labelled)
-    none_pool = sorted(k for k in forms.bare if k not in forms.values)
+    none_pool = _none_pool(forms, labelled)
     report.counts["none_pool"] = len(none_pool)
 
     if carrying == 0:
         report.ineligible(f"no form carries {task}")
     elif len(by_label) < 2:
         values = sorted({v for vs in forms.values.values() for v in vs})
+        kept = sorted(by_label)
         report.ineligible(
-            f"single-valued: only {', '.join(values) or 'nothing'} after dropping ambiguous forms "
-            f"and labels with < {min_label_forms} forms"
+            f"single-valued: only {', '.join(kept) or 'nothing'} left (of "
+            f"{', '.join(values) or 'nothing'}) after dropping ambiguous forms, labels with "
+            f"< {min_label_forms} forms"
+            + (f" and labels below the class floors ({class_floor} forms)" if class_floor else "")
         )
     target = sizes.target(carrying)
     report.counts["target"] = target
@@ -191,11 +254,21 @@ def single_feature(
             f"only {len(none_pool)} forms never carry {task}: None class has {n_none} "
             f"instead of {n_none_wanted}"
         )
+    if 0 < n_none < class_floor:
+        report.notes.append(f"None class dropped: {n_none} forms < {class_floor} its floors need")
+        report.drops["label-below-class-floors"] += n_none
+        n_none = 0
     n_labelled = target - n_none_wanted
     is_frequent = _frequency_test(forms, frequencies)
     rng = stable_rng(seed, "word", task, "labelled")
-    chosen = frequency_split(
-        labelled, n_labelled, rng, is_frequent, frequent_share, report, "labelled"
+    labelled = _fit_classes(labelled, n_labelled, class_floor, report)
+    if len({label for _, label in labelled}) < 2:
+        report.ineligible(
+            f"fewer than 2 real values fit in {n_labelled} labelled rows at {class_floor} rows each"
+        )
+        return TaskResult(task, [], report)
+    chosen = _stratified_sample(
+        labelled, n_labelled, class_floor, rng, is_frequent, frequent_share, report
     )
     rng = stable_rng(seed, "word", task, "none")
     none_items = [(k, NONE_LABEL) for k in none_pool]
@@ -204,7 +277,217 @@ def single_feature(
     )
     candidates = [forms.candidate(k, label) for k, label in chosen + chosen_none]
     report.label_counts = dict(sorted(Counter(c.label for c in candidates).items()))
+    if evidence is not None:
+        report.counts["ud_agreement"] = ud_agreement(chosen, forms, evidence, task, sync)
     return TaskResult(task, candidates, report)
+
+
+def _task_dims(task: str) -> frozenset[str]:
+    """The dimensions a task's label is made of (left out of the syncretism context)."""
+    if task == "person":
+        return frozenset({schema.PERSON, schema.NUMBER})
+    return frozenset({FEATURE_TASKS.get(task, task)})
+
+
+def _label_forms(
+    forms: _Forms, sync: Syncretism | None, report: TaskReport
+) -> tuple[list[str], dict[str, list[str]]]:
+    """The units with one class each, by class; the ambiguous ones. A unit is ambiguous when
+    its entries carry two classes (after syncretic values are merged), when one of its values
+    is a dropped syncretic value, or when another of its entries lacks the feature (a
+    homograph: ``Melden`` the plural noun, ``melden`` the verb, merged case-insensitively).
+    Case-sensitive units of one lexical key keep one spelling: two spellings with classes
+    would be one row id (and one word to a lower-casing encoder)."""
+    ambiguous: list[str] = []
+    by_label: dict[str, list[str]] = {}
+    for key in sorted(forms.values):
+        vs = forms.values[key]
+        mapped = {sync.label(v) if sync else v for v in vs}
+        if None in mapped:
+            report.drops["syncretic-value"] += 1
+            continue
+        if len(mapped) > 1:
+            ambiguous.append(key)
+            continue
+        if key in forms.bare:
+            report.drops["homograph"] += 1
+            report.counts.setdefault("homograph_examples", [])
+            if len(report.counts["homograph_examples"]) < 10:
+                report.counts["homograph_examples"].append(forms.form[key])
+            continue
+        by_label.setdefault(str(next(iter(mapped))), []).append(key)
+    if forms.case_sensitive:
+        spellings: dict[str, list[tuple[str, str]]] = {}
+        for label, keys in by_label.items():
+            for key in keys:
+                spellings.setdefault(key_of(forms.form[key]), []).append((key, label))
+        for units in spellings.values():
+            if len(units) < 2:
+                continue
+            drop = units if len({label for _, label in units}) > 1 else sorted(units)[1:]
+            for key, label in drop:
+                by_label[label].remove(key)
+                report.drops["case-variant"] += 1
+    return ambiguous, {label: keys for label, keys in by_label.items() if keys}
+
+
+def _none_pool(forms: _Forms, labelled: list[tuple[str, str]]) -> list[str]:
+    """Units that never carry the feature; case-sensitive, one spelling per lexical key and
+    none whose key has a labelled spelling."""
+    pool = sorted(k for k in forms.bare if k not in forms.values)
+    if not forms.case_sensitive:
+        return pool
+    taken = {key_of(forms.form[k]) for k, _ in labelled}
+    taken |= {key_of(forms.form[k]) for k in forms.values}
+    out = []
+    for k in pool:
+        folded = key_of(forms.form[k])
+        if folded not in taken:
+            taken.add(folded)
+            out.append(k)
+    return out
+
+
+def _text_labels(
+    forms: _Forms, key: str, evidence: TextEvidence, task: str, sync: Syncretism | None
+) -> set[str]:
+    dim = "person" if task == "person" else FEATURE_TASKS.get(task, task)
+    seen = evidence.labels(forms.form[key], dim, forms.case_sensitive)
+    out = set()
+    for v in seen:
+        mapped = sync.label(v) if sync else v
+        out.add(mapped if mapped is not None else f"dropped:{v}")
+    return out
+
+
+def _drop_text_ambiguous(
+    by_label: dict[str, list[str]],
+    forms: _Forms,
+    evidence: TextEvidence,
+    task: str,
+    sync: Syncretism | None,
+    report: TaskReport,
+) -> None:
+    """Drop forms that carry two or more classes of the feature in the UD treebanks given as
+    ``--frequencies`` (German ``Frau``: Nom, Acc, Dat, Gen): a probe cannot be right about
+    them, whatever the lexicon lists."""
+    examples: list[str] = []
+    for label in list(by_label):
+        kept = []
+        for key in by_label[label]:
+            if len(_text_labels(forms, key, evidence, task, sync)) > 1:
+                report.drops["ambiguous-in-treebanks"] += 1
+                if len(examples) < 10:
+                    examples.append(forms.form[key])
+            else:
+                kept.append(key)
+        if kept:
+            by_label[label] = kept
+        else:
+            del by_label[label]
+    report.counts["treebank_ambiguous_examples"] = examples
+
+
+def ud_agreement(
+    chosen: Sequence[tuple[str, str]],
+    forms: _Forms,
+    evidence: TextEvidence,
+    task: str,
+    sync: Syncretism | None,
+) -> dict[str, Any]:
+    """How the published labels compare with the treebanks' on the forms both have: a form
+    agrees when the one class it carries there is its label."""
+    shared = agree = 0
+    disagree: list[str] = []
+    for key, label in chosen:
+        seen = _text_labels(forms, key, evidence, task, sync)
+        if not seen:
+            continue
+        shared += 1
+        if seen == {label}:
+            agree += 1
+        elif len(disagree) < 10:
+            disagree.append(f"{forms.form[key]}: {label} vs {', '.join(sorted(seen))}")
+    return {
+        "treebanks": list(evidence.treebanks),
+        "labelled_rows": len(chosen),
+        "in_treebanks": shared,
+        "agree": agree,
+        "agreement": round(agree / shared, 4) if shared else None,
+        "disagree_examples": disagree,
+    }
+
+
+def _drop_below_floor(by_label: dict[str, list[str]], class_floor: int, report: TaskReport) -> None:
+    """Drop the values whose whole pool is below ``class_floor`` (they could not meet the
+    class floors in every split, whatever the split): decided before splitting, reported."""
+    if class_floor <= 0:
+        return
+    low = sorted(label for label, keys in by_label.items() if len(keys) < class_floor)
+    if not low:
+        return
+    detail = ", ".join(f"{label} ({len(by_label[label])})" for label in low)
+    for label in low:
+        report.drops["label-below-class-floors"] += len(by_label.pop(label))
+    report.notes.append(
+        f"values with fewer unambiguous forms than the class floors need in all splits "
+        f"({class_floor}) dropped before splitting: {detail}"
+    )
+
+
+def _fit_classes(
+    labelled: list[tuple[str, str]], n_rows: int, class_floor: int, report: TaskReport
+) -> list[tuple[str, str]]:
+    """Keep the most frequent values that fit ``n_rows`` at ``class_floor`` rows each (a
+    small task cannot hold 17 cases at their floors); the rest are dropped and named."""
+    if class_floor <= 0:
+        return labelled
+    counts = Counter(label for _, label in labelled)
+    ranked = sorted(counts, key=lambda label: (-counts[label], label))
+    fit = max(2, n_rows // class_floor)
+    if len(ranked) <= fit:
+        return labelled
+    gone = set(ranked[fit:])
+    report.drops["label-beyond-task-size"] += sum(counts[g] for g in gone)
+    report.notes.append(
+        f"{n_rows} labelled rows hold {fit} values at {class_floor} rows each: dropped the "
+        f"rarer {', '.join(sorted(gone))}"
+    )
+    return [(k, label) for k, label in labelled if label not in gone]
+
+
+def _stratified_sample(
+    labelled: list[tuple[str, str]],
+    n_rows: int,
+    class_floor: int,
+    rng: Any,
+    is_frequent: Callable[[tuple[str, str]], bool] | None,
+    frequent_share: float,
+    report: TaskReport,
+) -> list[tuple[str, str]]:
+    """``n_rows`` of ``labelled``: first ``class_floor`` rows of every value (so each kept
+    value can meet its floors in every split), then the rest drawn from what is left as
+    LINSPECTOR drew (frequent/rare shares)."""
+    if class_floor <= 0:
+        return frequency_split(
+            labelled, n_rows, rng, is_frequent, frequent_share, report, "labelled"
+        )
+    by_label: dict[str, list[tuple[str, str]]] = {}
+    for item in labelled:
+        by_label.setdefault(item[1], []).append(item)
+    reserved: list[tuple[str, str]] = []
+    scratch = TaskReport(report.task)
+    for label in sorted(by_label):
+        reserved += frequency_split(
+            by_label[label], class_floor, rng, is_frequent, frequent_share, scratch, "reserve"
+        )
+    taken = set(reserved)
+    rest = [item for item in labelled if item not in taken]
+    report.counts["labelled_reserved_per_value"] = class_floor
+    fill = frequency_split(
+        rest, max(n_rows - len(reserved), 0), rng, is_frequent, frequent_share, report, "labelled"
+    )
+    return reserved + fill
 
 
 def _first_analyses(
@@ -240,12 +523,21 @@ def _finish(
     lemmas: dict[str, list[str]],
     report: TaskReport,
     min_label_forms: int,
+    class_floor: int = 0,
 ) -> TaskResult:
     counts = Counter(label for _, label in items)
     thin = sorted(label for label, n in counts.items() if n < min_label_forms)
     if thin:
         report.notes.append(f"labels with < {min_label_forms} forms dropped: {', '.join(thin)}")
         report.drops["label-below-min-forms"] += sum(counts[t] for t in thin)
+    low = sorted(label for label, n in counts.items() if label not in thin and n < class_floor)
+    if low:
+        report.notes.append(
+            f"labels with fewer rows than the class floors need in all splits ({class_floor}) "
+            f"dropped before splitting: {', '.join(f'{x} ({counts[x]})' for x in low)}"
+        )
+        report.drops["label-below-class-floors"] += sum(counts[x] for x in low)
+        thin = [*thin, *low]
     kept = [(k, label) for k, label in items if label not in thin]
     if len({label for _, label in kept}) < 2:
         report.ineligible(f"fewer than 2 labels with >= {min_label_forms} forms")
@@ -266,6 +558,7 @@ def pos_task(
     seed: int = 0,
     min_label_forms: int = MIN_LABEL_FORMS,
     frequent_share: float = FREQUENT_SHARE,
+    class_floor: int = 0,
 ) -> TaskResult:
     """Part of speech of a form (no ``None`` class: every entry has a POS). Forms with two
     parts of speech (German *essen*/*Essen* after case-folding) are ambiguous and dropped."""
@@ -286,7 +579,7 @@ def pos_task(
     chosen = frequency_split(
         pool, target, rng, _frequency_test(forms, frequencies), frequent_share, report, "labelled"
     )
-    return _finish("pos", chosen, forms.form, forms.lemmas, report, min_label_forms)
+    return _finish("pos", chosen, forms.form, forms.lemmas, report, min_label_forms, class_floor)
 
 
 def _type_level(
@@ -298,6 +591,7 @@ def _type_level(
     seed: int,
     min_label_forms: int,
     frequent_share: float,
+    class_floor: int = 0,
 ) -> TaskResult:
     """``tag_count`` and ``character_bin`` sample the *same* words (same seed stream, chosen
     before labelling), as LINSPECTOR did, so the two tasks differ only in what they ask."""
@@ -317,7 +611,8 @@ def _type_level(
     )
     chosen = frequency_split(pool, target, rng, is_frequent, frequent_share, report, "labelled")
     items = [(k, label(first[k])) for k in chosen]
-    return _finish(task, items, {k: first[k].form for k in chosen}, lemmas, report, min_label_forms)
+    forms = {k: first[k].form for k in chosen}
+    return _finish(task, items, forms, lemmas, report, min_label_forms, class_floor)
 
 
 def tag_count(
@@ -328,6 +623,7 @@ def tag_count(
     seed: int = 0,
     min_label_forms: int = MIN_LABEL_FORMS,
     frequent_share: float = FREQUENT_SHARE,
+    class_floor: int = 0,
 ) -> TaskResult:
     """Number of feature dimensions in the form's (first) tag bundle, POS included."""
     return _type_level(
@@ -339,6 +635,7 @@ def tag_count(
         seed,
         min_label_forms,
         frequent_share,
+        class_floor,
     )
 
 
@@ -350,6 +647,7 @@ def character_bin_task(
     seed: int = 0,
     min_label_forms: int = MIN_LABEL_FORMS,
     frequent_share: float = FREQUENT_SHARE,
+    class_floor: int = 0,
 ) -> TaskResult:
     """Length bin of the form in Unicode code points (the same words as ``tag_count``)."""
     return _type_level(
@@ -361,4 +659,5 @@ def character_bin_task(
         seed,
         min_label_forms,
         frequent_share,
+        class_floor,
     )

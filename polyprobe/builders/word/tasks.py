@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import SAHIN_2020
+from polyprobe.builders.floors import rows_needed
 from polyprobe.builders.task import Fit, Task
 from polyprobe.builders.word.common import (
     CHARACTER_BINS,
@@ -54,6 +55,12 @@ from polyprobe.builders.word.single import (
     pos_task,
     single_feature,
     tag_count,
+)
+from polyprobe.builders.word.syncretism import (
+    DEFAULT_MIN_LEMMAS,
+    DEFAULT_THRESHOLD,
+    SYNCRETISM_MODES,
+    SyncretismOptions,
 )
 from polyprobe.loaders.records import LexEntry
 from polyprobe.metadata import SPLITS, Level, TaskMetadata
@@ -108,11 +115,33 @@ class WordOptions:
     min_forms: int | None = None
     scale: bool = False
     split_sizes: tuple[int, int, int] = DEFAULT_SPLIT_SIZES
+    # Feature tasks: what paradigm-level syncretism does (merge, drop, keep), when a pair of
+    # values counts as syncretic, and whether forms are compared case-sensitively (None: from
+    # the data). See polyprobe.builders.word.syncretism and docs/tasks.md.
+    syncretism: str = "merge"
+    syncretism_threshold: float = DEFAULT_THRESHOLD
+    syncretism_min_lemmas: int = DEFAULT_MIN_LEMMAS
+    case_sensitive: bool | None = None
 
     def __post_init__(self) -> None:
         min_forms, counts = check_sizes(self.min_forms, self.split_sizes)
         if not isinstance(self.scale, bool):
             raise ValueError(f"scale {self.scale!r}: must be true or false")
+        if self.syncretism not in SYNCRETISM_MODES:
+            raise ValueError(
+                f"syncretism {self.syncretism!r}: one of {', '.join(SYNCRETISM_MODES)}"
+            )
+        threshold = self.syncretism_threshold
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not (
+            0.0 < float(threshold) <= 1.0
+        ):
+            raise ValueError(f"syncretism_threshold {threshold!r}: a share in (0, 1]")
+        lemmas = self.syncretism_min_lemmas
+        if isinstance(lemmas, bool) or not isinstance(lemmas, int) or lemmas < 1:
+            raise ValueError(f"syncretism_min_lemmas {lemmas!r}: a whole number >= 1")
+        if self.case_sensitive is not None and not isinstance(self.case_sensitive, bool):
+            raise ValueError(f"case_sensitive {self.case_sensitive!r}: true, false or unset")
+        object.__setattr__(self, "syncretism_threshold", float(threshold))
         object.__setattr__(self, "min_forms", min_forms)
         object.__setattr__(self, "split_sizes", counts)
 
@@ -128,6 +157,12 @@ class WordOptions:
     def split_counts(self, total: int) -> tuple[int, int, int]:
         """Rows per split for a task of ``total`` rows."""
         return scaled_split_sizes(total, self.split_sizes) if self.scale else self.split_sizes
+
+    def class_floor(self, floors: tuple[int, int, int]) -> int:
+        """The rows a class needs in the whole task to meet ``floors`` (the build's
+        ``--min-per-class``) in every split it is allocated to (stratified, in the
+        proportions of ``split_sizes``)."""
+        return rows_needed(self.split_sizes, floors)
 
 
 # ------------------------------------------------------------------------------- the fit
@@ -197,6 +232,12 @@ class WordTask(Task[LexEntry]):
     # What the card's recipe names as the rows' source.
     source: ClassVar[str] = "UniMorph lexicon"
 
+    @property
+    def class_floor(self) -> int:
+        """Rows a class needs in the whole task so that the stratified split can give it the
+        build's floor in every split: the class set is decided with it before splitting."""
+        return int(self.options.class_floor(tuple(self.context.min_per_class)))
+
     def fit(self, corpus: WordCorpus) -> WordFit:  # type: ignore[override]
         raise NotImplementedError
 
@@ -249,13 +290,27 @@ class FeatureTask(SingleWordTask):
     or ``None`` for forms that never carry it. Classes are made by :func:`_feature_task`."""
 
     def result(self, corpus: WordCorpus) -> TaskResult:
-        return single_feature(
+        opts: WordOptions = self.options
+        decided, case_facts = corpus.case_facts
+        case_sensitive = decided if opts.case_sensitive is None else opts.case_sensitive
+        result = single_feature(
             corpus.entries,
             self.name,
-            sizes=self.options.sizes,
+            sizes=opts.sizes,
             frequencies=corpus.frequencies,
             seed=self.seed,
+            class_floor=self.class_floor,
+            case_sensitive=case_sensitive,
+            syncretism=SyncretismOptions(
+                opts.syncretism, opts.syncretism_threshold, opts.syncretism_min_lemmas
+            ),
+            evidence=corpus.evidence,
         )
+        result.report.params["case_sensitive_from"] = (
+            "the data" if opts.case_sensitive is None else "the task's option"
+        )
+        result.report.counts["case_evidence"] = case_facts
+        return result
 
 
 class Pos(SingleWordTask):
@@ -276,6 +331,7 @@ class Pos(SingleWordTask):
             sizes=self.options.sizes,
             frequencies=corpus.frequencies,
             seed=self.seed,
+            class_floor=self.class_floor,
         )
 
 
@@ -299,6 +355,7 @@ class TagCount(SingleWordTask):
             sizes=self.options.sizes,
             frequencies=corpus.frequencies,
             seed=self.seed,
+            class_floor=self.class_floor,
         )
 
     def label_order(self, present: set[str]) -> list[str]:
@@ -325,6 +382,7 @@ class CharacterBin(SingleWordTask):
             sizes=self.options.sizes,
             frequencies=corpus.frequencies,
             seed=self.seed,
+            class_floor=self.class_floor,
         )
 
     def label_order(self, present: set[str]) -> list[str]:

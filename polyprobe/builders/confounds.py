@@ -1,0 +1,158 @@
+"""Confound audit of one config: does something other than the task's property predict the
+label? Computed from the rows as written (label, inputs, lexical key) for every config, printed
+in its card and kept in ``report.json``.
+
+Why: a probe that scores well may have learnt a shortcut. Armenian ``tense`` had 83% of its
+Present rows copular and 0% of its Past rows; a probe can then learn "copula" instead of
+"tense". The audit checks, per config:
+
+- **length** (tokens of a sentence, characters of a word, both words of a pair): Spearman's
+  rho of label id and length (meaningful for ordered labels) and Cramér's V of label and
+  length quartile;
+- **lexical keys** (the word the task's label hangs on: the verb lemma of ``tense``, the
+  subject noun of ``subject_number``, the form of a word task): each class's most frequent
+  keys and their shares.
+
+Flag rule (the issue's): a confound is flagged when one class has >= 80% of its rows in one
+length quartile or with one lexical key while another class does not (< 80% there); and when
+Cramér's V of label and length quartile is >= 0.3 (a strong association). Flags are written in
+the card's notes and under ``confounds`` in ``report.json``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+FLAG_SHARE = 0.8
+STRONG_V = 0.3
+TOP_KEYS = 3
+
+
+def _spearman(x: np.ndarray, y: np.ndarray) -> float | None:
+    from scipy.stats import spearmanr
+
+    if x.size < 3 or np.all(x == x[0]) or np.all(y == y[0]):
+        return None
+    rho = spearmanr(x, y).statistic
+    return None if rho is None or np.isnan(rho) else round(float(rho), 4)
+
+
+def _cramers_v(a: np.ndarray, b: np.ndarray) -> float | None:
+    """Cramér's V of two categorical arrays (bias-uncorrected, as usually reported)."""
+    from scipy.stats.contingency import association
+
+    ua, ia = np.unique(a, return_inverse=True)
+    ub, ib = np.unique(b, return_inverse=True)
+    if ua.size < 2 or ub.size < 2:
+        return None
+    table = np.zeros((ua.size, ub.size), dtype=np.int64)
+    np.add.at(table, (ia, ib), 1)
+    return round(float(association(table, method="cramer")), 4)
+
+
+def _quartiles(lengths: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Length bins at the quartiles (ties merge bins), with their names (``1-7``)."""
+    edges = np.unique(np.quantile(lengths, [0.25, 0.5, 0.75]))
+    bins = np.searchsorted(edges, lengths, side="left")
+    names = []
+    lo = int(lengths.min())
+    for i in range(edges.size + 1):
+        hi = int(edges[i]) if i < edges.size else int(lengths.max())
+        names.append(f"{lo}-{hi}")
+        lo = hi + 1
+    return bins, names
+
+
+def _share_flags(
+    what: str,
+    labels: np.ndarray,
+    names: Sequence[str],
+    values: Sequence[str],
+) -> tuple[dict[str, list[tuple[str, float]]], list[str]]:
+    """Per class, its most frequent values of ``what`` with their shares; flags by the 80%
+    rule."""
+    by_class: dict[int, Counter[str]] = {}
+    for label, value in zip(labels.tolist(), values, strict=True):
+        if value:
+            by_class.setdefault(label, Counter())[value] += 1
+    tops: dict[str, list[tuple[str, float]]] = {}
+    flags: list[str] = []
+    for c, counts in sorted(by_class.items()):
+        total = sum(counts.values())
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_KEYS]
+        tops[names[c]] = [(v, round(n / total, 4)) for v, n in ranked]
+        value, n = ranked[0]
+        if n / total < FLAG_SHARE:
+            continue
+        others = []
+        for d, other in sorted(by_class.items()):
+            share = other.get(value, 0) / max(sum(other.values()), 1)
+            if d != c and share < FLAG_SHARE:
+                others.append(f"{names[d]} {100 * share:.0f}%")
+        if others:
+            flags.append(
+                f"{what}: {100 * n / total:.0f}% of {names[c]} rows have {what} {value!r} "
+                f"(vs {', '.join(others[:3])}{', ...' if len(others) > 3 else ''})"
+            )
+    return tops, flags
+
+
+def audit(
+    labels: np.ndarray,
+    label_names: Sequence[str],
+    lengths: np.ndarray,
+    length_unit: str,
+    keys: Sequence[str],
+) -> dict[str, Any]:
+    """The audit of one config's rows (all splits together). ``lengths[i]`` is row i's
+    length in ``length_unit``; ``keys[i]`` its lexical key ("" for none)."""
+    labels = np.asarray(labels, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    out: dict[str, Any] = {
+        "rows": int(labels.size),
+        "rule": f"flag: one class >= {FLAG_SHARE:.0%} in one length quartile or one lexical "
+        f"key while another class is not; or Cramér's V(label, length quartile) >= {STRONG_V}",
+    }
+    flags: list[str] = []
+    if labels.size:
+        bins, bin_names = _quartiles(lengths)
+        v = _cramers_v(labels, bins)
+        means = {
+            label_names[c]: round(float(lengths[labels == c].mean()), 2)
+            for c in np.unique(labels).tolist()
+        }
+        out["length"] = {
+            "unit": length_unit,
+            "spearman_rho": _spearman(labels, lengths),
+            "cramers_v_quartiles": v,
+            "mean_by_class": means,
+        }
+        _, length_flags = _share_flags(
+            "length quartile", labels, label_names, [bin_names[b] for b in bins.tolist()]
+        )
+        flags += length_flags
+        if v is not None and v >= STRONG_V:
+            flags.append(f"length: Cramér's V of label and length quartile is {v:.2f}")
+        if any(keys):
+            tops, key_flags = _share_flags("lexical key", labels, label_names, keys)
+            out["lexical_keys"] = {"top_by_class": tops}
+            flags += key_flags
+    out["flags"] = flags
+    return out
+
+
+def audit_note(result: dict[str, Any]) -> str:
+    """The card's prose line for an audit."""
+    length = result.get("length") or {}
+    head = (
+        f"confound audit ({result['rows']} rows, all splits): label vs length in "
+        f"{length.get('unit', '?')} Spearman rho {length.get('spearman_rho')}, Cramér's V "
+        f"{length.get('cramers_v_quartiles')}"
+    )
+    if result["flags"]:
+        return head + "; FLAGGED: " + "; ".join(result["flags"])
+    return head + "; no confound flagged (" + result["rule"] + ")"

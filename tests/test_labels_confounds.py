@@ -1,0 +1,39 @@
+"""The confound audit's flag rule (issue 14, point 8) on the issue's own example: Armenian
+``tense``, where 83% of Present rows are copular and 0% of Past rows (here as lexical keys:
+the copula's lemma)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyprobe.builders.confounds import audit, audit_note
+
+
+def test_eighty_percent_rule_flags_a_key_confound() -> None:
+    # 100 Present rows, 83 with key "linel" (the copula); 100 Past rows, none with it
+    labels = np.array([0] * 100 + [1] * 100)
+    keys = ["linel"] * 83 + [f"verb{i}" for i in range(17)] + [f"verb{i}" for i in range(100)]
+    lengths = np.array([5, 6, 7, 8] * 50)
+    result = audit(labels, ["Present", "Past"], lengths, "tokens", keys)
+    assert result["flags"] == [
+        "lexical key: 83% of Present rows have lexical key 'linel' (vs Past 0%)"
+    ]
+    assert result["lexical_keys"]["top_by_class"]["Present"][0] == ("linel", 0.83)
+    assert result["length"]["cramers_v_quartiles"] == 0.0
+    assert "FLAGGED" in audit_note(result)
+
+
+def test_no_flag_when_both_classes_share_the_key() -> None:
+    labels = np.array([0] * 50 + [1] * 50)
+    keys = ["be"] * 45 + ["x"] * 5 + ["be"] * 41 + ["y"] * 9
+    result = audit(labels, ["Pres", "Past"], np.arange(100) % 7 + 3, "tokens", keys)
+    assert result["flags"] == []
+    assert "no confound flagged" in audit_note(result)
+
+
+def test_length_confound_is_flagged() -> None:
+    labels = np.array([0] * 50 + [1] * 50)
+    lengths = np.array([3] * 50 + [30] * 50)
+    result = audit(labels, ["short", "long"], lengths, "tokens", [""] * 100)
+    assert result["length"]["spearman_rho"] == 1.0
+    assert any("Cramér's V" in f for f in result["flags"])

@@ -1,0 +1,149 @@
+"""Syncretism and homographs in word tasks (issue 14, points 1 and 2), on the German SIGMORPHON
+2018 files (train-high + dev + test) and UD German-GSD.
+
+Hand-checked lines:
+- ``Qualifikation	Qualifikationen	N;ACC;PL`` is the form's only entry; German noun plurals spell
+  NOM, ACC and GEN alike, and GSD has it once, ``Case=Acc|Gender=Fem|Number=Plur``.
+- ``scheitern	scheitern	V;IND;PRS;1;PL`` and ``Scheitern	Scheitern	N;ACC;SG``: one key once
+  case-folded; the verb must never carry the noun's case.
+- ``melden	melden	V;IND;PRS;1;PL`` and ``Melde	Melden	N;NOM;PL``: the noun must never carry
+  the verb's tense.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from polyprobe.builders.recipes.unimorph import build_unimorph
+from polyprobe.builders.word import SizeParams, single_feature
+from polyprobe.builders.word.single import feature_getter
+from polyprobe.builders.word.syncretism import (
+    SyncretismOptions,
+    case_distinguishes,
+    paradigm_syncretism,
+    text_evidence,
+)
+from polyprobe.builders.word.tasks import WordOptions
+from polyprobe.loaders.frequency import conllu_files
+from polyprobe.loaders.records import LexEntry
+from polyprobe.loaders.unimorph import read_unimorph
+
+
+@pytest.fixture(scope="module")
+def german(data_dir: Path) -> list[LexEntry]:
+    return list(read_unimorph(sorted((data_dir / "unimorph" / "sigmorphon2018").glob("german-*"))))
+
+
+def _pool(entries: list[LexEntry], task: str, **kwargs) -> dict[str, str]:
+    """Every eligible labelled form of a task (no None class): word -> label."""
+    probe = single_feature(entries, task, sizes=SizeParams(scale=True), **kwargs)
+    pool = probe.report.counts["labelled_pool"]
+    full = single_feature(entries, task, sizes=SizeParams(min_forms=pool), none_share=0.0, **kwargs)
+    assert full.eligible, full.report.reasons
+    return {str(c.word): c.label for c in full.candidates}
+
+
+def test_accusative_is_syncretic_with_nominative(german: list[LexEntry]) -> None:
+    sync = paradigm_syncretism(
+        german, feature_getter("case"), frozenset({"Case"}), SyncretismOptions()
+    )
+    both, same = sync.pairs[("Accusative", "Nominative")]
+    assert both >= 100 and same / both >= 0.95  # 111 of 114 lemmas
+    assert sync.syncretic == [("Accusative", "Nominative")]  # Dative ~ Nominative: 82%
+    assert sync.mapping == {
+        "Accusative": "Accusative/Nominative",
+        "Nominative": "Accusative/Nominative",
+    }
+
+
+def test_qualifikationen_is_not_an_accusative(german: list[LexEntry]) -> None:
+    merged = _pool(german, "case", syncretism=SyncretismOptions())
+    assert merged["Qualifikationen"] == "Accusative/Nominative"
+    assert "Accusative" not in set(merged.values())
+    assert "Nominative" not in set(merged.values())
+    # drop mode: neither value of the pair is a class; their forms are gone
+    dropped = _pool(german, "case", syncretism=SyncretismOptions(mode="drop"))
+    assert set(dropped.values()) == {"Dative", "Genitive"}
+    assert "Qualifikationen" not in dropped
+    # the threshold is an option: at 0.99 the 97% pair stays two classes
+    strict = _pool(german, "case", syncretism=SyncretismOptions(threshold=0.99))
+    assert strict["Qualifikationen"] == "Accusative"
+    # and without the paradigm statistics the old label comes back
+    assert _pool(german, "case")["Qualifikationen"] == "Accusative"
+
+
+def test_case_is_decided_from_the_data(german: list[LexEntry], data_dir: Path) -> None:
+    decided, facts = case_distinguishes(german)
+    assert decided and facts["case_variant_keys"] >= 10 and facts["share"] >= 0.8
+    english = list(read_unimorph(sorted((data_dir / "unimorph/sigmorphon2018").glob("english-*"))))
+    assert not case_distinguishes(english)[0]
+
+
+def test_scheitern_and_melden_keep_their_own_analyses(german: list[LexEntry]) -> None:
+    case = _pool(german, "case", case_sensitive=True, syncretism=SyncretismOptions())
+    assert case["Scheitern"] == "Accusative/Nominative"  # N;ACC;SG, the noun
+    assert "scheitern" not in case
+    tense = _pool(german, "tense", case_sensitive=True)
+    assert tense["melden"] == "Present"  # V;IND;PRS;1;PL, the verb
+    assert "Melden" not in tense
+    # merged case-insensitively, both are homographs (one entry lacks the feature): dropped
+    folded_case = _pool(german, "case")
+    folded_tense = _pool(german, "tense")
+    assert not {"scheitern", "Scheitern"} & set(folded_case)
+    assert not {"melden", "Melden"} & set(folded_tense)
+
+
+def test_treebank_values_make_forms_ambiguous(german: list[LexEntry], data_dir: Path) -> None:
+    """``Entscheidung`` (``N;GEN;SG`` only, in the lexicon) carries Nom, Acc, Dat and Gen in
+    GSD: feminine singulars spell all four cases alike."""
+    gsd = data_dir / "ud" / "UD_German-GSD"
+    evidence = text_evidence(conllu_files([gsd]), ["UD_German-GSD"])
+    assert evidence is not None
+    assert set(evidence.labels("Entscheidung", "Case", True)) >= {"Nominative", "Dative"}
+    without = _pool(german, "case", syncretism=SyncretismOptions(), case_sensitive=True)
+    assert without["Entscheidung"] == "Genitive"
+    with_ud = _pool(
+        german, "case", syncretism=SyncretismOptions(), case_sensitive=True, evidence=evidence
+    )
+    assert "Entscheidung" not in with_ud
+    assert with_ud["Qualifikationen"] == "Accusative/Nominative"  # GSD: Acc only
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="syncretism 'fuse'"):
+        WordOptions(syncretism="fuse")
+    with pytest.raises(ValueError, match="syncretism_threshold"):
+        WordOptions(syncretism_threshold=1.5)
+    with pytest.raises(ValueError, match="syncretism_min_lemmas"):
+        WordOptions(syncretism_min_lemmas=0)
+
+
+def test_german_build_reports_syncretism_and_agreement(data_dir: Path, tmp_path: Path) -> None:
+    """The README's German build (case only): no class the paradigm statistics call
+    syncretic, the shares in report.json and the card, UD agreement reported."""
+    result = build_unimorph(
+        [data_dir / "unimorph/sigmorphon2018/german-train-high"],
+        lang="de",
+        out=tmp_path / "de",
+        scale=True,
+        tasks=["case"],
+        frequencies=[data_dir / "ud/UD_German-GSD"],
+    )
+    entry = json.loads((result.out / "report.json").read_text())["case"]
+    counts = entry["derived"]["counts"]
+    sync = counts["syncretism"]
+    assert sync["syncretic"] == ["Accusative ~ Nominative"]
+    classes = set(entry["class_counts"])
+    assert classes == {"Accusative/Nominative", "Dative", "Genitive", "None"}
+    for pair in sync["syncretic"]:
+        a, b = pair.split(" ~ ")
+        assert a not in classes and b not in classes
+    assert counts["case_evidence"]["case_sensitive"] is True
+    agreement = counts["ud_agreement"]
+    assert agreement["treebanks"] == ["UD_German-GSD"] and agreement["in_treebanks"] > 50
+    card = (result.out / "README.md").read_text()
+    assert "syncretic at paradigm level" in card and "Accusative \\~ Nominative" in card
+    assert "confound audit (" in card and "**Test power**" in card
