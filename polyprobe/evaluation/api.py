@@ -32,6 +32,7 @@ from polyprobe.evaluation.data import (
     read_card,
     resolve_configs,
 )
+from polyprobe.evaluation.diagnostics import probe_warnings
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
 from polyprobe.evaluation.protocols import SplitArrays, majority_outcome, run_protocol
@@ -385,6 +386,7 @@ class _EncoderWork:
             run.seeds, self.fit_seeds, self.sources, spec, enc
         )
         result["job"] = run.job(cfg.config, enc, layer)
+        result["warnings"] = [] if enc.is_majority else probe_warnings(spec, chosen)
         return result
 
     def _runtime(self, t_probe: float, t_seed_encode: float) -> dict[str, Any]:

@@ -245,6 +245,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (raised as a KeyboardInterrupt)
         return _interrupted(exc, finished, args.out)
     print(summary_table(results))
+    for r in results:  # unconverged fits, choices at a grid's edge: on stderr, and in the file
+        layer = r["encoder"]["layer"]
+        where = f"{r['config']} {r['encoder']['id']}" + ("" if layer is None else f" #{layer}")
+        for w in r.get("warnings") or []:
+            print(f"polyprobe evaluate: warning: {where}: {w}", file=sys.stderr)
     print(f"\n{len(results)} result file(s) under {args.out}")
     reused = sum(1 for r in results if r.get("resumed"))
     if reused:

@@ -23,6 +23,8 @@ before them stay readable, and ``report``/``correlate`` read both):
 - ``job``: what makes a result reusable: dataset fingerprint and revision, config, encoder id and layer, the probe's parameters and grid, folds, the seeds
   asked for, bootstrap size. A re-run with an equal ``job`` skips the result (``--force``
   recomputes); a file without one (or unreadable) is recomputed.
+- ``warnings``: sentences about the result's own fits (``diagnostics.py``): fits stopped at
+  ``max_iter`` before converging, a grid point chosen at the edge of its grid.
 - ``cache.cached``: False for encoders that are recomputed, never cached.
 - ``runtime_seconds``: ``total`` = this result's own time = ``probe`` (its probe, selection
   and control fits) + ``encode`` (its share of encoding: an encoder's pass over a config is
@@ -62,7 +64,7 @@ TOP_LEVEL_KEYS = (
 )
 
 
-OPTIONAL_KEYS = ("repetitions", "job")
+OPTIONAL_KEYS = ("repetitions", "job", "warnings")
 
 
 def safe_name(text: str, limit: int = 80) -> str:
