@@ -117,6 +117,8 @@ def evaluate(
     Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A local folder is read in place
     and adds nothing to the datasets cache."""
     spec = get_probe(probe)
+    if device and device.startswith("cuda") and spec.device is None:
+        spec.device = check_device(device)  # LR fits follow an explicit CUDA request (else CPU)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
     if not seed_list:
         raise UsageError("at least one seed is needed")

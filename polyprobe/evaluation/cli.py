@@ -93,7 +93,12 @@ def add_evaluate_parser(subparsers: Any) -> None:
         "$HF_DATASETS_CACHE, else ~/.cache/huggingface/datasets); a local folder is read in "
         "place and never copied there",
     )
-    p.add_argument("--device", default=None, help="cpu, cuda, mps (default: auto)")
+    p.add_argument(
+        "--device",
+        default=None,
+        help="encoders: cpu, cuda, mps (default: auto); the lr fits run on an explicit cuda "
+        "device, on the CPU otherwise",
+    )
     p.add_argument("--batch-size", type=int, default=32, help="encoding batch size")
     p.add_argument(
         "--no-progress",
