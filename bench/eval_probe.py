@@ -1,8 +1,17 @@
-"""Probe benchmark: LR and MLP with their full grids on a 100k × 768 float32 train set with 10
-classes (synthetic, learnable), on CPU, next to plain scikit-learn ``LogisticRegression`` fitted
-once per grid point on the same (standardised) data. The ratio is the figure of merit; nothing
-here asserts timings.
+"""Probe benchmarks; ratios within one run are the figures of merit, nothing asserts timings.
 
+``--trec FOLDER`` (a ``polyprobe build trec`` output): the whole command
+``polyprobe evaluate FOLDER --config coarse --encoder random --probe lr`` (a fresh process,
+results folder and cache) next to scikit-learn's ``LogisticRegression`` over the same grid and
+the same folds on the same features (seed 0's group k-fold on train, standardised per fold,
+the chosen C refitted on all of train, scored on test). ``--repeat N`` interleaves N rounds and
+prints medians (the machine is shared).
+
+Synthetic (default): LR and MLP with their full grids on an n × 768 float32 train set with 10
+classes (learnable), on CPU, next to plain scikit-learn ``LogisticRegression`` fitted once per
+grid point on the same (standardised) data.
+
+    python bench/eval_probe.py --trec /tmp/trec --skip-synthetic
     python bench/eval_probe.py            # full size (several minutes on 2 cores)
     python bench/eval_probe.py --n 20000  # quicker
 """
@@ -10,7 +19,13 @@ here asserts timings.
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -27,14 +42,100 @@ def make_data(n: int, dim: int, n_classes: int, seed: int = 0):
     return (X[:n], y[:n]), (X[n : n + m], y[n : n + m]), (X[n + m :], y[n + m :])
 
 
+def trec_features(folder: str) -> dict:
+    """Random-encoder features, labels and groups of TREC coarse, read as ``evaluate`` does."""
+    from polyprobe.evaluation.data import load_config, read_card
+    from polyprobe.evaluation.encoders import build_encoder
+
+    card = read_card(folder, None)
+    cfg = load_config(folder, "coarse", None, card, None)
+    enc = build_encoder("random")
+    out = {}
+    for s in ("train", "test"):
+        items = [row[0] for row in cfg.items(s)]
+        out[s] = (enc.encode(items)[None], cfg.labels(s), cfg.groups(s), cfg.keys(s))
+    return out
+
+
+def sklearn_trec(feats: dict, folds: int = 5) -> tuple[float, float, float]:
+    """(seconds, chosen C, test accuracy) of scikit-learn over the lr preset's grid and folds."""
+    from sklearn.linear_model import LogisticRegression
+
+    from polyprobe.evaluation.probes import LR_GRID, Standardizer
+    from polyprobe.evaluation.protocols import group_kfold
+
+    X, y, g, k = feats["train"]
+    Xte, yte = feats["test"][:2]
+    t = time.perf_counter()
+    fold_ids = group_kfold(g, k, folds, 0)
+    scores = np.zeros(len(LR_GRID))
+    for f in range(int(fold_ids.max()) + 1):
+        tr, va = fold_ids != f, fold_ids == f
+        sc = Standardizer(X[tr])
+        for j, C in enumerate(LR_GRID):
+            m = LogisticRegression(C=C).fit(sc(X[tr]), y[tr])
+            scores[j] += (m.predict(sc(X[va])) == y[va]).mean()
+    best = int(np.argmax(scores))
+    sc = Standardizer(X)
+    m = LogisticRegression(C=LR_GRID[best]).fit(sc(X), y)
+    acc = float((m.predict(sc(Xte)) == yte).mean())
+    return time.perf_counter() - t, LR_GRID[best], acc
+
+
+def polyprobe_trec(folder: str, extra: list[str]) -> tuple[float, float]:
+    """(seconds, test accuracy) of the whole ``polyprobe evaluate`` command, fresh process."""
+    import json
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "polyprobe", "evaluate", folder, "--config", "coarse"]
+        cmd += ["--encoder", "random", "--probe", "lr", "--out", f"{tmp}/out"]
+        cmd += ["--cache", f"{tmp}/cache", "--no-progress", *extra]
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ))
+        seconds = time.perf_counter() - t
+        (path,) = Path(tmp, "out").rglob("lr.json")
+        result = json.loads(path.read_text())
+    return seconds, result["metrics"]["accuracy"]["mean"]
+
+
+def run_trec(folder: str, repeat: int, extra: list[str]) -> None:
+    feats = trec_features(folder)
+    print(f"TREC coarse, random encoder: train {feats['train'][0].shape}, test {len(feats['test'][1])}")
+    ours, theirs = [], []
+    for r in range(repeat):  # interleaved: both see the same machine load
+        s_ours, acc_ours = polyprobe_trec(folder, extra)
+        s_sk, C_sk, acc_sk = sklearn_trec(feats)
+        ours.append(s_ours)
+        theirs.append(s_sk)
+        print(
+            f"round {r}: polyprobe command {s_ours:6.1f} s (acc {acc_ours:.4f})  "
+            f"sklearn grid {s_sk:6.1f} s (C={C_sk}, acc {acc_sk:.4f})  ratio {s_sk / s_ours:.2f}x"
+        )
+    mo, mt = statistics.median(ours), statistics.median(theirs)
+    print(f"median: polyprobe {mo:.1f} s, sklearn {mt:.1f} s, sklearn/polyprobe {mt / mo:.2f}x")
+
+
 def main() -> None:
+    import warnings
+
+    warnings.filterwarnings("ignore", message=".*failed to converge.*")  # sklearn's, expected
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--dim", type=int, default=768)
     ap.add_argument("--classes", type=int, default=10)
     ap.add_argument("--skip-sklearn", action="store_true")
     ap.add_argument("--skip-mlp", action="store_true")
+    ap.add_argument("--trec", default=None, help="a `polyprobe build trec` folder")
+    ap.add_argument("--repeat", type=int, default=1, help="interleaved TREC rounds")
+    ap.add_argument("--skip-synthetic", action="store_true")
+    ap.add_argument(
+        "--evaluate-args", default="", help="extra `polyprobe evaluate` arguments (TREC)"
+    )
     args = ap.parse_args()
+    if args.trec:
+        run_trec(args.trec, args.repeat, args.evaluate_args.split())
+    if args.skip_synthetic:
+        return
 
     import torch
     from sklearn.linear_model import LogisticRegression
@@ -56,7 +157,7 @@ def main() -> None:
     best = int(np.argmax(val))
     t_ours = time.perf_counter() - t
     test_ours = acc(yte, fitted[best].predict(Xte))
-    iters = [f.info["iterations"] for f in fitted]
+    iters = [(f.info["iterations"], f.info["converged"]) for f in fitted]
     print(
         f"polyprobe lr   grid C={lr.grid['C']}: {t_ours:7.1f} s  "
         f"chosen C={fitted[best].params['C']}  test acc {test_ours:.4f}  L-BFGS iterations {iters}"

@@ -58,6 +58,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _register_optional(sub, "polyprobe.evaluation.cli", "add_evaluate_parser")
     _register_optional(sub, "polyprobe.evaluation.cli_reports", "add_correlate_parser")
     _register_optional(sub, "polyprobe.evaluation.cli_reports", "add_report_parser")
+    _register_optional(sub, "polyprobe.evaluation.cli_cache", "add_cache_parser")
     _register_optional(sub, "polyprobe.cli_publish", "add_publish_parser")
     _register_optional(sub, "polyprobe.cards.cli_release", "add_diff_parser")
     _register_optional(sub, "polyprobe.cards.cli_release", "add_export_parser")

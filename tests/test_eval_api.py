@@ -42,25 +42,39 @@ def toy_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _strip(result: dict) -> dict:
-    return {k: v for k, v in result.items() if k not in ("runtime_seconds", "cache", "path")}
+    return {
+        k: v for k, v in result.items() if k not in ("runtime_seconds", "cache", "path", "resumed")
+    }
+
+
+def bag_of_words(texts: list[str]) -> np.ndarray:
+    """A deterministic user encoder with an id, so its vectors may be cached."""
+    out = np.zeros((len(texts), 16), np.float32)
+    for i, text in enumerate(texts):
+        for word in text.split():
+            out[i, sum(map(ord, word)) % 16] += 1.0
+    return out
+
+
+bag_of_words.polyprobe_id = "toy-bag-of-words-v1"  # type: ignore[attr-defined]
 
 
 def test_end_to_end_schema_majority_determinism_and_cache(toy_dir: Path, tmp_path: Path) -> None:
     kwargs = dict(
         config="cue",
-        encoders=["majority", "random?dim=32"],
+        encoders=["majority", "random?dim=32", bag_of_words],
         seeds=2,
         out=tmp_path / "out",
         cache=tmp_path / "cache",
     )
     first = evaluate(str(toy_dir), **kwargs)
-    assert len(first) == 2
+    assert len(first) == 3
     for r in first:
         assert not check_schema(r)
         assert list(r)[: len(TOP_LEVEL_KEYS)] == list(TOP_LEVEL_KEYS)
         on_disk = json.loads(Path(r["path"]).read_text())
         assert on_disk["metrics"] == r["metrics"]
-    maj, rnd = first
+    maj, rnd, bag = first
     test_labels = np.array(toy_sentences(80, prefix="te")["label"])
     train_labels = np.array(toy_sentences(240, prefix="tr")["label"])
     majority_class = int(np.bincount(train_labels).argmax())
@@ -75,11 +89,14 @@ def test_end_to_end_schema_majority_determinism_and_cache(toy_dir: Path, tmp_pat
         "test": 80,
     }
     assert rnd["control"]["key"] == "first-bigram" and "selectivity" in rnd["control"]
-    assert rnd["cache"] == {"hits": 0, "misses": 400}
+    # the random baseline is recomputed, never cached; a user encoder with an id is cached
+    assert rnd["cache"] == {"hits": 0, "misses": 400, "cached": False}
+    assert bag["cache"] == {"hits": 0, "misses": 400}
     assert Path(rnd["path"]).relative_to(tmp_path / "out").parts[:2] == ("toy", "cue")
-    second = evaluate(str(toy_dir), **kwargs)
-    assert [_strip(r) for r in first] == [_strip(r) for r in second]
-    assert second[1]["cache"] == {"hits": 400, "misses": 0}
+    again = evaluate(str(toy_dir), force=True, **kwargs)  # recomputed: same numbers
+    assert [_strip(r) for r in first] == [_strip(r) for r in again]
+    assert again[2]["cache"] == {"hits": 400, "misses": 0}
+    assert not any(r.get("resumed") for r in again)
 
 
 def test_random_labels_are_chance_with_kfold_protocol(toy_dir: Path, tmp_path: Path) -> None:

@@ -45,9 +45,17 @@ def test_keys_are_stable_across_processes() -> None:
     )
 
 
+def lengths(texts: list[str]) -> np.ndarray:
+    """A user encoder with an id: cacheable."""
+    return np.array([[len(t), t.count(" "), 1.0] for t in texts], np.float32)
+
+
+lengths.polyprobe_id = "lengths-v1"  # type: ignore[attr-defined]
+
+
 def test_hits_and_misses(tmp_path) -> None:
     cache = EmbeddingCache(tmp_path)
-    enc = build_encoder("random?dim=6")
+    enc = build_encoder(lengths)
     items = [Item("a b"), Item("c"), Item("a b")]
     first, stats = encode_cached(enc, items, cache)
     assert (stats.hits, stats.misses) == (0, 2)  # unique items

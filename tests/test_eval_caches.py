@@ -63,7 +63,9 @@ def test_a_local_folder_leaves_the_datasets_cache_empty(
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     out = tmp_path / "results"
-    args = ["evaluate", str(toy), "--all", "--encoder", "random?dim=16", "--seeds", "1"]
+    vectors = tmp_path / "words.vec"  # a cached encoder (random baselines are recomputed)
+    vectors.write_text("2 3\nno 1 0 0\nyes 0 1 0\n", encoding="utf-8")
+    args = ["evaluate", str(toy), "--all", "--encoder", f"vec:{vectors}", "--seeds", "1"]
     assert main([*args, "--out", str(out), "--no-progress"]) == 0
     assert len(_files(out)) == 2
     assert not caches["hf"].exists() or _files(caches["hf"]) == []

@@ -1,4 +1,4 @@
-"""Probes on synthetic data with known answers, and the torch L-BFGS LR against scikit-learn."""
+"""Probes on synthetic data with known answers, and the batched L-BFGS LR against scikit-learn."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from polyprobe.evaluation.probes import PRESETS, fit_grid, get_probe, lbfgs_logreg_path
+from polyprobe.evaluation.logreg import Problem, solve
+from polyprobe.evaluation.probes import PRESETS, fit_grid, get_probe
 from polyprobe.evaluation.protocols import SplitArrays, run_protocol
 from polyprobe.evaluation.synthetic import separable_blobs
 
@@ -35,9 +36,9 @@ def test_lr_matches_sklearn(n_classes: int) -> None:
     X, y = separable_blobs(600, 20, n_classes, margin=1.0)
     X = (X - X.mean(0)) / X.std(0)
     for C in (0.25, 8.0):
-        coef, intercept, _ = lbfgs_logreg_path(X.astype(np.float64), y, n_classes, [C], 2000, 1e-9)[
-            0
-        ]
+        sol = solve(X, y, np.ones((1, len(y)), bool), [Problem(0, 0, C)], n_classes, 2000, 1e-9)
+        coef, intercept = sol.coef[0], sol.intercept[0]
+        assert sol.converged[0]
         sk = LogisticRegression(C=C, tol=1e-10, max_iter=5000).fit(X, y)
         assert coef.shape == sk.coef_.shape
         assert np.abs(coef - sk.coef_).max() < 1e-3

@@ -71,8 +71,12 @@ def test_report_files_and_rows(tmp_path: Path) -> None:
     # selectivity where recorded, n/a with the reason otherwise
     assert "| bigram_shift | lr | hf:minilm:mean#2 |" in md
     assert "| 0.550 | 0.250 |" in md
-    assert "n/a (lexically disjoint splits)" in md
-    assert "n/a (downstream task)" in md
+    # one line per distinct n/a reason under the table, rows point to it
+    assert "| random | 0.500 ± 0.010 [0.480, 0.520] |" in md
+    assert "| 0.500 | – | n/a [1] |" in md and "| 0.500 | – | n/a [2] |" in md
+    assert "- [1] lexically disjoint splits (2 results)" in md
+    assert "- [2] downstream task (1 result)" in md
+    assert md.count("lexically disjoint splits") == 1
 
     assert paths["heatmap"].read_bytes()[:8] == PNG
     assert [p.name for p in paths["layer_curves"]] == ["layers-bigram_shift.png"]

@@ -1,9 +1,16 @@
 """``evaluate(...)``: dataset × configs × encoders × layers → results (dicts and JSON files).
 
 Order of work, chosen so that nothing is encoded twice: per config, per encoder, every unique
-item (text, tokens, target) of every split is encoded once for all layers through the disk
-cache; then per layer, per seed, the probe and its control task are trained on the cached
-features. Pair levels use SentEval's features [u, v, |u−v|, u∗v].
+item (text, tokens, target) of every split is encoded once for all layers (through the disk
+cache for encoders worth caching); then per layer, per seed, the probe and its control task are
+trained on those features. Pair levels use SentEval's features [u, v, |u−v|, u∗v].
+
+Seeds repeat only what varies (``seeds.py``): a deterministic probe on a deterministic encoder
+under the split protocol is fitted once; a random encoder (``random``, ``borep``) is encoded
+again per seed with that seed's vectors. The control task is repeated for every seed asked for
+(its labels are redrawn per seed). Before a config is loaded, results already under ``out``
+from an equal job (``results.reusable_result``) are read back instead of recomputed, so a
+re-run skips them and an interrupted run resumes where it stopped (``force`` recomputes).
 """
 
 from __future__ import annotations
@@ -18,14 +25,34 @@ import numpy as np
 from polyprobe.errors import UsageError
 from polyprobe.evaluation import controls, discourse
 from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
-from polyprobe.evaluation.data import LoadedConfig, load_config, read_card, resolve_configs
+from polyprobe.evaluation.data import (
+    LoadedConfig,
+    dataset_revision,
+    load_config,
+    read_card,
+    resolve_configs,
+)
+from polyprobe.evaluation.diagnostics import probe_warnings
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
 from polyprobe.evaluation.heads import pair_representation
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
-from polyprobe.evaluation.protocols import SplitArrays, components, majority_outcome, run_protocol
-from polyprobe.evaluation.results import library_versions, result_path, write_result
+from polyprobe.evaluation.protocols import SplitArrays, majority_outcome, run_protocol
+from polyprobe.evaluation.results import (
+    dataset_identity,
+    job_block,
+    library_versions,
+    result_path,
+    reusable_result,
+    write_result,
+)
 from polyprobe.evaluation.scored_pairs import is_scored_pairs
-from polyprobe.evaluation.stats import accuracy_summary, summarise
+from polyprobe.evaluation.seeds import (
+    CONTROL_LABELS,
+    ENCODER_VECTORS,
+    repetitions_block,
+    variance_sources,
+)
+from polyprobe.evaluation.stats import summarise
 
 EncoderLike = str | Encoder | Callable[[list[str]], Any]
 
@@ -63,53 +90,6 @@ def _features(
             else:
                 out[layer][s] = block
     return out, {"hits": stats.hits, "misses": stats.misses}
-
-
-def _control(
-    cfg: LoadedConfig,
-    spec: ProbeSpec,
-    feats: dict[str, np.ndarray],
-    groups: dict[str, np.ndarray],
-    lex: dict[str, np.ndarray],
-    protocol: str,
-    seeds: list[int],
-    folds: int,
-    task_acc: float,
-    tag: str,
-    n_boot: int,
-) -> dict[str, Any]:
-    name = controls.control_key_name(cfg)
-    keys = {s: controls.control_keys(cfg, s, name) for s in cfg.splits}
-    if "test" in cfg.splits and spec.protocol != "cv":
-        cov = controls.coverage(keys["train"], keys["test"])
-        where = "train and test"
-    else:
-        pooled_k = np.concatenate([keys[s] for s in cfg.splits])
-        comp = components(
-            np.concatenate([groups[s] for s in cfg.splits]),
-            np.concatenate([lex[s] for s in cfg.splits]),
-        )
-        cov = controls.cv_coverage(pooled_k, comp)
-        where = "cross-validation folds"
-    if cov == 0.0:
-        reason = (
-            f"no control key ({name}) recurs across {where}: the splits are disjoint on it, "
-            "so control accuracy would be chance by construction"
-        )
-        return controls.not_applicable(reason, name)
-    n_classes = len(cfg.label_names)
-    pairs = []
-    for seed in seeds:
-        ctl = controls.control_labels(keys, cfg.labels("train"), n_classes, seed)
-        outcome = run_protocol(spec, SplitArrays(feats, ctl, groups, lex), n_classes, seed, folds)
-        pairs.append((outcome.y_true, outcome.y_pred))  # each seed has its own control labels
-    acc_block = accuracy_summary(pairs, "control|" + tag, n_boot)
-    return {
-        "key": name,
-        "test_key_coverage": round(cov, 6),
-        "accuracy": acc_block,
-        "selectivity": round(task_acc - acc_block["mean"], 6),
-    }
 
 
 def lexical_configs(card: Any, names: list[str]) -> bool:
@@ -193,15 +173,22 @@ def evaluate(
     n_boot: int = 1000,
     progress: bool = False,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    force: bool = False,
 ) -> list[dict[str, Any]]:
     """Evaluate ``encoders`` on ``dataset`` (folder or hub id); one result per config × encoder
-    × layer. ``config``: None (the card's default), a name, a list, or ``"all"``. ``seeds``: a
-    count (seeds 0..N-1) or explicit seeds. Writes JSON files under ``out`` when given.
-    ``cache``: the embedding cache (default ``$POLYPROBE_CACHE/embeddings``); ``cache_dir``:
-    where ``datasets`` keeps a Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A
-    local folder is read in place and adds nothing to the datasets cache."""
-    t_all = time.perf_counter()
-    base_spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
+    × layer. ``config``: None (the card's default), a name, a list, ``"all"`` or
+    ``"recommended"`` (one config per task). ``seeds``: a count (seeds 0..N-1) or explicit
+    seeds; a seed varies what ``seeds.py`` says (fold assignment, MLP initialisation and batch
+    order, random encoder vectors), and when nothing would vary the probe is fitted once.
+    Writes JSON files under ``out`` when given; a result already there from an equal job
+    (same dataset fingerprint, config, encoder, layer, probe parameters, seeds) is read back
+    instead of recomputed (marked ``resumed``), unless ``force``. ``cache``: the embedding
+    cache (default ``$POLYPROBE_CACHE/embeddings``); ``cache_dir``: where ``datasets`` keeps a
+    Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A local folder is read in place
+    and adds nothing to the datasets cache."""
+    spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
+    if device and device.startswith("cuda") and spec.device is None:
+        spec.device = check_device(device)  # LR fits follow an explicit CUDA request (else CPU)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
     if not seed_list:
         raise UsageError("at least one seed is needed")
@@ -229,118 +216,277 @@ def evaluate(
             dataset, names, encs, card, store, cache, out, revision, cache_dir, batch_size,
             seed_list[0], on_result,
         )  # fmt: skip
-    bar = jobs = None
+    run = _Run(
+        dataset, revision, card, spec, seed_list, folds, n_boot, store, batch_size, out, on_result
+    )
     if progress:
         from tqdm.auto import tqdm
 
-        jobs = tqdm(total=len(names) * len(encs), unit="job", desc="evaluate", position=0)
-        bar = tqdm(total=0, unit="text", leave=False, position=1)
-    versions = library_versions()
-    results: list[dict[str, Any]] = []
+        run.jobs = tqdm(total=len(names) * len(encs), unit="job", desc="evaluate", position=0)
+        run.bar = tqdm(total=0, unit="text", leave=False, position=1)
     try:
         for name in names:
-            cfg = load_config(dataset, name, revision, card, cache_dir)
-            spec = discourse.probe_for_config(base_spec, cfg.task)
-            n_classes = len(cfg.label_names)
-            groups = {s: cfg.groups(s) for s in cfg.splits}
-            lex = {s: cfg.keys(s) for s in cfg.splits}
-            labels = {s: cfg.labels(s) for s in cfg.splits}
-            majority = majority_outcome(
-                SplitArrays({}, labels, groups, lex), n_classes, spec, folds
-            )
-            maj_label = int(np.bincount(majority.majority_pred, minlength=n_classes).argmax())
-            majority_block = {
-                "label": cfg.label_names[maj_label],
-                "accuracy": round(float((majority.y_true == majority.majority_pred).mean()), 6),
-            }
-            for enc in encs:
-                t0 = time.perf_counter()
-                if enc.is_majority:
-                    feats_by_layer = {
-                        None: {s: np.zeros((cfg.size(s), 1), np.float32) for s in cfg.splits}
-                    }
-                    cache_stats = {"hits": 0, "misses": 0}
-                else:
-                    feats_by_layer, cache_stats = _features(cfg, enc, store, batch_size, bar)
-                t_encode = time.perf_counter() - t0
-                for layer, feats in feats_by_layer.items():
-                    t1 = time.perf_counter()
-                    # Bootstrap seed: independent of how the dataset path was spelled.
-                    tag = f"{cfg.revision}|{cfg.config}|{enc.id}|{layer}|{spec.name}"
-                    if enc.is_majority:
-                        preds = [majority.majority_pred for _ in seed_list]
-                        y_true, protocol = majority.y_true, majority.protocol
-                        chosen = [{"classifier": "train-majority"}]
-                    else:
-                        data = SplitArrays(feats, labels, groups, lex)
-                        preds, chosen = [], []
-                        for seed in seed_list:
-                            if bar is not None:
-                                bar.set_description(f"probe {spec.name} seed {seed} layer {layer}")
-                            outcome = run_protocol(spec, data, n_classes, seed, folds)
-                            preds.append(outcome.y_pred)
-                            for rec in outcome.chosen:
-                                chosen.append({"seed": seed, **rec})
-                        y_true, protocol = outcome.y_true, outcome.protocol
-                    metrics = summarise(y_true, preds, cfg.label_names, tag, n_boot)
-                    if enc.is_majority:
-                        control: dict[str, Any] = controls.not_applicable(
-                            "the majority baseline reads no input, so it has no control task"
-                        )
-                    else:
-                        control = _control(
-                            cfg,
-                            spec,
-                            feats,
-                            groups,
-                            lex,
-                            protocol,
-                            seed_list,
-                            folds,
-                            metrics["accuracy"]["mean"],
-                            tag,
-                            n_boot,
-                        )
-                    t_probe = time.perf_counter() - t1
-                    result = _assemble(
-                        cfg,
-                        enc,
-                        layer,
-                        spec,
-                        protocol,
-                        seed_list,
-                        metrics,
-                        majority_block,
-                        control,
-                        cache_stats,
-                        chosen,
-                        versions,
-                        folds,
-                        {
-                            "encode": t_encode,
-                            "probe": t_probe,
-                            "total": time.perf_counter() - t_all,
-                        },
-                    )
-                    if enc.is_majority:
-                        result["probe"]["params"] = {"classifier": "train-majority"}
-                        result["probe"]["grid"] = {}
-                    if out is not None:
-                        path = result_path(out, dataset, cfg.config, enc.id, layer, spec.name)
-                        write_result(path, result)
-                        result["path"] = str(path)
-                    results.append(result)
-                    if on_result is not None:
-                        on_result(result)
-                if jobs is not None:
-                    jobs.update(1)
+            reuse = run.reusable(name, encs) if out is not None and not force else {}
+            if all((i, la) in reuse for i, enc in enumerate(encs) for la in enc.layers):
+                for i, enc in enumerate(encs):
+                    run.encoder(None, i, enc, reuse)  # every result read back: nothing loaded
+                continue
+            loaded = load_config(dataset, name, revision, card, cache_dir, run.dataset_revision())
+            cfg = _Config(loaded, run.spec_for(name), folds)
+            for i, enc in enumerate(encs):
+                run.encoder(cfg, i, enc, reuse)
     finally:
-        for b in (bar, jobs):
+        for b in (run.bar, run.jobs):
             if b is not None:
                 b.close()
         if not isinstance(cache, EmbeddingCache):
             store.close()
-    return results
+    return run.results
+
+
+class _Config:
+    """One loaded config and what every encoder's evaluation of it shares: labels, groups,
+    keys, the majority baseline and (set up on first use) the control task."""
+
+    def __init__(self, cfg: LoadedConfig, spec: ProbeSpec, folds: int):
+        self.cfg = cfg
+        self.n_classes = len(cfg.label_names)
+        self.groups = {s: cfg.groups(s) for s in cfg.splits}
+        self.lex = {s: cfg.keys(s) for s in cfg.splits}
+        self.labels = {s: cfg.labels(s) for s in cfg.splits}
+        arrays = SplitArrays({}, self.labels, self.groups, self.lex)
+        self.majority = majority_outcome(arrays, self.n_classes, spec, folds)
+        pred = self.majority.majority_pred
+        maj_label = int(np.bincount(pred, minlength=self.n_classes).argmax())
+        self.majority_block = {
+            "label": cfg.label_names[maj_label],
+            "accuracy": round(float((self.majority.y_true == pred).mean()), 6),
+        }
+        self.spec = spec  # this config's probe (discourse.probe_for_config)
+        self._plan: controls.ControlPlan | None = None
+
+    def control_plan(self) -> controls.ControlPlan:
+        if self._plan is None:
+            self._plan = controls.plan_control(
+                self.cfg, self.spec.protocol == "cv", self.groups, self.lex
+            )
+        return self._plan
+
+
+class _Run:
+    """The state of one ``evaluate`` call: settings, results so far, progress bars."""
+
+    def __init__(
+        self,
+        dataset: str,
+        revision: str | None,
+        card: Any,
+        spec: ProbeSpec,
+        seeds: list[int],
+        folds: int,
+        n_boot: int,
+        store: EmbeddingCache,
+        batch_size: int,
+        out: str | Path | None,
+        on_result: Callable[[dict[str, Any]], None] | None,
+    ):
+        self.dataset, self.revision, self.card = dataset, revision, card
+        self.spec, self.seeds, self.folds, self.n_boot = spec, seeds, folds, n_boot
+        self.store, self.batch_size, self.out, self.on_result = store, batch_size, out, on_result
+        self.versions = library_versions()
+        self.results: list[dict[str, Any]] = []
+        self.bar: Any = None
+        self.jobs: Any = None
+        self._identity: dict[str, Any] | None = None
+        self._revision: str | None = None
+
+    # ---------------------------------------------------------------- resuming
+
+    def identity(self) -> dict[str, Any]:
+        if self._identity is None:
+            self._identity = dataset_identity(self.card, self.dataset_revision())
+        return self._identity
+
+    def dataset_revision(self) -> str:
+        """Computed once per call (a local folder's is a hash of all its files)."""
+        if self._revision is None:
+            self._revision = dataset_revision(self.dataset, self.revision, self.card)
+        return self._revision
+
+    def spec_for(self, config: str) -> ProbeSpec:
+        """The probe of one config: the preset, or DiscoEval's classifier for its task."""
+        return discourse.probe_for_config(self.spec, config)
+
+    def job(self, config: str, enc: Encoder, layer: int | None) -> dict[str, Any]:
+        spec = self.spec_for(config)
+        return job_block(
+            self.identity(), config, enc.id, layer, spec, self.folds, self.seeds, self.n_boot
+        )
+
+    def path(self, config: str, enc: Encoder, layer: int | None) -> Path | None:
+        if self.out is None:
+            return None
+        return result_path(self.out, self.dataset, config, enc.id, layer, self.spec_for(config).name)
+
+    def reusable(self, config: str, encs: list[Encoder]) -> dict[tuple[int, Any], Any]:
+        """Results under ``out`` from equal jobs, by (encoder index, layer)."""
+        reuse = {}
+        for i, enc in enumerate(encs):
+            for layer in enc.layers:
+                path = self.path(config, enc, layer)
+                assert path is not None
+                found = reusable_result(path, self.job(config, enc, layer))
+                if found is not None:
+                    reuse[(i, layer)] = (found, path)
+        return reuse
+
+    def emit(self, result: dict[str, Any], path: Path | None, reused: bool = False) -> None:
+        if reused:
+            result["resumed"] = True
+        elif path is not None:
+            write_result(path, result)
+        if path is not None:
+            result["path"] = str(path)
+        self.results.append(result)
+        if self.on_result is not None:
+            self.on_result(result)
+
+    # ---------------------------------------------------------------- one encoder
+
+    def encoder(self, c: _Config | None, i: int, enc: Encoder, reuse: dict) -> None:
+        """Every layer of ``enc`` on one config: read back where reusable, else computed.
+        ``c`` is None only when every result is reused."""
+        todo = [la for la in enc.layers if (i, la) not in reuse]
+        if todo:
+            assert c is not None
+            work = _EncoderWork(self, c, enc, len(todo))
+        for layer in enc.layers:
+            if (i, layer) in reuse:
+                self.emit(*reuse[(i, layer)], reused=True)
+            else:
+                result = work.layer(layer)
+                self.emit(result, self.path(c.cfg.config, enc, layer))  # type: ignore[union-attr]
+        if self.jobs is not None:
+            self.jobs.update(1)
+
+
+class _EncoderWork:
+    """One encoder on one config: its features (encoded once for all layers, or per seed for
+    a random encoder), then a result per layer."""
+
+    def __init__(self, run: _Run, c: _Config, enc: Encoder, n_layers: int):
+        self.run, self.c, self.enc, self.n_layers = run, c, enc, n_layers
+        spec = c.spec
+        self.sources = variance_sources(spec, c.cfg.splits, enc)
+        self.fit_seeds = run.seeds if self.sources else run.seeds[:1]
+        self.varying = ENCODER_VECTORS in self.sources
+        self.cache_stats: dict[str, Any] = {"hits": 0, "misses": 0}
+        self.shared: dict[int | None, dict[str, np.ndarray]] = {}
+        t0 = time.perf_counter()
+        if enc.is_majority:
+            cfg = c.cfg
+            self.shared = {None: {s: np.zeros((cfg.size(s), 1), np.float32) for s in cfg.splits}}
+        elif not self.varying:
+            self.shared, self.cache_stats = _features(
+                c.cfg, enc, run.store, run.batch_size, run.bar
+            )
+        self.t_encode = time.perf_counter() - t0
+        if not enc.cacheable or enc.is_majority:
+            self.cache_stats["cached"] = False
+
+    def _seed_features(self, seed: int, layer: int | None) -> tuple[dict[str, np.ndarray], float]:
+        if not self.varying:
+            return self.shared[layer], 0.0
+        t0 = time.perf_counter()
+        run = self.run
+        by_layer, stats = _features(
+            self.c.cfg, self.enc.for_seed(seed), run.store, run.batch_size, run.bar
+        )
+        self.cache_stats = {**stats, "cached": False}
+        return by_layer[layer], time.perf_counter() - t0
+
+    def layer(self, layer: int | None) -> dict[str, Any]:
+        run, c, enc, spec = self.run, self.c, self.enc, self.c.spec
+        cfg = c.cfg
+        t1 = time.perf_counter()
+        t_seed_encode = 0.0
+        tag = f"{cfg.revision}|{cfg.config}|{enc.id}|{layer}|{spec.name}"
+        preds: list[np.ndarray] = []
+        chosen: list[dict[str, Any]] = []
+        control_pairs: list[tuple[np.ndarray, np.ndarray]] = []
+        y_true, protocol = c.majority.y_true, c.majority.protocol
+        plan = None if enc.is_majority else c.control_plan()
+        if enc.is_majority:
+            preds = [c.majority.majority_pred]
+            chosen = [{"classifier": "train-majority"}]
+        else:
+            assert plan is not None
+            for seed in run.seeds:  # the control task is repeated for every seed asked for
+                feats, dt = self._seed_features(seed, layer)
+                t_seed_encode += dt
+                if run.bar is not None:
+                    run.bar.set_description(f"probe {spec.name} seed {seed} layer {layer}")
+                if seed in self.fit_seeds:
+                    data = SplitArrays(feats, c.labels, c.groups, c.lex)
+                    outcome = run_protocol(spec, data, c.n_classes, seed, run.folds)
+                    preds.append(outcome.y_pred)
+                    chosen += [{"seed": seed, **rec} for rec in outcome.chosen]
+                    y_true, protocol = outcome.y_true, outcome.protocol
+                if plan.skip is None:
+                    ctl = SplitArrays(feats, plan.labels(cfg, seed), c.groups, c.lex)
+                    c_out = run_protocol(spec, ctl, c.n_classes, seed, run.folds)
+                    control_pairs.append((c_out.y_true, c_out.y_pred))
+        metrics = summarise(y_true, preds, cfg.label_names, tag, run.n_boot)
+        if plan is None:
+            control: dict[str, Any] = controls.not_applicable(
+                "the majority baseline reads no input, so it has no control task"
+            )
+        elif plan.skip is not None:
+            control = dict(plan.skip)
+        else:
+            reps = repetitions_block(
+                run.seeds, run.seeds, [*self.sources, CONTROL_LABELS], spec, enc
+            )
+            control = plan.block(control_pairs, metrics["accuracy"]["mean"], tag, run.n_boot, reps)
+        runtime = self._runtime(time.perf_counter() - t1 - t_seed_encode, t_seed_encode)
+        result = _assemble(
+            cfg,
+            enc,
+            layer,
+            spec,
+            protocol,
+            self.fit_seeds,
+            metrics,
+            c.majority_block,
+            control,
+            self.cache_stats,
+            chosen,
+            run.versions,
+            run.folds,
+            runtime,
+        )
+        if enc.is_majority:
+            result["probe"]["params"] = {"classifier": "train-majority"}
+            result["probe"]["grid"] = {}
+        result["repetitions"] = repetitions_block(
+            run.seeds, self.fit_seeds, self.sources, spec, enc
+        )
+        result["job"] = run.job(cfg.config, enc, layer)
+        result["warnings"] = [] if enc.is_majority else probe_warnings(spec, chosen)
+        return result
+
+    def _runtime(self, t_probe: float, t_seed_encode: float) -> dict[str, Any]:
+        """This result's own time: its probe and control fits plus its share of encoding
+        (an encoder's pass over the config is shared by the layers it returns)."""
+        if self.varying:
+            runtime: dict[str, Any] = {"encode": t_seed_encode, "probe": t_probe}
+        else:
+            runtime = {"encode": self.t_encode / self.n_layers, "probe": t_probe}
+            if self.n_layers > 1:
+                runtime["encode_pass"] = self.t_encode
+                runtime["encode_shared_by"] = self.n_layers
+        runtime["total"] = runtime["encode"] + runtime["probe"]
+        return runtime
 
 
 def _assemble(
@@ -357,7 +503,7 @@ def _assemble(
     chosen: list[dict[str, Any]],
     versions: dict[str, str],
     folds: int,
-    runtime: dict[str, float],
+    runtime: dict[str, Any],
 ) -> dict[str, Any]:
     pp = cfg.card.polyprobe
     pooling = getattr(enc, "pooling", None)
@@ -398,6 +544,8 @@ def _assemble(
         "majority": majority,
         "control": control,
         "cache": dict(cache_stats),
-        "runtime_seconds": {k: round(v, 3) for k, v in runtime.items()},
+        "runtime_seconds": {
+            k: round(v, 3) if isinstance(v, float) else v for k, v in runtime.items()
+        },
         "versions": versions,
     }

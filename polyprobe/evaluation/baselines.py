@@ -1,13 +1,21 @@
 """Baselines that need no download and work for every language.
 
 - ``majority``: no features; the evaluation replaces the probe with the *train* majority class.
-- ``random``: a fixed random vector per word type, seeded from blake2b of the type (never
-  Python's salted ``hash()``), averaged over the tokens.
+- ``random``: a fixed random vector per word type, seeded from blake2b of the seed and the type
+  (never Python's salted ``hash()``), averaged over the tokens.
 - ``borep``: Wieting & Kiela (2019) bag of random embedding projections: random word vectors
   (uniform in ±1/sqrt(d)), a random projection W (same init), pooled over tokens; max pooling
   and 4096 output dimensions as in the paper (``borep?dim=1024&pool=mean`` to change).
 - ``char-ngrams``: hashed bag of character 2–4-grams inside word boundaries (scikit-learn's
   MurmurHash3, stable across processes), L2-normalised.
+
+``random`` and ``borep`` are random *encoders*: which random vectors they draw is a source of
+variance like a probe's initialisation. Their seed follows the evaluation seed (seed s of
+``--seeds N`` encodes with vectors of seed s; seed 0 gives the vectors these encoders always
+gave), unless the spec pins it (``random?seed=7``); a pinned seed is part of the encoder id.
+These three are cheap and deterministic given their seed, so they are recomputed rather than
+cached (``cacheable = False``): BOREP's 4096 dimensions alone filled half of a 656 MB cache,
+and recomputing them costs less than reading them back.
 - ``w2v:CORPUS``: gensim word2vec trained on a UD treebank folder / CoNLL-U file or plain text,
   cached on disk under the corpus checksum and the training parameters.
 - ``vec:FILE``: word vectors in word2vec text (``.vec``, with or without header) or binary format.
@@ -19,6 +27,7 @@ Type lookups for ``w2v`` and ``vec`` fall back to the casefolded form; unknown w
 
 from __future__ import annotations
 
+import copy
 import gzip
 import os
 import re
@@ -115,12 +124,43 @@ class MajorityEncoder(_TokenEncoder):
         return {None: np.zeros((len(items), 1), np.float32)}
 
 
-class RandomEncoder(_TokenEncoder):
+class _SeededEncoder(_TokenEncoder):
+    """A random encoder: its vectors depend on a seed that follows the evaluation seed unless
+    the spec pins it (then it is part of the id). Not cached: recomputing is cheap."""
+
+    cacheable = False
+
+    def __init__(self, parsed: ParsedSpec):
+        super().__init__(parsed)
+        self.seed_pinned = "seed" in parsed.options
+        self.seed = option_int(parsed, "seed", 0)
+
+    @property
+    def varies_with_seed(self) -> bool:
+        return not self.seed_pinned
+
+    def _id_options(self, options: dict[str, object]) -> dict[str, object]:
+        return {**options, "seed": self.seed} if self.seed_pinned else options
+
+    def for_seed(self, seed: int) -> _SeededEncoder:
+        """This encoder with the vectors of ``seed`` (itself when the spec pins the seed)."""
+        if self.seed_pinned or seed == self.seed:
+            return self
+        other = copy.copy(self)
+        other.seed = int(seed)
+        other._memo = {}
+        other._reseed()
+        return other
+
+    def _reseed(self) -> None:
+        """Redraw what depends on the seed beyond the per-type vectors."""
+
+
+class RandomEncoder(_SeededEncoder):
     def __init__(self, parsed: ParsedSpec):
         super().__init__(parsed)
         self.dim = option_int(parsed, "dim", 300)
-        self.seed = option_int(parsed, "seed", 0)
-        self.options = {"dim": self.dim, "seed": self.seed}
+        self.options = self._id_options({"dim": self.dim})
         self.revision = BASELINE_REVISION
 
     def type_vector(self, token: str) -> np.ndarray:
@@ -128,23 +168,20 @@ class RandomEncoder(_TokenEncoder):
         return rng.standard_normal(self.dim).astype(np.float32)
 
 
-class BorepEncoder(_TokenEncoder):
+class BorepEncoder(_SeededEncoder):
     def __init__(self, parsed: ParsedSpec):
         super().__init__(parsed)
         self.in_dim = option_int(parsed, "in_dim", 300)
         self.dim = option_int(parsed, "dim", 4096)
-        self.seed = option_int(parsed, "seed", 0)
         self.pool = parsed.options.get("pool", "max")
         if self.pool not in ("max", "mean"):
             raise UsageError(f"{parsed.spec}: borep pooling must be max or mean")
-        self.options = {
-            "dim": self.dim,
-            "in_dim": self.in_dim,
-            "pool": self.pool,
-            "seed": self.seed,
-        }
+        self.options = self._id_options({"dim": self.dim, "in_dim": self.in_dim, "pool": self.pool})
         self.pooling = None
         self.revision = BASELINE_REVISION
+        self._reseed()
+
+    def _reseed(self) -> None:
         bound = 1.0 / np.sqrt(self.in_dim)
         rng = np.random.default_rng(stable_u64("polyprobe-borep-projection", self.seed))
         self.projection = rng.uniform(-bound, bound, (self.in_dim, self.dim)).astype(np.float32)
@@ -157,6 +194,8 @@ class BorepEncoder(_TokenEncoder):
 
 
 class CharNgramEncoder(_TokenEncoder):
+    cacheable = False  # a hashing vectorizer: recomputing is cheaper than a cache lookup
+
     def __init__(self, parsed: ParsedSpec):
         super().__init__(parsed)
         self.dim = option_int(parsed, "dim", 2048)

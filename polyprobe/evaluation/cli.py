@@ -26,6 +26,15 @@ encoder specs:
                               transformers encoder; #all = embeddings + every hidden layer
 
 results: OUT/<dataset>/<config>/<encoder>[_layer<L>]/<probe>.json
+  A result already there from the same job (dataset fingerprint, config, encoder id and layer,
+  probe parameters, seeds) is reused, not recomputed: re-running a command skips what it
+  finished, and an interrupted run resumes where it stopped. --force recomputes.
+
+seeds: a seed varies the fold assignment (k-fold protocols), the MLP's initialisation and
+  batch order, and the vectors of the random encoders (random, borep; pin them with ?seed=N).
+  When none of these applies (lr on a train/validation/test split with a deterministic
+  encoder), the probe is fitted once and the result says so; the control task is still
+  repeated per seed (its labels are redrawn).
 
 caches: embeddings in --cache (default $POLYPROBE_CACHE/embeddings, else
   ~/.cache/polyprobe/embeddings); a Hub dataset's Arrow files in --cache-dir (default
@@ -47,6 +56,12 @@ def add_evaluate_parser(subparsers: Any) -> None:
     which = p.add_mutually_exclusive_group()
     which.add_argument("--config", action="append", default=None, help="config (repeatable)")
     which.add_argument("--all", action="store_true", help="every config of the dataset")
+    which.add_argument(
+        "--recommended",
+        action="store_true",
+        help="the recommended config of every task (polyprobe cards: the config named like "
+        "its task's config, e.g. subject_number, not subject_number.natural-full)",
+    )
     p.add_argument(
         "--encoder",
         action="append",
@@ -58,6 +73,11 @@ def add_evaluate_parser(subparsers: Any) -> None:
     p.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
     p.add_argument("--folds", type=int, default=5, help="folds when there is no validation split")
     p.add_argument("--out", required=True, type=Path, help="results folder")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="recompute results that already exist under --out from the same job",
+    )
     p.add_argument(
         "--cache",
         type=Path,
@@ -73,7 +93,12 @@ def add_evaluate_parser(subparsers: Any) -> None:
         "$HF_DATASETS_CACHE, else ~/.cache/huggingface/datasets); a local folder is read in "
         "place and never copied there",
     )
-    p.add_argument("--device", default=None, help="cpu, cuda, mps (default: auto)")
+    p.add_argument(
+        "--device",
+        default=None,
+        help="encoders: cpu, cuda, mps (default: auto); the lr fits run on an explicit cuda "
+        "device, on the CPU otherwise",
+    )
     p.add_argument("--batch-size", type=int, default=32, help="encoding batch size")
     p.add_argument(
         "--no-progress",
@@ -85,20 +110,34 @@ def add_evaluate_parser(subparsers: Any) -> None:
     p.set_defaults(func=run_evaluate)
 
 
+def _seeds(result: dict[str, Any]) -> str:
+    """How many fits, and what varied between them ("1" when nothing varies)."""
+    reps = result.get("repetitions")
+    if not isinstance(reps, dict):
+        return str(len(result.get("seeds") or []))
+    varies = [v for v in reps.get("varies", []) if v]
+    n = len(reps.get("fitted") or [])
+    return f"{n} ({', '.join(varies)})" if varies else str(n)
+
+
 def _fmt(result: dict[str, Any]) -> list[str]:
     m = result["metrics"]["accuracy"]
     ctl = result["control"]
     sel = f"{ctl['selectivity']:+.3f}" if "selectivity" in ctl else "n/a"
     layer = result["encoder"]["layer"]
+    cache = result["cache"]
+    std = m.get("std")
     return [
         result["config"],
         result["encoder"]["id"] + ("" if layer is None else f" #{layer}"),
-        f"{m['mean']:.3f}±{m['std']:.3f}",
+        f"{m['mean']:.3f}" + (f"±{std:.3f}" if std is not None else ""),
         f"[{m['ci95'][0]:.3f},{m['ci95'][1]:.3f}]",
         f"{result['metrics']['macro_f1']['mean']:.3f}",
         f"{result['majority']['accuracy']:.3f}",
         sel,
-        f"{result['cache']['hits']}/{result['cache']['misses']}",
+        _seeds(result),
+        "not cached" if cache.get("cached") is False else f"{cache['hits']}/{cache['misses']}",
+        "reused" if result.get("resumed") else "new",
     ]
 
 
@@ -111,7 +150,9 @@ def summary_table(results: list[dict[str, Any]]) -> str:
         "macro-F1",
         "majority",
         "selectivity",
+        "fits",
         "cache hit/miss",
+        "result",
     ]
     rows = [head] + [_fmt(r) for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
@@ -127,6 +168,7 @@ def _interrupted(exc: KeyboardInterrupt, finished: list[dict[str, Any]], out: Pa
     the signal for a termination (``polyprobe.runtime.signals.Terminated``)."""
     if finished:
         print(summary_table(finished))
+        print("\nRe-run the same command to resume: finished results are reused, not recomputed.")
     signame = getattr(exc, "signame", None)
     what = f"terminated ({signame})" if signame else "interrupted"
     if finished:
@@ -174,7 +216,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         print("polyprobe evaluate: error: --seeds must be >= 1", file=sys.stderr)
         return EXIT_USAGE
-    config: Any = "all" if args.all else args.config
+    config: Any = "all" if args.all else "recommended" if args.recommended else args.config
     if isinstance(config, list) and len(config) == 1:
         config = config[0]
     finished: list[dict[str, Any]] = []  # results whose file is written, as they finish
@@ -200,6 +242,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
                 folds=args.folds,
                 progress=not args.no_progress,
                 on_result=finished.append,
+                force=args.force,
             )
     except PolyprobeError as exc:
         print(f"polyprobe evaluate: error: {exc}", file=sys.stderr)
@@ -212,5 +255,23 @@ def run_evaluate(args: argparse.Namespace) -> int:
         print(lexical_summary(results))
     else:
         print(summary_table(results))
+    for r in results:  # unconverged fits, choices at a grid's edge: on stderr, and in the file
+        layer = (r.get("encoder") or {}).get("layer")
+        enc_id = (r.get("encoder") or {}).get("id", "")
+        where = f"{r.get('config', '')} {enc_id}" + ("" if layer is None else f" #{layer}")
+        for w in r.get("warnings") or []:
+            print(f"polyprobe evaluate: warning: {where}: {w}", file=sys.stderr)
     print(f"\n{len(results)} result file(s) under {args.out}")
+    reused = sum(1 for r in results if r.get("resumed"))
+    if reused:
+        print(
+            f"{reused} reused from an earlier run (same dataset fingerprint, encoder and probe "
+            "parameters, seeds); --force recomputes them"
+        )
+    once = [r for r in results if (r.get("repetitions") or {}).get("varies") == []]
+    if once and args.seeds > 1:
+        print(
+            f"{len(once)} fitted once: nothing varies across seeds for them (deterministic "
+            "probe and encoder, no folds drawn); the `fits` column names what varies elsewhere"
+        )
     return EXIT_OK

@@ -29,15 +29,25 @@ def add_correlate_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "correlate",
         help="probing–downstream correlation across encoders",
-        description="Spearman and Pearson correlation between probing and downstream scores "
-        "across encoders (id + layer), per language and probe. p-values only with at least 5 "
-        "encoders; fewer is reported as descriptive. Prints a markdown table; with --out also "
-        "writes correlation.json, correlation.md and heatmap PNGs. Exit 1 when no probing × "
-        "downstream pair shares enough encoders to correlate.",
+        description="Spearman and Pearson correlation between probing and downstream scores, "
+        "per language and probe, across models (one point per model: its best layer, or "
+        "--model-layer N) and across encoders (id + layer). Layers of one model are not "
+        "independent: where a model contributes several layers, p-values come from the "
+        "per-model correlation, and the output says which was used. p-values only with at "
+        "least 5 independent points; fewer is reported as descriptive. Prints markdown; with "
+        "--out also writes correlation.json, correlation.md and heatmap PNGs. Exit 1 when no "
+        "probing × downstream pair shares enough encoders to correlate.",
     )
     p.add_argument("results", nargs="+", type=Path, help="results JSON files or folders")
     p.add_argument("--out", type=Path, default=None, help="folder for JSON, markdown and PNGs")
     p.add_argument("--metric", choices=METRICS, default="accuracy")
+    p.add_argument(
+        "--model-layer",
+        default="best",
+        metavar="best|N",
+        help="which layer stands for a model in the per-model correlation: its best layer on "
+        "each task (default) or layer N",
+    )
     p.set_defaults(func=run_correlate)
     return p
 
@@ -57,7 +67,7 @@ def run_correlate(args: argparse.Namespace) -> int:
         if not results:
             print("polyprobe: error: no results JSON found", file=sys.stderr)
             return EXIT_USAGE
-        corr = correlate(results, metric=args.metric)
+        corr = correlate(results, metric=args.metric, model_layer=args.model_layer)
         written = write_correlation(corr, args.out) if args.out is not None else []
     except PolyprobeError as exc:
         return _fail(exc)

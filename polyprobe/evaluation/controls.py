@@ -34,11 +34,14 @@ accuracy's spread includes the randomness of the control task itself.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from polyprobe.evaluation.data import LoadedConfig
+from polyprobe.evaluation.protocols import components
+from polyprobe.evaluation.stats import accuracy_summary
 from polyprobe.hashing import stable_rng
 
 
@@ -123,3 +126,70 @@ def not_applicable(reason: str, key: str | None = None) -> dict[str, Any]:
     if key:
         out["key"] = key
     return out
+
+
+@dataclass
+class ControlPlan:
+    """The control task of one config, set up once for all its encoders and layers: the key,
+    its coverage, and (drawn on first use) each seed's control labels. ``skip`` is the
+    result's ``control`` block when no control applies."""
+
+    name: str
+    keys: dict[str, np.ndarray]
+    coverage: float
+    skip: dict[str, Any] | None = None
+    _labels: dict[int, dict[str, np.ndarray]] = field(default_factory=dict)
+
+    def labels(self, cfg: LoadedConfig, seed: int) -> dict[str, np.ndarray]:
+        if seed not in self._labels:
+            train = cfg.labels("train")
+            self._labels[seed] = control_labels(self.keys, train, len(cfg.label_names), seed)
+        return self._labels[seed]
+
+    def block(
+        self,
+        pairs: list[tuple[np.ndarray, np.ndarray]],
+        task_accuracy: float,
+        tag: str,
+        n_boot: int,
+        repetitions: dict[str, Any],
+    ) -> dict[str, Any]:
+        """The result's ``control`` block from each seed's (gold control labels, predictions)."""
+        acc = accuracy_summary(pairs, "control|" + tag, n_boot)
+        return {
+            "key": self.name,
+            "test_key_coverage": round(self.coverage, 6),
+            "accuracy": acc,
+            "selectivity": round(task_accuracy - acc["mean"], 6),
+            "repetitions": repetitions,
+        }
+
+
+def plan_control(
+    cfg: LoadedConfig,
+    forced_cv: bool,
+    groups: dict[str, np.ndarray],
+    lexical_keys: dict[str, np.ndarray],
+) -> ControlPlan:
+    """Choose the key and measure its coverage: train → test under a test split, across fold
+    components under pooled CV (``forced_cv``: the probe forces cross-validation)."""
+    name = control_key_name(cfg)
+    keys = {s: control_keys(cfg, s, name) for s in cfg.splits}
+    if "test" in cfg.splits and not forced_cv:
+        cov = coverage(keys["train"], keys["test"])
+        where = "train and test"
+    else:
+        pooled = np.concatenate([keys[s] for s in cfg.splits])
+        comp = components(
+            np.concatenate([groups[s] for s in cfg.splits]),
+            np.concatenate([lexical_keys[s] for s in cfg.splits]),
+        )
+        cov = cv_coverage(pooled, comp)
+        where = "cross-validation folds"
+    if cov == 0.0:
+        reason = (
+            f"no control key ({name}) recurs across {where}: the splits are disjoint on it, "
+            "so control accuracy would be chance by construction"
+        )
+        return ControlPlan(name, keys, cov, not_applicable(reason, name))
+    return ControlPlan(name, keys, cov)

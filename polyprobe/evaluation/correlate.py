@@ -9,6 +9,15 @@ downstream score from logistic regression measure different things.
 
 With few encoders a correlation is a description, not evidence: p-values are reported only
 from :data:`MIN_ENCODERS_FOR_P` encoders up, and below that the output says ``descriptive``.
+
+Layers of one model are not independent encoders: thirteen layers of one BERT are thirteen
+points that share almost everything, and a p-value that counts them as thirteen samples
+overstates the evidence. So every pair is also correlated **across models**: one point per
+model (``encoder.id`` without the layer), its best layer on each task (``model_layer="best"``)
+or a named layer (``model_layer=6``; a model without layers keeps its one result). When some
+model contributes several layers, the per-layer correlation stays as a description (no
+p-values) and the p-values come from the per-model one; when every point is a different
+model the two coincide. Each pair says which it used (``p_value_from``).
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from polyprobe.errors import InputError
+from polyprobe.errors import InputError, UsageError
 
 RESULTS_SCHEMA_VERSION = 1
 CORRELATION_SCHEMA_VERSION = 1
@@ -210,16 +219,88 @@ def _pair_stats(xs: list[float], ys: list[float]) -> dict[str, Any]:
     return out
 
 
-def correlate(results: list[dict[str, Any]], *, metric: str = "accuracy") -> dict[str, Any]:
+def _model_scores(
+    per_encoder: dict[str, tuple[float, str]],
+    model_of: dict[str, tuple[str, Any]],
+    model_layer: str | int,
+) -> dict[str, tuple[float, Any]]:
+    """One (score, layer) per model: its best layer (ties: the lowest layer), or the named
+    layer; a model evaluated without layers keeps its one result."""
+    by_model: dict[str, dict[Any, float]] = {}
+    for enc, (score, _) in per_encoder.items():
+        model, layer = model_of[enc]
+        by_model.setdefault(model, {})[layer] = score
+    out: dict[str, tuple[float, Any]] = {}
+    for model, layers in by_model.items():
+        if None in layers and len(layers) == 1:
+            out[model] = (layers[None], None)
+        elif model_layer == "best":
+            layer = sorted(layers, key=lambda la: (-layers[la], str(la)))[0]
+            out[model] = (layers[layer], layer)
+        else:
+            wanted = [la for la in layers if str(la) == str(model_layer)]
+            if wanted:
+                out[model] = (layers[wanted[0]], wanted[0])
+    return out
+
+
+def _pair(
+    cell: dict[str, dict[str, dict[str, tuple[float, str]]]],
+    p: str,
+    d: str,
+    model_of: dict[str, tuple[str, Any]],
+    model_layer: str | int,
+) -> dict[str, Any]:
+    """One probing × downstream pair: across encoders (id + layer) and across models."""
+    shared = sorted(set(cell[PROBING][p]) & set(cell[DOWNSTREAM][d]))
+    xs = [cell[PROBING][p][e][0] for e in shared]
+    ys = [cell[DOWNSTREAM][d][e][0] for e in shared]
+    out: dict[str, Any] = {"probing": p, "downstream": d, "encoders": shared} | _pair_stats(xs, ys)
+    mp = _model_scores(cell[PROBING][p], model_of, model_layer)
+    md = _model_scores(cell[DOWNSTREAM][d], model_of, model_layer)
+    models = sorted(set(mp) & set(md))
+    stats = _pair_stats([mp[m][0] for m in models], [md[m][0] for m in models])
+    stats["n_models"] = stats.pop("n_encoders")
+    out["models"] = {
+        "layer": model_layer,
+        "points": {m: {"probing_layer": mp[m][1], "downstream_layer": md[m][1]} for m in models},
+        **stats,
+    }
+    n_models_shared = len({model_of[e][0] for e in shared})
+    if n_models_shared == len(shared):  # one point per model: the two correlations coincide
+        out["p_value_from"] = "encoders" if out["spearman_p"] is not None else None
+        return out
+    if out["spearman"] is not None:
+        out["spearman_p"] = out["pearson_p"] = None
+        out["inference"] = "descriptive"
+        out["reason"] = (
+            f"{len(shared)} points from {n_models_shared} model(s): layers of one model are "
+            "not independent, so no p-values here; see the per-model correlation"
+        )
+    out["p_value_from"] = "models" if out["models"]["spearman_p"] is not None else None
+    return out
+
+
+def correlate(
+    results: list[dict[str, Any]], *, metric: str = "accuracy", model_layer: str | int = "best"
+) -> dict[str, Any]:
     """Correlate every probing config with every downstream config, per language and probe,
-    across the encoders both were evaluated with (mean test ``metric`` over seeds)."""
+    across the encoders both were evaluated with (mean test ``metric`` over seeds), and across
+    models (``model_layer``: ``"best"`` or a layer number; see the module docstring)."""
+    if model_layer != "best":
+        try:
+            model_layer = int(model_layer)
+        except (TypeError, ValueError):
+            raise UsageError(f"model layer {model_layer!r}: use 'best' or a layer number") from None
     labels = task_labels(results)
     # (language, probe) -> kind -> task -> encoder -> (score, source)
     table: dict[tuple[str, str], dict[str, dict[str, dict[str, tuple[float, str]]]]] = {}
+    model_of: dict[str, tuple[str, Any]] = {}  # encoder key -> (model, layer)
     for i, r in enumerate(results):
         kind = DOWNSTREAM if r.get("task_type") == DOWNSTREAM else PROBING
         score = metric_mean(r, metric)
         enc = encoder_key(r)
+        model_of[enc] = (encoder_base(r), r["encoder"].get("layer"))
         for lang in languages(r):
             cell = table.setdefault((lang, probe_name(r)), {PROBING: {}, DOWNSTREAM: {}})
             per_enc = cell[kind].setdefault(labels[i], {})
@@ -237,15 +318,7 @@ def correlate(results: list[dict[str, Any]], *, metric: str = "accuracy") -> dic
     for (lang, probe), cell in sorted(table.items()):
         probing, downstream = sorted(cell[PROBING]), sorted(cell[DOWNSTREAM])
         encoders = sorted({e for kind in cell.values() for t in kind.values() for e in t})
-        pairs = []
-        for p in probing:
-            for d in downstream:
-                shared = sorted(set(cell[PROBING][p]) & set(cell[DOWNSTREAM][d]))
-                xs = [cell[PROBING][p][e][0] for e in shared]
-                ys = [cell[DOWNSTREAM][d][e][0] for e in shared]
-                pairs.append(
-                    {"probing": p, "downstream": d, "encoders": shared} | _pair_stats(xs, ys)
-                )
+        pairs = [_pair(cell, p, d, model_of, model_layer) for p in probing for d in downstream]
         groups.append(
             {
                 "language": lang,
@@ -266,6 +339,7 @@ def correlate(results: list[dict[str, Any]], *, metric: str = "accuracy") -> dic
         "schema_version": CORRELATION_SCHEMA_VERSION,
         "metric": metric,
         "min_encoders_for_p_values": MIN_ENCODERS_FOR_P,
+        "model_layer": model_layer,
         "groups": groups,
     }
 
@@ -288,7 +362,7 @@ def _fmt_p(p: float | None) -> str:
     return "p<0.001" if p < 0.001 else f"p={p:.3f}"
 
 
-def _cell(pair: dict[str, Any]) -> str:
+def _cell(pair: dict[str, Any], unit: str = "") -> str:
     if pair["spearman"] is None:
         return f"n/a ({pair.get('reason', 'not computed')})"
     rho = f"ρ {_fmt(pair['spearman'])}"
@@ -296,9 +370,35 @@ def _cell(pair: dict[str, Any]) -> str:
     if pair["inference"] == "p-values":
         rho += f" ({_fmt_p(pair['spearman_p'])})"
         r += f" ({_fmt_p(pair['pearson_p'])})"
-    return f"{rho}; {r}; n={pair['n_encoders']}" + (
+    n = pair["n_models"] if "n_models" in pair else pair["n_encoders"]
+    return f"{rho}; {r}; n={n}{unit}" + (
         " (descriptive)" if pair["inference"] == "descriptive" else ""
     )
+
+
+def _layers_used(pairs: list[dict[str, Any]]) -> list[str]:
+    """Which layer stood for each model, per pair (only where a model has layers)."""
+    out = []
+    for pair in pairs:
+        points = (pair.get("models") or {}).get("points") or {}
+        used = [
+            f"{m} {pt['probing_layer']}/{pt['downstream_layer']}"
+            for m, pt in points.items()
+            if pt["probing_layer"] is not None or pt["downstream_layer"] is not None
+        ]
+        if used:
+            out.append(
+                f"Layers used for {pair['probing']} / {pair['downstream']}: {', '.join(used)}."
+            )
+    return [*out, ""] if out else []
+
+
+def _p_source(pair: dict[str, Any]) -> str:
+    return {
+        "models": "per-model",
+        "encoders": "per-encoder (one point per model: the same)",
+        None: "none",
+    }[pair.get("p_value_from")]
 
 
 def _md_escape(text: str) -> str:
@@ -315,9 +415,10 @@ def correlation_markdown(corr: dict[str, Any]) -> str:
     lines = [
         f"# Probing–downstream correlation ({metric})",
         "",
-        f"Spearman ρ and Pearson r of mean test {metric} across encoders (encoder = id + "
-        f"layer). p-values only with ≥ {corr['min_encoders_for_p_values']} encoders; "
-        "fewer makes a correlation **descriptive**.",
+        f"Spearman ρ and Pearson r of mean test {metric} across models (one point per "
+        "model) and across encoders (encoder = id + layer). p-values only with ≥ "
+        f"{corr['min_encoders_for_p_values']} independent points; fewer makes a correlation "
+        "**descriptive**, and so do several layers of one model (they are not independent).",
         "",
     ]
     if not corr["groups"]:
@@ -329,15 +430,36 @@ def correlation_markdown(corr: dict[str, Any]) -> str:
             lines += [f"No {missing} results for this language and probe: nothing to pair.", ""]
         else:
             header = ["probing \\ downstream", *g["downstream_tasks"]]
-            lines.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
-            lines.append("|" + "---|" * len(header))
             by = {(p["probing"], p["downstream"]): p for p in g["pairs"]}
-            for pt in g["probing_tasks"]:
-                cells = [_cell(by[(pt, d)]) for d in g["downstream_tasks"]]
-                lines.append("| " + " | ".join(_md_escape(c) for c in [pt, *cells]) + " |")
+            layer = corr.get("model_layer", "best")
+            which = "its best layer on each task" if layer == "best" else f"layer {layer}"
+            for title, cell in (
+                (f"Across models (one point per model: {which})", lambda p: p.get("models")),
+                ("Across encoders (id + layer)", lambda p: p),
+            ):
+                lines += [f"{title}:", ""]
+                lines.append("| " + " | ".join(_md_escape(h) for h in header) + " |")
+                lines.append("|" + "---|" * len(header))
+                for pt in g["probing_tasks"]:
+                    cells = []
+                    for d in g["downstream_tasks"]:
+                        c = cell(by[(pt, d)])
+                        unit = " models" if c and "n_models" in c else ""
+                        cells.append(_cell(c, unit) if c else "n/a (not computed)")
+                    lines.append("| " + " | ".join(_md_escape(c) for c in [pt, *cells]) + " |")
+                lines.append("")
+                if title.startswith("Across models"):
+                    lines += _layers_used(g["pairs"])
+            sources = sorted({_p_source(p) for p in g["pairs"]})
+            lines.append(f"p-values from: {'; '.join(sources)}.")
             inferences = {p["inference"] for p in g["pairs"]}
+            inferences |= {(p.get("models") or {}).get("inference") for p in g["pairs"]}
             if "descriptive" in inferences:
-                lines += ["", "Descriptive: fewer encoders than needed for p-values."]
+                lines += [
+                    "",
+                    "Descriptive: fewer encoders (models) than needed for p-values, or layers "
+                    "of one model, which are not independent points.",
+                ]
             lines.append("")
         lines += [f"Scores ({metric}, mean over seeds):", ""]
         tasks = [*g["probing_tasks"], *g["downstream_tasks"]]

@@ -227,12 +227,39 @@ def config_names(dataset: str, revision: str | None, card: Card) -> list[str]:
     return names
 
 
+def recommended_configs(card: Card, names: list[str]) -> list[str]:
+    """One config per task: the one whose name is the task's config name (the card's
+    ``polyprobe.configs`` blocks give each config's ``task``; ``subject_number`` is the
+    recommended config, ``subject_number.natural-full`` a variant of it). In card order. A
+    task with no such config (none is built by polyprobe) has no recommended config."""
+    blocks = card.polyprobe.get("configs")
+    if not isinstance(blocks, dict) or not blocks:
+        raise UsageError(
+            "--recommended needs a polyprobe card (its README's polyprobe.configs say which "
+            "config of each task is recommended); this dataset has none: use --config or --all"
+        )
+    available = set(names)
+    chosen: dict[str, str] = {}
+    for name, block in blocks.items():
+        name = str(name)
+        task = str(block.get("task") or name.split(".")[0]) if isinstance(block, dict) else name
+        if name == name.split(".")[0] and name in available:
+            chosen.setdefault(task, name)
+    if not chosen:
+        raise UsageError("no recommended config in this dataset's card: use --config or --all")
+    return list(chosen.values())
+
+
 def resolve_configs(
     dataset: str, config: str | list[str] | None, revision: str | None, card: Card
 ) -> list[str]:
+    """``config``: None (the card's default), ``"all"``, ``"recommended"`` (one per task:
+    :func:`recommended_configs`), a name or a list of names."""
     names = config_names(dataset, revision, card)
     if config == "all":
         return names
+    if config == "recommended":
+        return recommended_configs(card, names)
     if config is None:
         default = card.default_config()
         if default:
@@ -299,9 +326,12 @@ def load_config(
     revision: str | None,
     card: Card,
     cache_dir: str | Path | None = None,
+    resolved_revision: str | None = None,
 ) -> LoadedConfig:
     """One config's rows. A local folder is read in place (nothing is added to the datasets
-    cache); a Hub dataset is cached by ``datasets`` in ``cache_dir`` (default: its own)."""
+    cache); a Hub dataset is cached by ``datasets`` in ``cache_dir`` (default: its own).
+    ``resolved_revision``: :func:`dataset_revision`'s answer when the caller has it already
+    (for a local folder it hashes every file: once per evaluation, not once per config)."""
     import datasets as hf
 
     local = Path(dataset).expanduser().is_dir()
@@ -345,7 +375,7 @@ def load_config(
             r["_label"] = list(r[label_col])
     return LoadedConfig(
         dataset=str(Path(dataset).expanduser().resolve()) if local else dataset,
-        revision=dataset_revision(dataset, revision, card),
+        revision=resolved_revision or dataset_revision(dataset, revision, card),
         config=config,
         level=level,
         task=str(block.get("task") or config.split(".")[0]),

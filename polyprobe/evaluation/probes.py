@@ -3,11 +3,11 @@
 ``lr``: multinomial logistic regression with scikit-learn's objective
 ``C·Σ logloss + ½‖W‖²`` (intercept unpenalised; binary tasks use one weight vector, as
 scikit-learn does; defaults max_iter=100, tol=1e-4 are scikit-learn's, which SentEval used), C
-chosen on validation from SentEval's grid 2^-2 … 2^3. It is solved with full-batch L-BFGS and
-warm starts along the grid (weakest C last), which is what makes the grid affordable on
-100k × 768 on a CPU; ``tests/test_eval_probes.py`` checks coefficients and accuracy against
-scikit-learn. (A torch L-BFGS was tried first: on CPU its per-step overhead made it ~8× slower
-than NumPy/SciPy on probing-sized data.)
+chosen on validation from SentEval's grid 2^-2 … 2^3. Every grid point (and, under k-fold
+selection, every fold) is solved in one batched L-BFGS (``logreg.py``): one pair of matrix
+products per step for all of them, which is what puts the grid at the compute bound;
+``tests/test_eval_probes.py`` checks coefficients, grid scores and the chosen C against
+scikit-learn. Whether each fit converged within ``max_iter`` is recorded with the fit.
 
 ``mlp`` family: one hidden layer, Adam, early stopping on validation accuracy with the best
 epoch's weights restored (SentEval's MLP: Linear → Dropout → activation → Linear).
@@ -44,6 +44,7 @@ class ProbeSpec:
     grid: dict[str, list[Any]] = field(default_factory=dict)
     protocol: str | None = None  # forced protocol, e.g. "cv" for wehner
     folds: int = 5
+    device: str | None = None  # torch device of the fits (None: CPU); not a hyper-parameter
 
     def grid_points(self) -> list[dict[str, Any]]:
         points: list[dict[str, Any]] = [{}]
@@ -72,7 +73,7 @@ PRESETS: dict[str, ProbeSpec] = {
     "lr": ProbeSpec(
         "lr",
         "lr",
-        {"solver": "lbfgs-warm-start", "max_iter": 100, "tol": 1e-4, "standardize": True},
+        {"solver": "lbfgs-batched", "max_iter": 100, "tol": 1e-4, "standardize": True},
         {"C": LR_GRID},
     ),
     "mlp": ProbeSpec("mlp", "mlp", dict(_MLP_BASE), copy.deepcopy(MLP_GRID)),
@@ -131,6 +132,13 @@ class Standardizer:
         std[std < 1e-8] = 1.0
         self.std = std.astype(np.float32)
 
+    @classmethod
+    def from_stats(cls, mean: np.ndarray, std: np.ndarray) -> Standardizer:
+        """A standardiser whose statistics were computed elsewhere (``logreg.mask_scalers``)."""
+        self = cls.__new__(cls)
+        self.mean, self.std = mean, std
+        return self
+
     def __call__(self, X: np.ndarray) -> np.ndarray:
         return ((X - self.mean) / self.std).astype(np.float32, copy=False)
 
@@ -158,77 +166,53 @@ def _torch():
 # --------------------------------------------------------------------------- logistic regression
 
 
-def lbfgs_logreg_path(
+def fit_lr_masks(
+    spec: ProbeSpec,
     X: np.ndarray,
     y: np.ndarray,
+    masks: np.ndarray,
     n_classes: int,
-    Cs: list[float],
-    max_iter: int = 100,
-    tol: float = 1e-4,
-) -> list[tuple[np.ndarray, np.ndarray, int]]:
-    """scikit-learn's L2 logistic regression for each C, warm-started in increasing C.
+    points: list[dict[str, Any]] | None = None,
+) -> list[list[Fitted]]:
+    """The ``lr`` grid on several training masks of the same rows (k-fold selection), solved
+    together: ``result[m][j]`` is grid point ``j`` fitted on the rows of ``masks[m]``. ``y``
+    may be one label row (n,) or one per mask (M, n)."""
+    from polyprobe.evaluation.logreg import Problem, solve
 
-    Same objective and optimiser as scikit-learn's ``lbfgs`` solver (mean log-loss +
-    ‖W‖² / (2·C·n), intercept unpenalised, SciPy L-BFGS-B with ``gtol=tol``), but each C starts
-    from the previous solution, so the later grid points take a handful of iterations. The data
-    stay in their dtype (float32 features are multiplied in float32, as BLAS likes best); the
-    parameters and the objective are float64. Returns ``(coef (k, d), intercept (k,),
-    iterations)`` per C in the given order, with k = 1 for binary problems (scikit-learn's shape).
-    """
-    from scipy.optimize import minimize
-    from scipy.special import expit, log_expit, logsumexp
-
-    n, d = X.shape
-    dt = np.float64 if X.dtype == np.float64 else np.float32
-    X = np.ascontiguousarray(X, dtype=dt)
-    binary = n_classes == 2
-    k = 1 if binary else n_classes
-    if binary:
-        yb = y.astype(dt)
-        p = float(np.clip(y.mean(), 1e-6, 1 - 1e-6))
-        b0 = np.array([np.log(p / (1 - p))])
-    else:
-        Y = np.zeros((n, k), dt)
-        Y[np.arange(n), y] = 1
-        counts = np.bincount(y, minlength=n_classes).astype(np.float64) + 1e-6
-        b0 = np.log(counts / counts.sum())
-    w = np.concatenate([np.zeros(d * k), b0])
-
-    def objective(w: np.ndarray, lam: float) -> tuple[float, np.ndarray]:
-        W = w[: d * k].reshape(d, k)
-        b = w[d * k :]
-        Z = X @ W.astype(dt) + b.astype(dt)
-        if binary:
-            z = Z[:, 0].astype(np.float64)
-            loss = float(-(yb * log_expit(z) + (1 - yb) * log_expit(-z)).mean())
-            G = ((expit(z) - yb) / n)[:, None].astype(dt)
-        else:
-            Z = Z.astype(np.float64)
-            lse = logsumexp(Z, axis=1)
-            loss = float((lse - (Z * Y).sum(axis=1)).mean())
-            G = ((np.exp(Z - lse[:, None]) - Y) / n).astype(dt)
-        loss += 0.5 * lam * float((W * W).sum())
-        gW = (X.T @ G).astype(np.float64) + lam * W
-        return loss, np.concatenate([gW.ravel(), G.sum(axis=0, dtype=np.float64)])
-
-    order = sorted(range(len(Cs)), key=lambda i: Cs[i])
-    results: dict[int, tuple[np.ndarray, np.ndarray, int]] = {}
-    for i in order:
-        res = minimize(
-            objective,
-            w,
-            args=(1.0 / (Cs[i] * n),),
-            jac=True,
-            method="L-BFGS-B",
-            options={"maxiter": max_iter, "gtol": tol, "ftol": 64 * np.finfo(float).eps},
-        )
-        w = res.x
-        coef = w[: d * k].reshape(d, k).T.copy()
-        intercept = w[d * k :].copy()
-        if not binary:  # softmax intercepts are defined up to a constant: centre them
-            intercept = intercept - intercept.mean()
-        results[i] = (coef, intercept, int(res.nit))
-    return [results[i] for i in range(len(Cs))]
+    points = spec.grid_points() if points is None else points
+    masks = np.atleast_2d(np.asarray(masks, dtype=bool))
+    labels = np.atleast_2d(y)
+    Cs = [float(p.get("C", spec.params.get("C", 1.0))) for p in points]
+    problems = [
+        Problem(m if len(labels) > 1 else 0, m, C) for m in range(len(masks)) for C in Cs
+    ]
+    standardize = bool(spec.params.get("standardize", True))
+    sol = solve(
+        X,
+        labels,
+        masks,
+        problems,
+        n_classes,
+        max_iter=int(spec.params.get("max_iter", 100)),
+        tol=float(spec.params.get("tol", 1e-4)),
+        standardize=standardize,
+        device=spec.device,
+    )
+    out: list[list[Fitted]] = []
+    j = 0
+    for m in range(len(masks)):
+        scaler = Standardizer.from_stats(sol.mean[m], sol.std[m]) if standardize else None
+        row = []
+        for p in points:
+            info = {
+                "iterations": int(sol.iterations[j]),
+                "converged": bool(sol.converged[j]),
+                "grad_max": float(f"{sol.grad_max[j]:.3g}"),
+            }
+            row.append(Fitted(p, _linear_predictor(sol.coef[j], sol.intercept[j]), scaler, info))
+            j += 1
+        out.append(row)
+    return out
 
 
 def _linear_predictor(coef: np.ndarray, intercept: np.ndarray):
@@ -332,20 +316,12 @@ def fit_grid(
     """Fit one model per grid point (in grid order). Validation feeds early stopping only;
     selection is the caller's (it may average over folds)."""
     points = spec.grid_points() if points is None else points
+    if spec.kind == "lr":
+        return fit_lr_masks(spec, X, y, np.ones((1, len(y)), bool), n_classes, points)[0]
     scaler = Standardizer(X) if spec.params.get("standardize", True) else None
     Xs = scaler(X) if scaler else X.astype(np.float32, copy=False)
     Xv = scaler(X_val) if (scaler and X_val is not None) else X_val
     fitted: list[Fitted] = []
-    if spec.kind == "lr":
-        Cs = [float(p.get("C", spec.params.get("C", 1.0))) for p in points]
-        path = lbfgs_logreg_path(
-            Xs, y, n_classes, Cs, spec.params.get("max_iter", 1000), spec.params.get("tol", 1e-6)
-        )
-        for p, (coef, intercept, iters) in zip(points, path, strict=True):
-            fitted.append(
-                Fitted(p, _linear_predictor(coef, intercept), scaler, {"iterations": iters})
-            )
-        return fitted
     if spec.kind == "mlp":
         for p in points:
             merged = {**spec.params, **p}

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid
+from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid, fit_lr_masks
 from polyprobe.hashing import stable_u64
 
 
@@ -117,14 +117,39 @@ def _select(fitted: list[Fitted], X_val: np.ndarray, y_val: np.ndarray) -> tuple
     return int(np.argmax(scores)), scores  # first best: grid order breaks ties
 
 
+def grid_edge(scores: list[float], best: int) -> str | None:
+    """``"lowest"``/``"highest"`` when the chosen point is the first/last of a grid of ≥ 3 whose
+    scores are not flat: the optimum may lie outside the grid (for ``lr``: a C beyond the
+    grid's end), which the result reports as a warning."""
+    if len(scores) < 3 or max(scores) == min(scores):
+        return None
+    if best == 0:
+        return "lowest"
+    if best == len(scores) - 1:
+        return "highest"
+    return None
+
+
 def _record(f: Fitted, scores: list[float], best: int, how: str) -> dict[str, Any]:
-    return {
+    rec = {
         **{k: v for k, v in f.params.items()},
         "selected_by": how,
         "validation_accuracy": round(scores[best], 6) if scores else None,
         "grid_scores": [round(s, 6) for s in scores],
         **{k: v for k, v in f.info.items()},
     }
+    edge = grid_edge(scores, best)
+    if edge:
+        rec["grid_edge"] = edge
+    return rec
+
+
+def convergence_summary(fits: list[Fitted]) -> dict[str, Any]:
+    """How many of the selection fits converged (LR fits report it; others say nothing)."""
+    flags = [f.info["converged"] for f in fits if "converged" in f.info]
+    if not flags:
+        return {}
+    return {"grid_fits_converged": f"{sum(flags)}/{len(flags)}"}
 
 
 def fit_select(
@@ -141,7 +166,9 @@ def fit_select(
     if len(fitted) == 1 or X_val is None or len(X_val) == 0:
         return fitted[0], _record(fitted[0], [], 0, "fixed")
     best, scores = _select(fitted, X_val, y_val)
-    return fitted[best], _record(fitted[best], scores, best, "validation")
+    rec = _record(fitted[best], scores, best, "validation")
+    rec.update(convergence_summary(fitted))
+    return fitted[best], rec
 
 
 def _inner_split(
@@ -177,10 +204,20 @@ def run_protocol(
         fold_ids = group_kfold(g, kk, k, seed)
         n_folds = int(fold_ids.max()) + 1
         totals = np.zeros(len(points))
+        grid_fits: list[Fitted] = []
+        if spec.kind == "lr":  # every fold × grid point in one batched solve
+            masks = np.stack([fold_ids != f for f in range(n_folds)])
+            per_fold = fit_lr_masks(spec, Xtr, ytr, masks, n_classes, points)
         for f in range(n_folds):
             tr, va = fold_ids != f, fold_ids == f
-            fitted = fit_grid(spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, points)
+            if spec.kind == "lr":
+                fitted = per_fold[f]
+            else:
+                fitted = fit_grid(
+                    spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, points
+                )
             totals += [_accuracy(ytr[va], m.predict(Xtr[va])) for m in fitted]
+            grid_fits += fitted
         scores = list(totals / max(1, n_folds))
         best = int(np.argmax(scores))
         point = points[best]
@@ -193,6 +230,8 @@ def run_protocol(
     else:
         fitted = fit_grid(spec, Xtr, ytr, None, None, n_classes, seed, [point])
     chosen = _record(fitted[0], scores, best, how)
+    if len(points) > 1:
+        chosen.update(convergence_summary(grid_fits))
     return Outcome("kfold", yte, fitted[0].predict(Xte), maj, [chosen])
 
 

@@ -5,11 +5,21 @@
 - ``report.md``: a tasks × encoders table (mean ± std over seeds and the bootstrap 95% CI of
   the chosen metric, plus the majority baseline) and a per-result table with macro-F1, the
   control accuracy and **selectivity** — or ``n/a`` with the reason the evaluation recorded,
-  because a selectivity computed where no recurring control key exists is meaningless;
+  because a selectivity computed where no recurring control key exists is meaningless. Each
+  distinct reason is written once, under the table, and the rows point to it (``n/a [1]``);
 - ``heatmap.png``: the same tasks × encoders matrix as a heatmap;
 - ``layers-<task>.png``: accuracy against layer for every encoder evaluated at several layers
-  (the layer-wise probing curve);
+  (the layer-wise probing curve), with the task's majority baseline and its ``random``
+  encoder results drawn as horizontal reference lines: a layer is only interesting where it
+  rises above what no or random features reach;
 - ``report.json``: the numbers behind all of the above.
+
+Encoders are shown by short labels (``hf:all-MiniLM-L6-v2:mean#3`` rather than the model's
+path, resolved revision and options), made unique by adding back options, then the full id,
+only where two encoders would share one; a legend maps every label to its full id. A result
+fitted once because nothing varies across seeds (``repetitions.varies`` empty) has no ``±``:
+its std is not zero, it does not exist. Result files written before the ``repetitions`` block
+existed are read as they are (their seeds are shown as "not recorded").
 
 Rows are (task, probe): an MLP and a logistic-regression score for the same task are different
 measurements and must not share a cell. Figures are written with matplotlib's object API (no
@@ -85,6 +95,79 @@ def _layer_value(layer: Any) -> float | None:
     return None
 
 
+_POOLINGS = ("mean", "cls", "first", "last")
+
+
+def _label_levels(base: str) -> list[str]:
+    """Candidate labels for an encoder id, shortest first: kind and model name (a path's last
+    part, no revision); then with the options; then the id itself."""
+    head, _, query = base.partition("?")
+    kind_rev, sep, rest = head.partition(":")
+    kind = kind_rev.split("@", 1)[0]
+    parts = [kind]
+    if sep and rest:
+        pool = ""
+        name, colon, tail = rest.rpartition(":")
+        if colon and tail in _POOLINGS:
+            rest, pool = name, tail
+        name, at, rev = rest.rpartition("@")
+        if at and name and "/" not in rev:
+            rest = name
+        model = rest.rstrip("/").rsplit("/", 1)[-1] or rest
+        parts.append(model)
+        if pool:
+            parts.append(pool)
+    short = ":".join(parts)
+    with_options = short + ("?" + query.replace("?", "&") if query else "")
+    return [short, with_options, base]
+
+
+def short_labels(bases: list[str]) -> dict[str, str]:
+    """A short, unique label per encoder id (without layer)."""
+    levels = {b: _label_levels(b) for b in bases}
+    labels: dict[str, str] = {}
+    pending = sorted(set(bases))
+    for level in range(3):
+        counts: dict[str, int] = {}
+        for b in bases:  # a label is taken if any encoder would show it at this level
+            lab = levels[b][level] if b in pending else labels[b]
+            counts[lab] = counts.get(lab, 0) + 1
+        still = []
+        for b in pending:
+            lab = levels[b][level]
+            if counts[lab] == 1 and lab not in (labels[o] for o in labels):
+                labels[b] = lab
+            else:
+                still.append(b)
+        pending = still
+    for b in pending:  # identical ids cannot happen; keep the id whatever
+        labels[b] = b
+    return labels
+
+
+def _kind(base: str) -> str:
+    return base.split("?", 1)[0].split(":", 1)[0].split("@", 1)[0]
+
+
+def _fits(r: dict[str, Any]) -> dict[str, Any]:
+    """How many fits the metric averages and what varied between them."""
+    reps = r.get("repetitions")
+    seeds = r.get("seeds") if isinstance(r.get("seeds"), list) else []
+    if not isinstance(reps, dict):
+        return {"n": len(seeds), "varies": None}
+    fitted = reps.get("fitted") if isinstance(reps.get("fitted"), list) else seeds
+    varies = reps.get("varies") if isinstance(reps.get("varies"), list) else None
+    return {"n": len(fitted), "varies": varies}
+
+
+def _fmt_fits(fits: dict[str, Any]) -> str:
+    if fits["varies"] is None:
+        return f"{fits['n']} (not recorded)"
+    if not fits["varies"]:
+        return f"{fits['n']} (nothing varies)"
+    return f"{fits['n']} ({', '.join(fits['varies'])})"
+
+
 def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str, Any]:
     """Arrange results into rows (task, probe) × encoders. Two results for the same cell must
     agree; otherwise the report would silently show one of them."""
@@ -113,6 +196,7 @@ def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str
             "selectivity": sel,
             "selectivity_reason": reason,
             "seeds": r.get("seeds"),
+            "fits": _fits(r),
             "source": source_of(r),
         }
         row_cells = cells.setdefault(row, {})
@@ -132,6 +216,26 @@ def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str
         if layer is not None:
             curves.setdefault(row, {}).setdefault(encoder_base(r), {})[layer] = m
     encoders = sorted({e for row in cells.values() for e in row})
+    bases = sorted({_base_of(e, cells) for e in encoders})
+    base_labels = short_labels(bases)
+    labels = {}
+    for row in cells.values():
+        for e, entry in row.items():
+            layer = entry["layer"]
+            labels[e] = base_labels[_base_of(e, cells)] + ("" if layer is None else f"#{layer}")
+    references = {
+        row: {
+            "majority": next(
+                (c["majority"] for c in cells[row].values() if c["majority"] is not None), None
+            ),
+            "random": {
+                labels[e]: c[metric]["mean"]
+                for e, c in sorted(cells[row].items())
+                if _kind(e) == "random" and c["layer"] is None and c[metric]["mean"] is not None
+            },
+        }
+        for row in cells
+    }
     curves = {
         row: {base: dict(sorted(pts.items())) for base, pts in sorted(per.items()) if len(pts) > 1}
         for row, per in sorted(curves.items())
@@ -152,11 +256,33 @@ def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str
             for row in sorted(cells)
         },
         "details": details,
+        "labels": labels,
+        "legend": {base_labels[b]: b for b in bases},
         "layer_curves": {
             row: {base: {_fmt_layer(k): v for k, v in pts.items()} for base, pts in per.items()}
             for row, per in curves.items()
         },
+        "layer_curve_references": {row: references[row] for row in curves},
+        "curve_labels": {
+            base: base_labels[base]
+            for per in curves.values()
+            for base in per
+            if base in base_labels
+        },
     }
+
+
+def _base_of(encoder_key: str, cells: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """The encoder id without its layer, from a cell's recorded layer."""
+    for row in cells.values():
+        entry = row.get(encoder_key)
+        if entry is not None:
+            layer = entry["layer"]
+            suffix = f"#{layer}"
+            if layer is not None and encoder_key.endswith(suffix):
+                return encoder_key[: -len(suffix)]
+            return encoder_key
+    return encoder_key
 
 
 def _fmt_layer(layer: float) -> str:
@@ -193,15 +319,26 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "task"
 
 
+def _reason_notes(details: list[dict[str, Any]]) -> dict[str, int]:
+    """Each distinct n/a reason, numbered in order of first appearance."""
+    notes: dict[str, int] = {}
+    for d in details:
+        if d["selectivity"] is None:
+            notes.setdefault(d["selectivity_reason"], len(notes) + 1)
+    return notes
+
+
 def report_markdown(data: dict[str, Any], figures: dict[str, Any]) -> str:
     metric = data["metric"]
+    labels = data.get("labels") or {e: e for e in data["encoders"]}
     lines = [
         "# polyprobe evaluation report",
         "",
         f"## {metric}: tasks × encoders",
         "",
-        f"Cells: mean ± std over seeds [bootstrap 95% CI] of test {metric}. `majority`: the "
-        "train-majority class scored on test.",
+        f"Cells: mean ± std over seeds [bootstrap 95% CI] of test {metric}; no ± where the "
+        "probe was fitted once because nothing varies across seeds. `majority`: the "
+        "train-majority class scored on test. Encoder labels: see the legend below.",
         "",
     ]
     rows = [
@@ -212,42 +349,73 @@ def report_markdown(data: dict[str, Any], figures: dict[str, Any]) -> str:
         ]
         for row in data["rows"]
     ]
-    lines += _table(["task", "majority", *data["encoders"]], rows)
+    lines += _table(["task", "majority", *[labels[e] for e in data["encoders"]]], rows)
+    lines += ["", "Encoders:", ""]
+    lines += _table(
+        ["label", "encoder id"],
+        [[f"`{lab}`", f"`{full}`"] for lab, full in sorted(data.get("legend", {}).items())],
+    )
     lines += [
         "",
         "## Per result, with controls",
         "",
-        "Selectivity = accuracy − control-task accuracy (Hewitt & Liang 2019); `n/a` where the "
-        "evaluation recorded no applicable control, with its reason.",
+        "Selectivity = accuracy − control-task accuracy (Hewitt & Liang 2019); `n/a [k]` where "
+        "the evaluation recorded no applicable control, its reason `[k]` listed under the "
+        "table. `fits`: how many fits the score averages and what varied between them.",
         "",
     ]
+    notes = _reason_notes(data["details"])
     detail_rows = []
     for d in data["details"]:
         sel = (
             _fmt(d["selectivity"])
             if d["selectivity"] is not None
-            else f"n/a ({d['selectivity_reason']})"
+            else f"n/a [{notes[d['selectivity_reason']]}]"
         )
+        fits = d.get("fits") or {"n": len(d.get("seeds") or []), "varies": None}
         detail_rows.append(
             [
                 d["task"],
                 d["probe"],
-                d["encoder"],
+                labels.get(d["encoder"], d["encoder"]),
                 format_score(d[metric]),
                 format_score(d["macro_f1"]),
                 _fmt(d["majority"]),
                 _fmt(d["control_accuracy"]),
                 sel,
+                _fmt_fits(fits),
             ]
         )
     lines += _table(
-        ["task", "probe", "encoder", metric, "macro-F1", "majority", "control", "selectivity"],
+        [
+            "task",
+            "probe",
+            "encoder",
+            metric,
+            "macro-F1",
+            "majority",
+            "control",
+            "selectivity",
+            "fits",
+        ],
         detail_rows,
     )
+    if notes:
+        lines += ["", "Why selectivity is n/a:", ""]
+        for reason, k in notes.items():
+            n = sum(1 for d in data["details"] if d["selectivity_reason"] == reason)
+            lines.append(f"- [{k}] {reason} ({n} result{'s' if n > 1 else ''})")
     lines += ["", "## Figures", "", f"- Heatmap: `{figures['heatmap']}`"]
     if figures["layer_curves"]:
+        refs = data.get("layer_curve_references", {})
         for row, name in figures["layer_curves"].items():
-            lines.append(f"- Per-layer curve, {row}: `{name}`")
+            ref = refs.get(row, {})
+            drawn = []
+            if ref.get("majority") is not None:
+                drawn.append(f"majority {_fmt(ref['majority'])}")
+            drawn += [f"{lab} {_fmt(v)}" for lab, v in ref.get("random", {}).items()]
+            extra = f" (reference lines: {', '.join(drawn)})" if drawn else ""
+            lines.append(f"- Per-layer curve, {row}: `{name}`{extra}")
     else:
         lines.append("- Per-layer curves: none (no encoder was evaluated at several layers).")
     return "\n".join(lines) + "\n"
@@ -275,8 +443,9 @@ def heatmap(data: dict[str, Any], path: str | Path) -> None:
         FigureCanvasAgg(fig)
         ax = fig.add_subplot(1, 1, 1)
         im = ax.imshow(values, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
+        labels = data.get("labels") or {}
         ax.set_xticks(range(len(encs)))
-        ax.set_xticklabels(encs, rotation=35, ha="right", fontsize=7)
+        ax.set_xticklabels([labels.get(e, e) for e in encs], rotation=35, ha="right", fontsize=7)
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels(rows, fontsize=8)
         for i in range(len(rows)):
@@ -298,9 +467,15 @@ def heatmap(data: dict[str, Any], path: str | Path) -> None:
 
 
 def layer_curve(
-    row: str, per_encoder: dict[str, dict[float, dict[str, Any]]], metric: str, path: str | Path
+    row: str,
+    per_encoder: dict[str, dict[float, dict[str, Any]]],
+    metric: str,
+    path: str | Path,
+    references: dict[str, Any] | None = None,
+    labels: dict[str, str] | None = None,
 ) -> None:
-    """Metric against layer for each encoder of one task; the CI as a shaded band."""
+    """Metric against layer for each encoder of one task; the CI as a shaded band; the
+    majority baseline and the random encoders as horizontal reference lines."""
     import matplotlib
     import matplotlib.style
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -314,10 +489,15 @@ def layer_curve(
         for base, pts in per_encoder.items():
             xs = [x for x, m in pts.items() if m.get("mean") is not None]
             ys = [pts[x]["mean"] for x in xs]
-            ax.plot(xs, ys, marker="o", label=base)
+            ax.plot(xs, ys, marker="o", label=(labels or {}).get(base, base))
             ci = [(x, pts[x]["ci95"]) for x in xs if pts[x].get("ci95")]
             if len(ci) == len(xs) and xs:
                 ax.fill_between(xs, [c[0] for _, c in ci], [c[1] for _, c in ci], alpha=0.2)
+        refs = references or {}
+        if refs.get("majority") is not None:
+            ax.axhline(refs["majority"], color="0.4", linestyle=":", label="majority")
+        for k, (lab, value) in enumerate(sorted(refs.get("random", {}).items())):
+            ax.axhline(value, color=f"C{7 + k % 3}", linestyle="--", label=lab)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("layer")
         ax.set_ylabel(f"test {metric}")
@@ -352,7 +532,14 @@ def report(
             name = f"layers-{slug(row)}-{k}.png"
             k += 1
         used.add(name)
-        layer_curve(row, per, metric, out / name)
+        layer_curve(
+            row,
+            per,
+            metric,
+            out / name,
+            data["layer_curve_references"].get(row),
+            data["curve_labels"],
+        )
         figures["layer_curves"][row] = name
     (out / "report.md").write_text(report_markdown(data, figures), encoding="utf-8")
     data["figures"] = figures

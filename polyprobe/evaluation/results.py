@@ -11,6 +11,25 @@ layer}, ``probe`` {name, params, grid, chosen}, ``protocol``, ``seeds``, ``metri
 
 ``probe.chosen`` is a list with one record per seed (per fold for pooled CV): the chosen grid
 point, how it was selected and the validation scores of the whole grid.
+
+Keys added later, after the contract keys (readers must not require them: files written
+before them stay readable, and ``report``/``correlate`` read both):
+
+- ``repetitions`` {requested, fitted, varies, note}: the seeds asked for, the seeds actually
+  fitted, which sources of variance they covered (``seeds.py``: ``folds``, ``probe-init``,
+  ``encoder-vectors``) and a sentence saying so. Nothing varies → one fit, ``seeds`` = the
+  fitted seed, ``metrics.*.std`` = None. ``control.repetitions`` likewise (the control task's
+  labels always vary: ``control-labels``).
+- ``job``: what makes a result reusable: dataset fingerprint and revision, config, encoder id and layer, the probe's parameters and grid, folds, the seeds
+  asked for, bootstrap size. A re-run with an equal ``job`` skips the result (``--force``
+  recomputes); a file without one (or unreadable) is recomputed.
+- ``warnings``: sentences about the result's own fits (``diagnostics.py``): fits stopped at
+  ``max_iter`` before converging, a grid point chosen at the edge of its grid.
+- ``cache.cached``: False for encoders that are recomputed, never cached.
+- ``runtime_seconds``: ``total`` = this result's own time = ``probe`` (its probe, selection
+  and control fits) + ``encode`` (its share of encoding: an encoder's pass over a config is
+  shared by the layers it returns; then ``encode_pass`` is the whole pass and
+  ``encode_shared_by`` the number of layers). Loading the config is in no result's total.
 """
 
 from __future__ import annotations
@@ -43,6 +62,9 @@ TOP_LEVEL_KEYS = (
     "runtime_seconds",
     "versions",
 )
+
+
+OPTIONAL_KEYS = ("repetitions", "job", "warnings")
 
 
 def safe_name(text: str, limit: int = 80) -> str:
@@ -125,3 +147,66 @@ def check_schema(result: dict[str, Any]) -> list[str]:
             if k not in result.get("metrics", {}).get(metric, {}):
                 missing.append(f"metrics.{metric}.{k}")
     return missing
+
+
+def normalised(obj: Any) -> Any:
+    """JSON round trip: tuples become lists, int/float keys strings, as in a written file."""
+    return json.loads(json.dumps(obj, ensure_ascii=False))
+
+
+def dataset_identity(card: Any, dataset_revision: str) -> dict[str, Any]:
+    """What a result's dataset is, for resuming: the card's fingerprint (polyprobe's promise
+    that the same fingerprint means the same rows; None for a plain dataset) and the
+    revision (a local folder: a hash of its files; a Hub dataset: the snapshot's commit), so
+    neither a rebuilt folder nor a hand-edited file is served an old result."""
+    fingerprint = card.polyprobe.get("fingerprint")
+    return {"fingerprint": str(fingerprint) if fingerprint else None, "revision": dataset_revision}
+
+
+def job_block(
+    identity: dict[str, Any],
+    config: str,
+    encoder_id: str,
+    layer: int | None,
+    spec: Any,
+    folds: int,
+    seeds: list[int],
+    n_boot: int,
+) -> dict[str, Any]:
+    """A result's ``job``: everything its numbers depend on besides the code. Equal jobs
+    compute equal results, so a re-run reuses the file (see :func:`reusable_result`)."""
+    probe = {
+        "name": spec.name,
+        "kind": spec.kind,
+        "params": spec.params,
+        "grid": spec.grid,
+        "protocol": spec.protocol,
+        "folds": spec.folds,
+    }
+    job = {
+        "dataset": identity,
+        "config": config,
+        "encoder": encoder_id,
+        "layer": layer,
+        "probe": probe,
+        "folds": folds,
+        "seeds": list(seeds),
+        "n_boot": n_boot,
+    }
+    return normalised(job)
+
+
+def reusable_result(path: Path, job: dict[str, Any]) -> dict[str, Any] | None:
+    """The result at ``path`` when it was made by an equal ``job`` (so re-running would
+    recompute the same thing); None when absent, unreadable, incomplete or different."""
+    try:
+        result = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(result, dict) or check_schema(result):
+        return None
+    if result.get("schema_version") != SCHEMA_VERSION:
+        return None
+    if result.get("job") != normalised(job):
+        return None
+    return result

@@ -36,10 +36,12 @@ def macro_f1(y: np.ndarray, p: np.ndarray, n_classes: int) -> float:
 
 
 def _summary(per_seed: list[float], ci: tuple[float, float]) -> dict[str, Any]:
+    """``std`` is None for a single fit: one number has no spread (a ``± 0.000`` would claim
+    repetitions that agree, when there was nothing to repeat)."""
     arr = np.asarray(per_seed, dtype=float)
     return {
         "mean": round(float(arr.mean()), 6),
-        "std": round(float(arr.std(ddof=1)) if len(arr) > 1 else 0.0, 6),
+        "std": round(float(arr.std(ddof=1)), 6) if len(arr) > 1 else None,
         "ci95": [round(ci[0], 6), round(ci[1], 6)],
         "per_seed": [round(float(v), 6) for v in arr],
     }

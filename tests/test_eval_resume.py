@@ -1,0 +1,121 @@
+"""Resume (issue 16, point 3) and the fit warnings (point 4).
+
+Re-running the same evaluation reads back every result made by an equal job (dataset
+fingerprint, encoder id, probe parameters, seeds) instead of recomputing it; ``force``
+recomputes; a run interrupted after its first result resumes with the second. A changed probe
+parameter is a different job. Unconverged fits and a choice at the grid's edge are warnings in
+the result file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from polyprobe.evaluation import api, evaluate
+from polyprobe.evaluation.diagnostics import probe_warnings
+from polyprobe.evaluation.probes import get_probe
+from polyprobe.evaluation.synthetic import toy_sentences, write_folder
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("POLYPROBE_THREADS", "1")
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("resume")
+    return write_folder(
+        root / "toy",
+        {
+            "split": {
+                "train": toy_sentences(160, prefix="tr"),
+                "validation": toy_sentences(50, prefix="va"),
+                "test": toy_sentences(50, prefix="te"),
+            }
+        },
+        {"split": ["no", "yes"]},
+        {"split": "sentence"},
+    )
+
+
+class _Count:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch):
+        self.calls = 0
+        real = api.run_protocol
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(api, "run_protocol", counted)
+
+
+ENCODERS = ["random", "char-ngrams?dim=64"]
+
+
+def test_rerun_skips_force_recomputes(
+    toy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+    first = evaluate(str(toy), encoders=ENCODERS, seeds=2, out=out, n_boot=50)
+    assert not any(r.get("resumed") for r in first)
+    count = _Count(monkeypatch)
+    again = evaluate(str(toy), encoders=ENCODERS, seeds=2, out=out, n_boot=50)
+    assert count.calls == 0 and all(r["resumed"] for r in again)
+    assert [r["metrics"] for r in again] == [r["metrics"] for r in first]
+    forced = evaluate(str(toy), encoders=ENCODERS, seeds=2, out=out, n_boot=50, force=True)
+    assert count.calls > 0 and not any(r.get("resumed") for r in forced)
+    assert [r["metrics"]["accuracy"]["mean"] for r in forced] == [
+        r["metrics"]["accuracy"]["mean"] for r in first
+    ]
+    # Another probe parameter is another job: recomputed, not served the old file.
+    spec = get_probe("lr")
+    spec.params["max_iter"] = 50
+    count.calls = 0
+    other = evaluate(str(toy), encoders=ENCODERS[:1], probe=spec, seeds=2, out=out, n_boot=50)
+    assert count.calls > 0 and not other[0].get("resumed")
+
+
+def test_interrupted_run_resumes_where_it_stopped(
+    toy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "out"
+
+    def stop(result: dict) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(str(toy), encoders=ENCODERS, seeds=1, out=out, n_boot=50, on_result=stop)
+    files = list(out.rglob("*.json"))
+    assert len(files) == 1  # the first result was written whole, the second never started
+    count = _Count(monkeypatch)
+    results = evaluate(str(toy), encoders=ENCODERS, seeds=1, out=out, n_boot=50)
+    assert [bool(r.get("resumed")) for r in results] == [True, False]
+    assert count.calls > 0  # only the second encoder's probe (and control) ran
+    assert len(list(out.rglob("*.json"))) == 2
+
+
+def test_unconverged_fits_and_grid_edge_are_warnings(toy: Path, tmp_path: Path) -> None:
+    spec = get_probe("lr")
+    spec.params["max_iter"] = 2
+    (result,) = evaluate(str(toy), encoders=["random"], probe=spec, seeds=1, out=tmp_path)
+    text = json.loads(Path(result["path"]).read_text())["warnings"]
+    assert text[0] == (
+        "lr: 1 of 1 final fit(s) (max |gradient| "
+        f"{result['probe']['chosen'][0]['grad_max']:.2g}, tol 0.0001) and 6 of 6 selection fits "
+        "stopped at max_iter=2 before converging"
+    )
+    # The edge sentence, from the records protocols.py writes (grid_edge: see test_eval_lr_grid).
+    chosen = [
+        {"seed": s, "C": 0.25, "grid_edge": "lowest", "converged": True} for s in (0, 1)
+    ] + [{"seed": 2, "C": 1.0, "converged": True}]
+    assert probe_warnings(get_probe("lr"), chosen) == [
+        "lr: C=0.25 chosen 2 time(s) is the lowest value of the grid "
+        "[0.25, 0.5, 1.0, 2.0, 4.0, 8.0]: the best C may lie below it"
+    ]
