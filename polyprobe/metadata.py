@@ -46,7 +46,6 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     Level.DISCOURSE: ("sentences",),
     # Two adjacent discourse units of an RST tree, each the list of its EDUs' texts.
     Level.DISCOURSE_RELATION: ("left", "right"),
-    Level.DISCOURSE: ("sentence1", "sentence2"),
     Level.ARC: ("sentence", "tokens", "target_index", "head_index"),
     Level.WORD_ANALOGY: ("word1", "word2", "word3", "word4"),
     # string_similarity: float32 Levenshtein ratio of sentence2 to sentence1 (its seed)

@@ -721,6 +721,8 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         "TRAINING/TEST); documents never straddle splits.",
         add_arguments=_add_rst,
         run=_run_rst,
+    ),
+    FamilyCommand(
         "parallel",
         help="parallel probing set from treebanks aligned by sent_id (PUD)",
         description="Build per-language configs <task>-<lang> of the UD sentence tasks "
@@ -802,6 +804,8 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         run=_run_costra,
         defaults={"lang": "cs", "balances": "natural", "min_per_class": "0"},
         lang_required=False,
+    ),
+    FamilyCommand(
         "wiki",
         help="text-only sentence tasks from Wikipedia (MediaWiki XML) dumps",
         description="Build the text-only sentence tasks (sentence_length, word_content, "

@@ -88,8 +88,7 @@ TEXT_TASKS: tuple[type[Task[Any]], ...] = (
 
 # family -> every task it offers, in registry order
 FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
-    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *DISCOURSE_TASKS)),
-    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *UD_DOWNSTREAM_TASKS)),
+    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *DISCOURSE_TASKS, *UD_DOWNSTREAM_TASKS)),
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
     "rst": _by_name((DiscourseRelations,)),
