@@ -20,6 +20,11 @@ from polyprobe.loaders.unimorph import read_unimorph
 FIN_2023 = ("fin.trn", "fin.dev", "fin.tst")
 
 
+def atoms_of(tag: str) -> frozenset[str]:
+    """A tag's atoms, SIGMORPHON 2023's parentheses read as separators (``ADJ;GEN(SG)``)."""
+    return frozenset(a for a in tag.replace("(", ";").replace(")", ";").split(";") if a)
+
+
 def raw_paradigms(paths: list[Path]) -> dict[str, dict[frozenset[str], set[str]]]:
     """lemma -> tag atoms -> forms, straight from the TSV lines (no polyprobe decoding):
     ``lemma TAB form TAB tag`` (UniMorph, SIGMORPHON 2018) or ``lemma TAB tag TAB form``
@@ -33,8 +38,7 @@ def raw_paradigms(paths: list[Path]) -> dict[str, dict[frozenset[str], set[str]]
             lemma, form, tag = (
                 (f[0], f[2], f[1]) if path.suffix in (".trn", ".dev", ".tst") else f[:3]
             )
-            atoms = frozenset(a for a in tag.replace("(", ";").replace(")", ";").split(";") if a)
-            out[lemma][atoms].add(form)
+            out[lemma][atoms_of(tag)].add(form)
     return out
 
 
@@ -46,10 +50,12 @@ def check_no_syncretic_cell(aset, paths: list[Path]) -> int:
     by_tag = {}
     for name in aset.categories:
         src, dst = name.split("->")
-        by_tag[name] = (
-            frozenset(a for a in src.split(";") if a),
-            frozenset(a for a in dst.split(";") if a),
-        )
+        by_tag[name] = (atoms_of(src), atoms_of(dst))
+    lemmas_of: dict[tuple[frozenset[str], str], list[str]] = defaultdict(list)
+    for lemma, cells in pars.items():
+        for cell, forms in cells.items():
+            for form in forms:
+                lemmas_of[(cell, form)].append(lemma)
     checked = 0
     for q in aset.questions:
         a_cell, b_cell = by_tag[q.category]
@@ -57,7 +63,8 @@ def check_no_syncretic_cell(aset, paths: list[Path]) -> int:
         a, b, c, d = q.words
         for x, y in ((a, b), (c, d)):
             ok = False
-            for cells in pars.values():
+            for lemma in lemmas_of[(a_cell, x)]:
+                cells = pars[lemma]
                 if cells.get(a_cell) != {x} or cells.get(b_cell) != {y}:
                     continue
                 clean = True
