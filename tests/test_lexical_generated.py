@@ -139,3 +139,38 @@ def test_sigmorphon_language_builds(data_dir: Path, tmp_path: Path) -> None:
         read_unimorph(files), name="x", path=str(files[0]), options=GenerationOptions(), seed=0
     )[0]
     assert check_no_syncretic_cell(again, files) == len(again.questions)
+
+
+def test_cross_lingual_analogies(tmp_path: Path) -> None:
+    """Two small lexicons (English and German nouns, N;NOM;SG and N;NOM;PL): the
+    cross-lingual set takes a : b from English and c : d from German, for the shared
+    category."""
+    en = tmp_path / "eng"
+    en.write_text(
+        "".join(
+            f"{s}\t{s}\tN;NOM;SG\n{s}\t{p}\tN;NOM;PL\n"
+            for s, p in [("cat", "cats"), ("dog", "dogs"), ("house", "houses"), ("tree", "trees")]
+        ),
+        encoding="utf-8",
+    )
+    de = tmp_path / "deu"
+    de.write_text(
+        "".join(
+            f"{s}\t{s}\tN;NOM;SG\n{s}\t{p}\tN;NOM;PL\n"
+            for s, p in [("Katze", "Katzen"), ("Hund", "Hunde"), ("Haus", "Häuser")]
+        ),
+        encoding="utf-8",
+    )
+    r = build_generated_analogies(
+        [en], cross_lexicon=[de], cross_lang="de", lang="en", min_pairs=3, out=tmp_path / "x"
+    )
+    assert validate(r.out).ok
+    names = [t.task for t in r.tasks]
+    assert "unimorph-analogies-en-de" in names
+    import datasets
+
+    ds = datasets.load_dataset(str(r.out), "unimorph-analogies-en-de")["test"]
+    assert len(ds) == 4 * 3  # every English pair with every German pair
+    for row in ds:
+        assert row["word1"] in {"cat", "dog", "house", "tree"}
+        assert row["word3"] in {"Katze", "Hund", "Haus"}

@@ -510,6 +510,16 @@ def _add_analogies(p: argparse.ArgumentParser) -> None:
         help="with --unimorph: UD treebank, CoNLL-U file or word list ranking the lemmas "
         "(repeatable; listed as reference sources)",
     )
+    p.add_argument(
+        "--cross-unimorph",
+        action="append",
+        type=Path,
+        default=None,
+        metavar="LEXICON",
+        help="with --unimorph: another language's lexicon; adds cross-lingual analogies "
+        "(a : b in --lang, c : d in it) for the categories both share",
+    )
+    p.add_argument("--cross-lang", default="", help="the --cross-unimorph lexicon's language")
     p.add_argument("--max-categories", type=int, default=15, help="with --unimorph (default 15)")
     p.add_argument(
         "--pairs-per-category", type=int, default=40, help="with --unimorph (default 40)"
@@ -535,6 +545,8 @@ def _run_analogies(args: argparse.Namespace, options: dict[str, Any]) -> Any:
         return build_generated_analogies(
             args.unimorph,
             frequencies=args.frequencies or (),
+            cross_lexicon=args.cross_unimorph or (),
+            cross_lang=args.cross_lang,
             name=args.name,
             max_categories=args.max_categories,
             pairs_per_category=args.pairs_per_category,

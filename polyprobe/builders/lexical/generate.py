@@ -278,6 +278,47 @@ def generate(
     return aset, report
 
 
+def cross_lingual(
+    first: AnalogySet, second: AnalogySet, *, name: str, seed: int = 0, max_questions: int = 500
+) -> tuple[AnalogySet, dict[str, Any]]:
+    """Cross-lingual questions a : b :: c : d with a : b from ``first``'s language and c : d
+    from ``second``'s, for the categories both sets have (the same cell contrast, named by the
+    same UniMorph tags): every (first pair, second pair) combination, seeded-sampled to
+    ``max_questions`` per category."""
+
+    def pairs(aset: AnalogySet) -> dict[str, list[tuple[str, str]]]:
+        out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for q in aset.questions:
+            for pair in (q.words[:2], q.words[2:]):
+                if pair not in out[q.category]:
+                    out[q.category].append(pair)
+        return out
+
+    one, two = pairs(first), pairs(second)
+    shared = [c for c in first.categories if c in two]
+    questions: list[Question] = []
+    report: dict[str, Any] = {
+        "categories": {},
+        "only_in_one": sorted(set(first.categories) ^ set(second.categories)),
+    }
+    path = first.questions[0].path if first.questions else ""
+    for cat in shared:
+        combos = [(i, j) for i in range(len(one[cat])) for j in range(len(two[cat]))]
+        if len(combos) > max_questions:
+            combos = sorted(stable_rng(seed, "cross-sample", cat).sample(combos, max_questions))
+        for k, (i, j) in enumerate(combos):
+            (a, b), (c, d) = one[cat][i], two[cat][j]
+            questions.append(Question((a, b, c, d), cat, 0, path, f"{cat}/{k}"))
+        report["categories"][cat] = {"questions": len(combos)}
+    notes = (
+        "Cross-lingual analogies: word1 : word2 from one language, word3 : word4 from the "
+        "other, for the cell contrasts both generated sets have.",
+        *(f"Category {c}: {v['questions']} questions." for c, v in report["categories"].items()),
+    )
+    aset = AnalogySet(name, tuple(shared), {c: False for c in shared}, tuple(questions), notes)
+    return aset, report
+
+
 def _order(
     p: Paradigm, form: str, freq: FrequencyList | None, seed: int, category: str
 ) -> tuple[int, int, str]:
@@ -309,16 +350,20 @@ class GeneratedAnalogySource:
     lang: str = ""
     seed: int = 0
     options: GenerationOptions = GenerationOptions()
+    # a second language's lexicon: a cross-lingual set is made too (see cross_lingual)
+    cross: tuple[Any, ...] = ()
+    cross_lang: str = ""
 
     def __post_init__(self) -> None:
         self._cache: tuple[AnalogySet, dict[str, Any]] | None = None
+        self._cross: AnalogySet | None = None
 
     @property
     def info(self) -> Any:
         return self.lexicons[0].info
 
     def infos(self) -> list[Any]:
-        out = [s.info for s in self.lexicons]
+        out = [s.info for s in (*self.lexicons, *self.cross)]
         for f in self.frequencies:
             out.append(f.info)
         return out
@@ -365,20 +410,44 @@ class GeneratedAnalogySource:
             self._cache = (aset, report)
         return self._cache
 
+    def cross_set(self, policy: Any) -> AnalogySet | None:
+        if not self.cross:
+            return None
+        if self._cross is None:
+            from polyprobe.loaders.unimorph_source import read_lexicon
+
+            first = self.read(policy)[0]
+            second, _ = generate(
+                read_lexicon(self.cross, policy),
+                name="cross",
+                path=str(self.cross[0].paths[0]),
+                seed=self.seed,
+                options=self.options,
+            )
+            self._cross, _ = cross_lingual(
+                first,
+                second,
+                name=f"{self.name}-{self.cross_lang or self.cross[0].name}",
+                seed=self.seed,
+                max_questions=self.options.max_questions,
+            )
+        return self._cross
+
     def sets(self, policy: Any) -> list[AnalogySet]:
-        return [self.read(policy)[0]]
+        cross = self.cross_set(policy)
+        return [self.read(policy)[0], *([cross] if cross is not None else [])]
 
     def records(self, policy: Any) -> Any:
         from polyprobe.loaders.records import Example, SourceFile
 
-        aset = self.read(policy)[0]
-        for q in aset.questions:
-            yield Example(
-                id=q.key,
-                inputs=q.words,
-                kind="analogy",
-                label=q.category,
-                score=None,
-                source=SourceFile(aset.name, q.path, "test"),
-                line=q.line,
-            )
+        for aset in self.sets(policy):
+            for q in aset.questions:
+                yield Example(
+                    id=q.key,
+                    inputs=q.words,
+                    kind="analogy",
+                    label=q.category,
+                    score=None,
+                    source=SourceFile(aset.name, q.path, "test"),
+                    line=q.line,
+                )

@@ -204,6 +204,8 @@ def build_generated_analogies(
     lexicon: Sequence[str | os.PathLike[str]],
     *,
     frequencies: Sequence[str | os.PathLike[str]] = (),
+    cross_lexicon: Sequence[str | os.PathLike[str]] = (),
+    cross_lang: str = "",
     name: str = "",
     max_categories: int = 15,
     pairs_per_category: int = 40,
@@ -214,7 +216,9 @@ def build_generated_analogies(
 ) -> BuildResult:
     """Morphological analogies generated from a UniMorph lexicon (see
     :mod:`polyprobe.builders.lexical.generate`); ``frequencies`` (UD treebanks, CoNLL-U
-    files or word lists) rank the lemmas and are listed as reference sources."""
+    files or word lists) rank the lemmas and are listed as reference sources;
+    ``cross_lexicon`` (another language's lexicon, ``cross_lang`` its code) adds a
+    cross-lingual set (a : b in this language, c : d in the other)."""
     from polyprobe.builders.lexical.analogies import analogy_tasks
     from polyprobe.builders.lexical.generate import GeneratedAnalogySource, GenerationOptions
     from polyprobe.languages import resolve_language
@@ -242,6 +246,10 @@ def build_generated_analogies(
             max_questions=max_questions,
             min_pairs=min_pairs,
         ),
+        cross=tuple(
+            unimorph_sources(cross_lexicon, license_overrides=overrides) if cross_lexicon else ()
+        ),
+        cross_lang=cross_lang,
     )
     text = CardText(
         pretty_name=f"Morphological word analogies: {source.name}",
