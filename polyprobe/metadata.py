@@ -32,6 +32,8 @@ class Level(str, Enum):
     SENTENCE_TRANSFORMATION = "sentence-transformation"
     # "sentence1 is closer to sentence2 than sentence3 is to sentence4" (COSTRA's orderings)
     SENTENCE_COMPARISON = "sentence-comparison"
+    # word2 translates word1 (a bilingual dictionary entry)
+    WORD_TRANSLATION = "word-translation"
 
 
 # Input columns per level: part of the published schema (changing it is a major version).
@@ -51,6 +53,7 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     # string_similarity: float32 Levenshtein ratio of sentence2 to sentence1 (its seed)
     Level.SENTENCE_TRANSFORMATION: ("sentence1", "sentence2", "string_similarity"),
     Level.SENTENCE_COMPARISON: ("sentence1", "sentence2", "sentence3", "sentence4"),
+    Level.WORD_TRANSLATION: ("word1", "word2"),
 }
 
 # Every config's columns are ``id``, the level's inputs, then these.

@@ -190,7 +190,13 @@ def _variants(
     if cset.metadata.scored:
         tv = _scored_variants(cset, settings)
     else:
-        tv = make_variants(cset.columns, list(cset.label_names), settings, CATCH_ALL_LABELS)
+        tv = make_variants(
+            cset.columns,
+            list(cset.label_names),
+            settings,
+            CATCH_ALL_LABELS,
+            min_classes=_min_classes(cset),
+        )
         cset, tv = _resplit(cset, settings, tv)
         settings = replace(settings, split=cset.split)
     if tv.infeasible is not None:
@@ -299,6 +305,12 @@ def _scored_variants(cset: CandidateSet, settings: VariantSettings) -> TaskVaria
     ]
     tv.notes.append(SCORED_NOTE)
     return tv
+
+
+def _min_classes(cset: CandidateSet) -> int:
+    """A lexical set's label describes its rows (an analogy category, a COSTRA type) and no
+    classifier learns it: a set of one category is still a set. Every other task needs two."""
+    return 1 if cset.metadata.task_type == "lexical" else 2
 
 
 def config_names(cset: CandidateSet, tv: TaskVariants) -> list[tuple[str, Variant]]:

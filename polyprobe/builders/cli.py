@@ -633,18 +633,107 @@ def _add_analogies(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--source-license", default="unknown", help="licence of the analogy files (card)"
     )
+    p.add_argument(
+        "--unimorph",
+        action="append",
+        type=Path,
+        default=None,
+        metavar="LEXICON",
+        help="generate morphological analogies from this UniMorph lexicon (files or folder; "
+        "repeatable) instead of reading analogy FILES",
+    )
+    p.add_argument(
+        "--frequencies",
+        action="append",
+        type=Path,
+        default=None,
+        help="with --unimorph: UD treebank, CoNLL-U file or word list ranking the lemmas "
+        "(repeatable; listed as reference sources)",
+    )
+    p.add_argument(
+        "--cross-unimorph",
+        action="append",
+        type=Path,
+        default=None,
+        metavar="LEXICON",
+        help="with --unimorph: another language's lexicon; adds cross-lingual analogies "
+        "(a : b in --lang, c : d in it) for the categories both share",
+    )
+    p.add_argument("--cross-lang", default="", help="the --cross-unimorph lexicon's language")
+    p.add_argument("--max-categories", type=int, default=15, help="with --unimorph (default 15)")
+    p.add_argument(
+        "--pairs-per-category", type=int, default=40, help="with --unimorph (default 40)"
+    )
+    p.add_argument(
+        "--max-questions", type=int, default=500, help="with --unimorph, per category (500)"
+    )
+    p.add_argument(
+        "--min-pairs",
+        type=int,
+        default=5,
+        help="with --unimorph: fewest usable lemmas a category needs (default 5)",
+    )
 
 
 def _run_analogies(args: argparse.Namespace, options: dict[str, Any]) -> Any:
-    from polyprobe.builders.recipes.lexical import build_analogies
+    from polyprobe.builders.recipes.lexical import build_analogies, build_generated_analogies
+    from polyprobe.errors import UsageError
 
+    if args.unimorph:
+        if args.paths:
+            raise UsageError("build analogies: give analogy FILES or --unimorph, not both")
+        return build_generated_analogies(
+            args.unimorph,
+            frequencies=args.frequencies or (),
+            cross_lexicon=args.cross_unimorph or (),
+            cross_lang=args.cross_lang,
+            name=args.name,
+            max_categories=args.max_categories,
+            pairs_per_category=args.pairs_per_category,
+            max_questions=args.max_questions,
+            min_pairs=args.min_pairs,
+            **options,
+        )
     if not args.paths:
-        raise SystemExit("build analogies: give analogy FILES")
+        raise UsageError("build analogies: give analogy FILES (or --unimorph LEXICON)")
     return build_analogies(
         args.paths,
         name=args.name,
         semantic=split_list(args.semantic),
         morphological=split_list(args.morphological),
+        source_license=args.source_license,
+        **options,
+    )
+
+
+def _add_dictionary(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "path",
+        type=Path,
+        metavar="FILE",
+        help="src<TAB>tgt lines, or Multi-SimLex's Concepticon TSV with --multisimlex",
+    )
+    p.add_argument("--target-lang", required=True, help="the translations' language")
+    p.add_argument(
+        "--multisimlex",
+        action="store_true",
+        help="FILE is Multi-SimLex's Concepticon TSV: its concepts in --lang and --target-lang",
+    )
+    p.add_argument(
+        "--test-share", type=int, default=20, help="percent of source words in test (20)"
+    )
+    p.add_argument("--source-license", default="", help="licence of a user's dictionary (card)")
+
+
+def _run_dictionary(args: argparse.Namespace, options: dict[str, Any]) -> Any:
+    from polyprobe.builders.recipes.lexical import build_dictionary
+
+    return build_dictionary(
+        args.path,
+        source_lang=options["lang"],
+        target_lang=args.target_lang,
+        multisimlex=args.multisimlex,
+        test_share=args.test_share,
         source_license=args.source_license,
         **options,
     )
@@ -791,6 +880,16 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         "semantic or morphological.",
         add_arguments=_add_analogies,
         run=_run_analogies,
+        defaults={"balances": "natural", "min_per_class": "0"},
+    ),
+    FamilyCommand(
+        "dictionary",
+        help="lexical: a bilingual dictionary (src TAB tgt, or Multi-SimLex concepts)",
+        description="Build a bilingual dictionary for cross-lingual mapping evaluation: "
+        "--lang is the source language; train and test split by source word (no source word "
+        "in both).",
+        add_arguments=_add_dictionary,
+        run=_run_dictionary,
         defaults={"balances": "natural", "min_per_class": "0"},
     ),
     FamilyCommand(

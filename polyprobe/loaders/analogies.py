@@ -68,6 +68,7 @@ class AnalogySet:
     categories: tuple[str, ...]
     semantic: Mapping[str, bool]
     questions: tuple[Question, ...]
+    notes: tuple[str, ...] = ()  # card notes (how a generated set was made)
 
 
 def _text(path: Path) -> str:

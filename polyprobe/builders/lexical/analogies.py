@@ -125,6 +125,7 @@ def analogy_tasks(aset: AnalogySet) -> list[type[AnalogyTask]]:
             citation=_citation(aset.name),
             task_type="lexical",
             record="example",
+            notes=aset.notes if category is None else (),
         )
         attrs = {
             "metadata": meta,

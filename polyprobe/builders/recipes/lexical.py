@@ -62,6 +62,7 @@ class LexicalRecipe:
     options: BuildOptions
     make_tasks: Callable[[Any], Sequence[type[Task[Example]]]]
     text: CardText
+    split: SplitSpec = TEST_ONLY
     tasks: dict[str, type[Task[Example]]] = field(default_factory=dict)
 
     def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
@@ -74,11 +75,12 @@ class LexicalRecipe:
     def sources(self) -> list[SourceInfo]:
         infos = []
         for src in self.inputs:
-            info = src.info
-            override = self.options.license_overrides.get(info.name)
-            if override is not None:
-                info.license = override
-            infos.append(info)
+            # a generated set's source also lists what it only consulted (frequency lists)
+            for info in src.infos() if hasattr(src, "infos") else [src.info]:
+                override = self.options.license_overrides.get(info.name)
+                if override is not None:
+                    info.license = override
+                infos.append(info)
         return infos
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
@@ -107,7 +109,7 @@ class LexicalRecipe:
         )
         names = [n for n in tasks if n in wanted]
         return run_record_tasks(
-            family, names, options, split=TEST_ONLY, staging=staging, progress=progress
+            family, names, options, split=self.split, staging=staging, progress=progress
         )
 
     def card(self, language: Language, outcome: Outcome) -> CardText:
@@ -120,11 +122,13 @@ def build_lexical(
     make_tasks: Callable[[Any], Sequence[type[Task[Example]]]],
     text: CardText,
     *,
+    split: SplitSpec = TEST_ONLY,
     progress: Progress | None = None,
     **options: Any,
 ) -> BuildResult:
     opts = BuildOptions.make(**{**LEXICAL_DEFAULTS, **options})
-    return build(LexicalRecipe(family, inputs, opts, make_tasks, text), opts, progress=progress)
+    recipe = LexicalRecipe(family, inputs, opts, make_tasks, text, split)
+    return build(recipe, opts, progress=progress)
 
 
 def build_similarity(
@@ -194,3 +198,114 @@ def build_analogies(
         tags=("lexical", "word-analogy", "polyprobe"),
     )
     return build_lexical("analogies", [source], analogy_tasks, text, progress=progress, **options)
+
+
+def build_generated_analogies(
+    lexicon: Sequence[str | os.PathLike[str]],
+    *,
+    frequencies: Sequence[str | os.PathLike[str]] = (),
+    cross_lexicon: Sequence[str | os.PathLike[str]] = (),
+    cross_lang: str = "",
+    name: str = "",
+    max_categories: int = 15,
+    pairs_per_category: int = 40,
+    max_questions: int = 500,
+    min_pairs: int = 5,
+    progress: Progress | None = None,
+    **options: Any,
+) -> BuildResult:
+    """Morphological analogies generated from a UniMorph lexicon (see
+    :mod:`polyprobe.builders.lexical.generate`); ``frequencies`` (UD treebanks, CoNLL-U
+    files or word lists) rank the lemmas and are listed as reference sources;
+    ``cross_lexicon`` (another language's lexicon, ``cross_lang`` its code) adds a
+    cross-lingual set (a : b in this language, c : d in the other)."""
+    from polyprobe.builders.lexical.analogies import analogy_tasks
+    from polyprobe.builders.lexical.generate import GeneratedAnalogySource, GenerationOptions
+    from polyprobe.languages import resolve_language
+    from polyprobe.loaders.frequency import FrequencySource
+    from polyprobe.loaders.unimorph_source import unimorph_sources
+
+    overrides = options.get("license_overrides") or {}
+    lang = resolve_language(options["lang"]).code if options.get("lang") else ""
+    lexicons = unimorph_sources(
+        lexicon, license_overrides=overrides, source_version=options.get("source_version")
+    )
+    freqs = tuple(
+        FrequencySource.from_path(p, license_override=overrides.get(Path(p).name))
+        for p in frequencies
+    )
+    source = GeneratedAnalogySource(
+        tuple(lexicons),
+        freqs,
+        name=name or f"unimorph-analogies-{lang or lexicons[0].name}",
+        lang=lang,
+        seed=int(options.get("seed", 0)),
+        options=GenerationOptions(
+            max_categories=max_categories,
+            pairs_per_category=pairs_per_category,
+            max_questions=max_questions,
+            min_pairs=min_pairs,
+        ),
+        cross=tuple(
+            unimorph_sources(cross_lexicon, license_overrides=overrides) if cross_lexicon else ()
+        ),
+        cross_lang=cross_lang,
+    )
+    text = CardText(
+        pretty_name=f"Morphological word analogies: {source.name}",
+        summary="Morphological word analogies generated from a UniMorph lexicon: a "
+        "category contrasts two paradigm cells of one part of speech (named by their "
+        "UniMorph tags), its questions pair two lemmas' forms; no question uses a syncretic "
+        "or overabundant cell. One config with every question (label = category) and one "
+        "per category; every question is a test row. The card's notes list each category "
+        "with its size and each infeasible one with why.",
+        source_datasets=("extended",),
+        tags=("lexical", "word-analogy", "unimorph", "polyprobe"),
+    )
+    return build_lexical("analogies", [source], analogy_tasks, text, progress=progress, **options)
+
+
+def build_dictionary(
+    path: str | os.PathLike[str],
+    *,
+    source_lang: str,
+    target_lang: str,
+    multisimlex: bool = False,
+    test_share: int = 20,
+    progress: Progress | None = None,
+    **options: Any,
+) -> BuildResult:
+    """A bilingual dictionary (``src TAB tgt`` lines, or Multi-SimLex's concepts for two of
+    its languages) split by source word into train and test (``test_share`` percent)."""
+    from polyprobe.builders.lexical.dictionary import dictionary_tasks
+    from polyprobe.loaders.dictionary import DictionarySource
+
+    if not 0 < test_share < 100:
+        raise UsageError(f"test share must lie between 1 and 99 percent, not {test_share}")
+    source = DictionarySource(
+        Path(path),
+        source_lang,
+        target_lang,
+        multisimlex=multisimlex,
+        license=options.pop("source_license", ""),
+        source_version=options.get("source_version") or "unknown",
+    )
+    split = SplitSpec(
+        "ratio",
+        (100 - test_share, 0, test_share),
+        reason="by source word: no source word in both train and test",
+    )
+    text = CardText(
+        pretty_name=f"Bilingual dictionary {source_lang}-{target_lang}",
+        summary="A bilingual dictionary for cross-lingual mapping evaluation: each row a "
+        "source word and a translation; train and test split by source word. Evaluate "
+        "with `polyprobe evaluate ... --encoder ...`: orthogonal Procrustes fitted on train, "
+        "P@1/5/10 on test by nearest neighbour and CSLS, both directions.",
+        source_datasets=("original",),
+        tags=("lexical", "bilingual-dictionary", "polyprobe"),
+        task_categories=("translation",),
+    )
+    options = {"lang": source_lang, "min_per_class": (0, 0, 0), **options}
+    return build_lexical(
+        "dictionary", [source], dictionary_tasks, text, split=split, progress=progress, **options
+    )
