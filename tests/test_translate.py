@@ -153,6 +153,12 @@ def test_translate_then_build_a_translated_trec(data_dir: Path, tmp_path: Path) 
     german = build_trec(
         data_dir / "trec", lang="de", out=tmp_path / "de", translation=tmp_path / "de.tsv"
     ).out
+    from polyprobe.cards.card import read_readme
+
+    card = read_readme(german / "README.md")[0]["polyprobe"]["parameters"]["translation"]
+    assert card["system"] == "test_translate:reverse_words"
+    assert card["translator_id"] == "callable:test_translate:reverse_words"
+    assert card["target_language"] == "de" and card["sample_creation"] == "machine-translated"
     for split in ("train", "test"):
         a = pq.read_table(english / "data" / "coarse" / f"{split}-00000-of-00001.parquet")
         b = pq.read_table(german / "data" / "coarse" / f"{split}-00000-of-00001.parquet")

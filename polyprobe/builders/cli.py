@@ -472,7 +472,12 @@ def _add_trec(p: argparse.ArgumentParser) -> None:
         default="machine-translated",
         help="how the translation was made (default machine-translated); in the card",
     )
-    t.add_argument("--translator", default="unknown", help="translation system, for the card")
+    t.add_argument(
+        "--translator",
+        default="unknown",
+        help="translation system, for the card (default: FILE.json written by polyprobe "
+        "translate, else unknown)",
+    )
     t.add_argument("--translator-version", default="unknown", help="its version, for the card")
     t.add_argument("--translation-date", default="unknown", help="when it was made, for the card")
 
@@ -486,11 +491,16 @@ def _run_trec(args: argparse.Namespace, options: dict[str, Any]) -> Any:
         return build_trec(args.path, progress=progress, **options)
     from polyprobe.loaders.translations import TranslationProvenance
 
-    provenance = TranslationProvenance(
-        sample_creation=args.sample_creation,
-        system=args.translator,
-        version=args.translator_version,
-        date=args.translation_date,
+    given = (args.translator, args.translator_version, args.translation_date) != ("unknown",) * 3
+    provenance = (
+        TranslationProvenance(
+            sample_creation=args.sample_creation,
+            system=args.translator,
+            version=args.translator_version,
+            date=args.translation_date,
+        )
+        if given or args.sample_creation != "machine-translated"
+        else None  # polyprobe translate's FILE.json, if any
     )
     return build_trec(
         args.path,

@@ -185,6 +185,29 @@ class TrecRecipe:
         )
 
 
+def provenance_from_sidecar(path: Path) -> TranslationProvenance | None:
+    """The provenance ``polyprobe translate`` wrote beside its output (``FILE.json``), or
+    None when there is none (then the card says the system is unknown)."""
+    import json
+
+    sidecar = path.with_name(path.name + ".json")
+    if not sidecar.is_file():
+        return None
+    try:
+        meta = json.loads(sidecar.read_text(encoding="utf-8"))
+        return TranslationProvenance(
+            sample_creation=str(meta.get("sample_creation", "machine-translated")),
+            system=str(meta.get("system", "unknown")),
+            version=str(meta.get("version", "unknown")),
+            date=str(meta.get("date", "unknown")),
+            source_language=str(meta.get("source_language", "en")),
+            extra={"translator_id": str(meta.get("translator_id", ""))},
+        )
+    except (ValueError, TypeError, AttributeError) as exc:
+        problem = f"not a translation provenance file ({exc})"
+        raise InputError(sidecar, None, problem, "bad-json") from None
+
+
 def build_trec(
     path: str | os.PathLike[str],
     *,
@@ -197,11 +220,14 @@ def build_trec(
     ``polyprobe build trec``. ``options`` are :meth:`BuildOptions.make`'s, with TREC's
     defaults (English, natural only, no class floors). ``translation``: a translation file
     of the questions (then ``lang`` is its language, and ``provenance`` says how it was
-    made; default: machine-translated by an unknown system)."""
+    made; default: the ``FILE.json`` that ``polyprobe translate`` wrote beside it, else
+    machine-translated by an unknown system)."""
     opts = BuildOptions.make(**{**TREC_DEFAULTS, **options})
     if translation is not None:
         if resolve_language(opts.lang).code == "en":
             raise UsageError("a translated TREC needs --lang: the translation's language")
+        if provenance is None:
+            provenance = provenance_from_sidecar(Path(translation))
         provenance = dataclasses.replace(
             provenance or TranslationProvenance(), target_language=resolve_language(opts.lang).code
         )
