@@ -117,12 +117,16 @@ def solve(
     tol: float = 1e-4,
     standardize: bool = True,
     device: str | None = None,
+    init: Solutions | None = None,
 ) -> Solutions:
-    """Fit every problem; ``labels`` (L, n) int, ``masks`` (M, n) bool over the rows of ``X``."""
+    """Fit every problem; ``labels`` (L, n) int, ``masks`` (M, n) bool over the rows of ``X``.
+    ``init``: start each problem from the same-index solution of an earlier call (a warm start
+    along the C path) instead of zero weights and the log class priors."""
+    args = (X, labels, masks, problems, n_classes, max_iter, tol, standardize)
     if device in (None, "cpu"):
         with torch_threads(probe_threads()):
-            return _solve(X, labels, masks, problems, n_classes, max_iter, tol, standardize, None)
-    return _solve(X, labels, masks, problems, n_classes, max_iter, tol, standardize, device)
+            return _solve(*args, None, init)
+    return _solve(*args, device, init)
 
 
 def _solve(
@@ -135,6 +139,7 @@ def _solve(
     tol: float,
     standardize: bool,
     device: str | None,
+    init: Solutions | None = None,
 ) -> Solutions:
     import torch
 
@@ -214,6 +219,11 @@ def _solve(
             w[j, d * k :] = float(np.log(prior / (1 - prior)))
         else:
             w[j, d * k :] = torch.from_numpy(np.log(counts / counts.sum()))
+    if init is not None:
+        start = np.concatenate(
+            [init.coef.transpose(0, 2, 1).reshape(P, d * k), init.intercept], axis=1
+        )
+        w = torch.from_numpy(np.ascontiguousarray(start, dtype=np.float64)).to(dev)
     all_idx = torch.arange(P, device=dev)
     f, g = evaluate(all_idx, w)
     S = torch.zeros((HISTORY, P, D), dtype=torch.float64, device=dev)
