@@ -140,9 +140,10 @@ def assemble(
             card = write_config_files(
                 staging, _payload(cset, cfg_name, variant, tv_used, written, settings, seed)
             )
-            confounds = config_confounds(staging, card, cset.metadata.level)
-            entry["confounds"][cfg_name] = confounds
-            card.payload.notes.append(audit_note(confounds))
+            if not cset.metadata.scored:  # the audit compares classes; a score has none
+                confounds = config_confounds(staging, card, cset.metadata.level)
+                entry["confounds"][cfg_name] = confounds
+                card.payload.notes.append(audit_note(confounds))
             cards.append(card)
             written.append((variant, tv_used, card))
             entry["built"].append(cfg_name)
@@ -552,13 +553,8 @@ def config_confounds(staging: Path, card: ConfigCard, level: Level) -> dict[str,
             total = sum(pc.utf8_length(table[c]).to_numpy(zero_copy_only=False) for c in inputs)
             lengths.append(np.asarray(total))
         else:
-            words = [
-                pc.list_value_length(pc.utf8_split_whitespace(table[c])).to_numpy(
-                    zero_copy_only=False
-                )
-                for c in inputs
-            ]
-            lengths.append(np.asarray(sum(words)))
+            counts = [_token_counts(table[c]) for c in inputs]
+            lengths.append(sum((c for c in counts if c is not None), np.zeros(table.num_rows)))
     unit = "characters" if level in (Level.WORD, Level.WORD_PAIR) else "tokens"
     return audit(
         np.concatenate(labels) if labels else np.zeros(0, np.int64),
@@ -567,6 +563,25 @@ def config_confounds(staging: Path, card: ConfigCard, level: Level) -> dict[str,
         unit,
         keys,
     )
+
+
+def _token_counts(column: Any) -> np.ndarray | None:
+    """Whitespace tokens per row of a text column, or of a list-of-texts column (summed over
+    its texts: a discourse window's sentences); None for a column that holds no text (an
+    index, a string similarity)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        n = pc.list_value_length(pc.utf8_split_whitespace(col))
+        return pc.fill_null(n, 0).to_numpy(zero_copy_only=False).astype(np.int64)
+    if pa.types.is_list(col.type) and pa.types.is_string(col.type.value_type):
+        flat = pc.fill_null(pc.list_value_length(pc.utf8_split_whitespace(pc.list_flatten(col))), 0)
+        parents = pc.list_parent_indices(col).to_numpy(zero_copy_only=False)
+        weights = flat.to_numpy(zero_copy_only=False)
+        return np.bincount(parents, weights=weights, minlength=len(col)).astype(np.int64)
+    return None
 
 
 def report_entry(
