@@ -266,28 +266,33 @@ def test_determinism_across_processes_and_seeds(ud_dir: Path, tmp_path: Path) ->
     assert dependent and independent
     for name in dependent:
         rows_a = {
-            (r["id"], r["sentence"], r["label"])
+            (r["id"], _text(r), r["label"])
             for t in _split_tables(tmp_path / "a", name).values()
             for r in t.to_pylist()
         }
         rows_c = {
-            (r["id"], r["sentence"], r["label"])
+            (r["id"], _text(r), r["label"])
             for t in _split_tables(tmp_path / "c", name).values()
             for r in t.to_pylist()
         }
         assert rows_a != rows_c, name
     for name in independent:
         rows_a = {
-            (r["id"], r["sentence"], r["label"])
+            (r["id"], _text(r), r["label"])
             for t in _split_tables(tmp_path / "a", name).values()
             for r in t.to_pylist()
         }
         rows_c = {
-            (r["id"], r["sentence"], r["label"])
+            (r["id"], _text(r), r["label"])
             for t in _split_tables(tmp_path / "c", name).values()
             for r in t.to_pylist()
         }
         assert rows_a == rows_c, name
+
+
+def _text(row: dict) -> str:
+    """A row's input text: ``sentence``, or a discourse row's ``sentences`` joined."""
+    return row["sentence"] if "sentence" in row else "\n".join(row["sentences"])
 
 
 def test_skip_mode_counts_reach_the_card(ud_dir: Path, tmp_path: Path) -> None:
