@@ -107,6 +107,7 @@ def run_lexical(
     cache_dir: str | Path | None,
     batch_size: int,
     on_result: Callable[[dict[str, Any]], None] | None,
+    top_n: int | None,
 ) -> list[dict[str, Any]]:
     """Lexical configs (``task_type: lexical``) go to :mod:`polyprobe.evaluation.lexical`."""
     from polyprobe.evaluation.lexical import evaluate_lexical
@@ -119,6 +120,7 @@ def run_lexical(
         revision=revision,
         cache_dir=cache_dir,
         batch_size=batch_size,
+        top_n=top_n,
     )
     for r in results:
         if on_result is not None:
@@ -174,6 +176,7 @@ def evaluate(
     progress: bool = False,
     on_result: Callable[[dict[str, Any]], None] | None = None,
     force: bool = False,
+    top_n: int | None = 200_000,
 ) -> list[dict[str, Any]]:
     """Evaluate ``encoders`` on ``dataset`` (folder or hub id); one result per config × encoder
     × layer. ``config``: None (the card's default), a name, a list, ``"all"`` or
@@ -185,7 +188,8 @@ def evaluate(
     instead of recomputed (marked ``resumed``), unless ``force``. ``cache``: the embedding
     cache (default ``$POLYPROBE_CACHE/embeddings``); ``cache_dir``: where ``datasets`` keeps a
     Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A local folder is read in place
-    and adds nothing to the datasets cache."""
+    and adds nothing to the datasets cache. ``top_n``: lexical configs' word space, the
+    encoder's ``top_n`` most frequent words plus the dataset's (``evaluation.lexical``)."""
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
     if device and device.startswith("cuda") and spec.device is None:
         spec.device = check_device(device)  # LR fits follow an explicit CUDA request (else CPU)
@@ -199,7 +203,7 @@ def evaluate(
     names = resolve_configs(dataset, config, revision, card)
     if lexical_configs(card, names):  # scored by their own metrics: no probe, no seeds
         return run_lexical(
-            dataset, names, encoders, out, revision, cache_dir, batch_size, on_result
+            dataset, names, encoders, out, revision, cache_dir, batch_size, on_result, top_n
         )
     encs: list[Encoder] = []
     for e in encoders:

@@ -101,6 +101,14 @@ def add_evaluate_parser(subparsers: Any) -> None:
     )
     p.add_argument("--batch-size", type=int, default=32, help="encoding batch size")
     p.add_argument(
+        "--top-n",
+        type=int,
+        default=200_000,
+        help="lexical configs: the word space is the encoder's N most frequent words (a .vec "
+        "file's first N lines) plus the dataset's words; analogy answers are searched there "
+        "(default 200000)",
+    )
+    p.add_argument(
         "--no-progress",
         "--quiet",
         dest="no_progress",
@@ -243,6 +251,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
                 progress=not args.no_progress,
                 on_result=finished.append,
                 force=args.force,
+                top_n=args.top_n,
             )
     except PolyprobeError as exc:
         print(f"polyprobe evaluate: error: {exc}", file=sys.stderr)
