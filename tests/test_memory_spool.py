@@ -258,6 +258,7 @@ def test_materialised_chunks_are_single_chunk_row_groups(
         ("sentence", "tokens"),
         groups,
         canonical,
+        False,  # scored: a class label
         indices,
         TV,  # type: ignore[arg-type]
     )
