@@ -37,3 +37,23 @@ def test_length_confound_is_flagged() -> None:
     result = audit(labels, ["short", "long"], lengths, "tokens", [""] * 100)
     assert result["length"]["spearman_rho"] == 1.0
     assert any("Cramér's V" in f for f in result["flags"])
+
+
+def test_statistics_equal_scipys() -> None:
+    """The audit computes Spearman's rho and Cramér's V itself (scipy.stats is slow to import
+    in every build process): they must equal scipy's, ties included."""
+    from scipy.stats import spearmanr
+    from scipy.stats.contingency import association
+
+    from polyprobe.builders.confounds import _cramers_v, _spearman
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        labels = rng.integers(0, 4, 500)
+        lengths = rng.integers(1, 12, 500) + 3 * labels  # ties and an association
+        assert _spearman(labels, lengths) == round(float(spearmanr(labels, lengths)[0]), 4)
+        table = np.zeros((4, 14), dtype=np.int64)
+        np.add.at(table, (labels, np.minimum(lengths // 3, 13)), 1)
+        table = table[:, table.sum(axis=0) > 0]
+        v = association(table, method="cramer")
+        assert _cramers_v(labels, np.minimum(lengths // 3, 13)) == round(float(v), 4)

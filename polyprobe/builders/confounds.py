@@ -32,26 +32,36 @@ STRONG_V = 0.3
 TOP_KEYS = 3
 
 
-def _spearman(x: np.ndarray, y: np.ndarray) -> float | None:
-    from scipy.stats import spearmanr
+def _average_ranks(x: np.ndarray) -> np.ndarray:
+    """1-based ranks, ties given their average rank (``scipy.stats.rankdata``'s default)."""
+    _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+    ends = np.cumsum(counts)
+    return (ends - (counts - 1) / 2.0)[inverse]
 
+
+def _spearman(x: np.ndarray, y: np.ndarray) -> float | None:
+    """Spearman's rho: Pearson's r of the average ranks, as ``scipy.stats.spearmanr``
+    computes it (a test compares the two). Not scipy itself: importing ``scipy.stats`` costs
+    a build process about as much as a small task, for two formulas."""
     if x.size < 3 or np.all(x == x[0]) or np.all(y == y[0]):
         return None
-    rho = spearmanr(x, y).statistic
-    return None if rho is None or np.isnan(rho) else round(float(rho), 4)
+    rho = np.corrcoef(_average_ranks(x), _average_ranks(y))[0, 1]
+    return None if np.isnan(rho) else round(float(rho), 4)
 
 
 def _cramers_v(a: np.ndarray, b: np.ndarray) -> float | None:
-    """Cramér's V of two categorical arrays (bias-uncorrected, as usually reported)."""
-    from scipy.stats.contingency import association
-
+    """Cramér's V of two categorical arrays (bias-uncorrected, as usually reported; equal to
+    ``scipy.stats.contingency.association(table, method="cramer")``, a test compares)."""
     ua, ia = np.unique(a, return_inverse=True)
     ub, ib = np.unique(b, return_inverse=True)
     if ua.size < 2 or ub.size < 2:
         return None
-    table = np.zeros((ua.size, ub.size), dtype=np.int64)
+    table = np.zeros((ua.size, ub.size), dtype=np.float64)
     np.add.at(table, (ia, ib), 1)
-    return round(float(association(table, method="cramer")), 4)
+    n = table.sum()
+    expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / n
+    chi2 = float(((table - expected) ** 2 / expected).sum())
+    return round(float(np.sqrt(chi2 / n / (min(table.shape) - 1))), 4)
 
 
 def _quartiles(lengths: np.ndarray) -> tuple[np.ndarray, list[str]]:

@@ -382,6 +382,49 @@ def run_record_tasks(
     their measured costs); ``parameters`` are the family's own for the card (after the split).
     The outcome does not depend on ``jobs``: every shard reads the same records, and a task's
     assembly is a pure function of its spool."""
+    stream = RecordStream(family, tuple(names), parameters)
+    return run_record_streams(
+        [stream], options, split=split, staging=staging, jobs=jobs, progress=progress
+    )[0]
+
+
+@dataclass(frozen=True)
+class RecordStream:
+    """One family's tasks in a build: a build may run several streams over the same inputs
+    (``build ud``: the sentences, and the documents they form)."""
+
+    family: RecordFamily
+    names: tuple[str, ...]
+    parameters: dict[str, Any] | None = None  # the family's own, for the card
+
+
+def run_shard_parts(
+    parts: tuple[ShardJob, ...], progress: Progress | None = None
+) -> tuple[list[ShardResult], list[WriteJob]]:
+    """One process's share of a build: :func:`shard_pass` over each part (a stream's tasks
+    in this shard), one after the other; the results in part order and every write job."""
+    results: list[ShardResult] = []
+    jobs: list[WriteJob] = []
+    for part in parts:
+        result, listed = shard_pass(part, progress)
+        results.append(result)
+        jobs += listed
+    return results, jobs
+
+
+def run_record_streams(
+    streams: Sequence[RecordStream],
+    options: BuildOptions,
+    *,
+    split: SplitSpec,
+    staging: Path,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> list[Outcome]:
+    """:func:`run_record_tasks` for several streams at once, one outcome per stream: their
+    tasks are planned together onto ``jobs`` processes (a task of one stream and a task of
+    another may share a process, each stream read on its own), so a second, smaller stream
+    fills the processes rather than running after the first on one of them."""
     from functools import partial
 
     from polyprobe.cards.folder import make_owned_dir, sweep_orphans
@@ -389,8 +432,12 @@ def run_record_tasks(
     from polyprobe.runtime.parallel import run_sharded
     from polyprobe.runtime.shards import plan_shards
 
+    stream_of = {n: i for i, s in enumerate(streams) for n in s.names}
+    if len(stream_of) != sum(len(s.names) for s in streams):
+        raise ValueError("a task name is in two streams")
+    names = [n for s in streams for n in s.names]
     plan = plan_shards(
-        list(names),
+        names,
         [cost_of(n) for n in names],
         jobs,
         affinity=[affinity_of(n) for n in names],
@@ -402,24 +449,52 @@ def run_record_tasks(
     try:
         settings = options.variant_settings(split)
         shards = [
-            ShardJob(
-                family, tuple(shard), options.seed, options.on_invalid, settings, staging, work
+            tuple(
+                ShardJob(
+                    stream.family,
+                    tuple(n for n in shard if stream_of[n] == i),
+                    options.seed,
+                    options.on_invalid,
+                    settings,
+                    staging,
+                    work,
+                )
+                for i, stream in enumerate(streams)
+                if any(stream_of[n] == i for n in shard)
             )
             for shard in plan
         ]
         results, written = run_sharded(
-            shard_pass,
+            run_shard_parts,
             shards,
             write_task,
-            local_first=partial(shard_pass, progress=progress),
+            local_first=partial(run_shard_parts, progress=progress),
             size=lambda job: job.rows,
         )
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    # A task's profile and recipe come from the shard that fitted it. Every shard read the
-    # same records: their counts agree.
-    fitted = {name: r for r in results for name in r.tasks}
     assembled = {a.name: a for outputs in written for a in outputs}
+    return [
+        _outcome(
+            stream,
+            [r for shard_results in results for r in shard_results if r.tasks[0] in stream.names],
+            assembled,
+            split,
+        )
+        for stream in streams
+    ]
+
+
+def _outcome(
+    stream: RecordStream,
+    results: list[ShardResult],
+    assembled: dict[str, AssembledTask],
+    split: SplitSpec,
+) -> Outcome:
+    """One stream's outcome from its shards' results. A task's profile and recipe come from
+    the shard that fitted it; every shard read the same records, so their counts agree."""
+    names = stream.names
+    fitted = {name: r for r in results for name in r.tasks}
     first = results[0]
     profile = dict(first.profile)
     profile["tasks"] = {
@@ -429,7 +504,11 @@ def run_record_tasks(
         assembled=[assembled[n] for n in names],
         recipes=[fitted[n].recipes[n] for n in names],
         profile=profile,
-        parameters={"split": split.label, "split_reason": split.reason, **(parameters or {})},
+        parameters={
+            "split": split.label,
+            "split_reason": split.reason,
+            **(stream.parameters or {}),
+        },
         skipped=first.skipped,
         duplicates=first.duplicates,
         split=f"{split.label} ({split.reason})",

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.assemble import AssembledTask, assemble
-from polyprobe.builders.build import BuildOptions, Outcome, Progress
+from polyprobe.builders.build import BuildOptions, Outcome
 from polyprobe.builders.discourse.family import DocumentFamily
-from polyprobe.builders.stream import first_pass, run_record_tasks
+from polyprobe.builders.stream import first_pass
 from polyprobe.builders.task import Fit, Task, TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.languages import resolve_language
@@ -98,25 +98,25 @@ def infeasible_task(
     )
 
 
-def run_document_tasks(
+def with_documents(
+    sentences: Outcome | None,
+    documents: Outcome | None,
     treebanks: Sequence[Any],
     names: Sequence[str],
     order: Sequence[str],
+    without: list[str],
     options: BuildOptions,
     *,
     split: SplitSpec,
     staging: Path,
-    task_options: dict[str, dict[str, Any]] | None = None,
-    sentences: Outcome | None = None,
-    progress: Progress | None = None,
 ) -> Outcome:
-    """Build the document tasks ``names`` from the treebanks' documents and merge their
-    outcome into ``sentences`` (the sentence tasks', when any ran); ``order`` is every task
-    of the build in registry order (the card's order)."""
+    """The build's outcome: the sentence tasks' (when any ran) and the document tasks'
+    ``names`` (``documents``: their stream's outcome, None when no treebank marks documents:
+    the tasks are then reported infeasible); ``order`` is every task of the build in registry
+    order (the card's order), ``without`` the treebanks that mark no document."""
     from polyprobe.builders.registry import get_task
 
-    family, without = document_family(treebanks, options, split, task_options, options.profile)
-    if family is None:
+    if documents is None:
         assembled = [infeasible_task(n, NO_DOCUMENTS, options, split, staging) for n in names]
         documents = Outcome(
             assembled=assembled,
@@ -131,12 +131,8 @@ def run_document_tasks(
             profile={"tasks": {n: {"infeasible": NO_DOCUMENTS} for n in names}},
             parameters={"split": split.label, "split_reason": split.reason},
         )
-    else:
-        documents = run_record_tasks(
-            family, list(names), options, split=split, staging=staging, progress=progress
-        )
     document_note = {
-        "treebanks_with_documents": [s.name for s in family.sources] if family else [],
+        "treebanks_with_documents": [tb.name for tb in treebanks if tb.name not in without],
         "treebanks_without_documents": without,
         # sentences no discourse task can see (before a file's first '# newdoc', or in a
         # treebank without any): the card counts what the document stream leaves out

@@ -17,7 +17,7 @@ from typing import Any
 
 from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcome, Progress, build
 from polyprobe.builders.rendering import text_hash as sentence_text_hash
-from polyprobe.builders.stream import run_record_tasks
+from polyprobe.builders.stream import RecordStream, run_record_streams
 from polyprobe.builders.task import Shared, Task, TaskContext
 from polyprobe.builders.variants import MinPerClass, SplitSpec, parse_split
 from polyprobe.errors import UsageError
@@ -182,11 +182,24 @@ class TreebankRecipe:
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
         """The sentence tasks on the sentence stream, the document (discourse) tasks on the
-        treebanks' ``# newdoc`` documents (:mod:`polyprobe.builders.discourse.ud`)."""
-        from polyprobe.builders.discourse.ud import run_document_tasks
+        treebanks' ``# newdoc`` documents (:mod:`polyprobe.builders.discourse.ud`): both
+        streams planned onto one set of processes (with ``--top-up`` the sentence stream has
+        its own passes, and the documents follow it)."""
+        from polyprobe.builders.discourse.ud import document_family, with_documents
         from polyprobe.loaders.sources import input_bytes
         from polyprobe.runtime.shards import jobs_for
 
+        documents, without = None, []
+        if self.document_names:
+            documents, without = document_family(
+                self.treebanks, options, self.split_spec, self.task_options, options.profile
+            )
+        jobs = jobs_for(
+            options.jobs,
+            self.sentence_names + (self.document_names if documents else []),
+            input_bytes(s.path for s in self.treebanks),
+        )
+        streams: list[RecordStream] = []
         sentences = None
         if self.sentence_names:
             family = TreebankFamily(
@@ -197,9 +210,6 @@ class TreebankRecipe:
                 split=self.split_spec,
                 profile_path=None if options.profile is None else str(options.profile),
                 task_options=self.task_options,
-            )
-            jobs = jobs_for(
-                options.jobs, self.sentence_names, input_bytes(s.path for s in self.treebanks)
             )
             if self.top_up:
                 from polyprobe.builders.text.topup import run_top_up
@@ -216,28 +226,36 @@ class TreebankRecipe:
                     limit=self.top_up_sentences,
                 )
             else:
-                sentences = run_record_tasks(
-                    family,
-                    self.sentence_names,
-                    options,
-                    split=self.split_spec,
-                    staging=staging,
-                    jobs=jobs,
-                    progress=progress,
-                )
+                streams.append(RecordStream(family, tuple(self.sentence_names)))
+        if documents is not None:
+            streams.append(RecordStream(documents, tuple(self.document_names)))
+        outcomes = (
+            run_record_streams(
+                streams,
+                options,
+                split=self.split_spec,
+                staging=staging,
+                jobs=jobs,
+                progress=progress,
+            )
+            if streams
+            else []
+        )
+        if self.sentence_names and not self.top_up:
+            sentences = outcomes.pop(0)
         if not self.document_names:
             assert sentences is not None
             return sentences
-        return run_document_tasks(
+        return with_documents(
+            sentences,
+            outcomes.pop(0) if documents is not None else None,
             self.treebanks,
             self.document_names,
             self.task_names,
+            without,
             options,
             split=self.split_spec,
             staging=staging,
-            task_options=self.task_options,
-            sentences=sentences,
-            progress=progress,
         )
 
     def card(self, language: Language, outcome: Outcome) -> CardText:
