@@ -64,6 +64,20 @@ TRAILING_COLUMNS: tuple[str, ...] = ("label", "group", "lexical_key")
 # block says ``label_type: score`` for the latter (absent means ``class``).
 LABEL_TYPES: tuple[str, ...] = ("class", "score")
 
+# An optional column after ``lexical_key`` (``Value("string")``) in the configs of builds
+# whose rows may be translations (``build parallel``; a translated ``build trec``): how the
+# row's text came to be. ``native``: written in the row's language; ``human-translated`` /
+# ``machine-translated``: a translation (the card names the system, version and date);
+# ``unknown``: the input does not say (a parallel text file without --original-language).
+SAMPLE_CREATION_COLUMN = "sample_creation"
+SAMPLE_CREATION: tuple[str, ...] = (
+    "native",
+    "human-translated",
+    "machine-translated",
+    "unknown",
+)
+SAMPLE_CREATION_FEATURE: dict[str, str] = {"dtype": "string", "_type": "Value"}
+
 # The splits a dataset folder may hold, in the order they are written and shown.
 SPLITS: tuple[str, ...] = ("train", "validation", "test")
 
