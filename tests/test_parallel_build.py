@@ -163,6 +163,36 @@ def test_card_has_agreement_provenance_and_per_language_labels(pud) -> None:
     assert pp["configs"]["tense-en"]["labels"] == ["Past", "Pres"]
 
 
+def test_every_per_language_row_says_how_it_was_made(pud, hf_offline) -> None:
+    """The per-row sample_creation column: n02002007 ("Die Beamten konnten die 53-Jährige bei
+    der Tat am Sonntagmorgen überwältigen.") was written in German (PUD id digits 02), so it is
+    native in the German configs and human-translated in the English ones; n01001013 (an
+    English original) the other way round. Every row of every per-language config has the
+    column, with the value its sent_id says."""
+    import datasets
+
+    for lang, native, translated in (
+        ("de", "n02002007", "n01001013"),
+        ("en", "n01001013", "n02002007"),
+    ):
+        rows = _rows(pud.out, f"sentence_length-{lang}")
+        by_id = {r["id"].split("/")[1]: r for split in rows.values() for r in split}
+        assert by_id[native]["sample_creation"] == "native"
+        assert by_id[translated]["sample_creation"] == "human-translated"
+    checked = 0
+    for config in (p.name for p in (pud.out / "data").iterdir() if p.name != "parallel"):
+        lang = config.split(".")[0].rpartition("-")[2]
+        for rows in _rows(pud.out, config).values():
+            for row in rows:
+                sid = row["id"].split("/")[1]
+                expected = "native" if pud_original_language(sid) == lang else "human-translated"
+                assert row["sample_creation"] == expected, (config, row["id"])
+                checked += 1
+    assert checked > 20_000
+    features = datasets.load_dataset_builder(str(pud.out), "tense-de").info.features
+    assert features["sample_creation"].dtype == "string"
+
+
 def align_rows(pud) -> list[str]:
     rows = _rows(pud.out, "parallel")
     return [r["sent_id"] for split in rows.values() for r in split]
@@ -201,5 +231,5 @@ def test_one_language_or_no_pivot_is_refused(tmp_path: Path) -> None:
     de = _tiny(tmp_path, "German", [("d1", "s1")])
     with pytest.raises(UsageError, match="at least two languages"):
         build_parallel([en], out=tmp_path / "out")
-    with pytest.raises(UsageError, match="no treebank is in it"):
+    with pytest.raises(UsageError, match="no input is in it"):
         build_parallel([en, de], lang="fi", out=tmp_path / "out")

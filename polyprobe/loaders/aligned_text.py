@@ -7,7 +7,8 @@ Three layouts, because parallel corpora come in all three:
   the same number of lines: a file with more lines is refused at its first unmatched line
   (reason ``misaligned``, always fatal: after a lost or an extra line no line can be trusted
   to be a translation of its partner). Ids are line numbers, unless an **ids file** gives line
-  *i*'s ``id`` (and optionally ``<TAB>document``), as WMT's ``docids`` do.
+  *i*'s ``id`` (and optionally ``<TAB>document`` and ``<TAB>original_language``), as WMT's
+  ``docids`` and FLORES's metadata do.
 * **id-aligned TSV**, one file per language: ``id<TAB>text`` per line, or a header line naming
   the columns ``id``, ``text`` and optionally ``document`` and ``original_language``. Files
   may list the ids in different orders and with gaps: an id missing in a language is a gap
@@ -130,7 +131,8 @@ def _check_id(path: Path, number: int, item_id: str, policy: InvalidPolicy) -> b
 
 @dataclass(frozen=True)
 class IdsFile:
-    """The ids of a line-aligned corpus: line *i* is ``id`` or ``id<TAB>document``."""
+    """The ids of a line-aligned corpus: line *i* is ``id``, ``id<TAB>document`` or
+    ``id<TAB>document<TAB>original_language`` (an empty document: the id)."""
 
     path: Path
 
@@ -145,15 +147,19 @@ class IdsFile:
             role="reference",
         )
 
-    def read(self, policy: InvalidPolicy) -> dict[int, tuple[str, str]]:
-        """line number -> (id, document); a bad or duplicate line is left out (skip)."""
-        out: dict[int, tuple[str, str]] = {}
+    def read(self, policy: InvalidPolicy) -> dict[int, tuple[str, str, str | None]]:
+        """line number -> (id, document, original language); a bad or duplicate line is
+        left out (skip)."""
+        out: dict[int, tuple[str, str, str | None]] = {}
         first: dict[str, int] = {}
         for number, line in _lines(self.path, policy):
-            fields = line.split("\t")
-            item_id = fields[0].strip()
-            if len(fields) > 2:
-                problem = f"{len(fields)} columns: expected id, or id<TAB>document"
+            fields = [f.strip() for f in line.split("\t")]
+            item_id = fields[0]
+            if len(fields) > 3:
+                problem = (
+                    f"{len(fields)} columns: expected id, id<TAB>document, or "
+                    "id<TAB>document<TAB>original_language"
+                )
                 policy.reject(InputError(self.path, number, problem, "bad-line"))
                 continue
             if not _check_id(self.path, number, item_id, policy):
@@ -162,9 +168,16 @@ class IdsFile:
                 problem = f"id {item_id} given twice (first at line {first[item_id]})"
                 policy.reject(InputError(self.path, number, problem, "duplicate-id"))
                 continue
+            original = None
+            if len(fields) == 3 and fields[2]:
+                original = _resolve(fields[2])
+                if original is None:
+                    problem = f"original_language {fields[2]!r} is not a language code"
+                    policy.reject(InputError(self.path, number, problem, "bad-line"))
+                    continue
             first[item_id] = number
-            doc = fields[1].strip() if len(fields) == 2 and fields[1].strip() else item_id
-            out[number] = (item_id, doc)
+            doc = fields[1] if len(fields) >= 2 and fields[1] else item_id
+            out[number] = (item_id, doc, original)
         return out
 
 
@@ -197,17 +210,18 @@ class LineAlignedFile:
     def records(
         self,
         policy: InvalidPolicy,
-        ids: dict[int, tuple[str, str]] | None = None,
-        original: str | None = None,
+        ids: dict[int, tuple[str, str, str | None]] | None = None,
     ) -> Iterator[AlignedText]:
-        """The file's lines as items; ``ids``: line -> (id, document) from an ids file (a
-        line the ids file left out, being malformed, is left out here too)."""
+        """The file's lines as items; ``ids``: line -> (id, document, original language)
+        from an ids file (a line the ids file left out, being malformed, is left out here
+        too)."""
         source = SourceFile(self.name, str(self.path), None)
         for number, line in _lines(self.path, policy):
+            original = None
             if ids is None:
                 item_id, doc = str(number), str(number)
             elif number in ids:
-                item_id, doc = ids[number]
+                item_id, doc, original = ids[number]
             else:
                 continue
             text = line.strip()

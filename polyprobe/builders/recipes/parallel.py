@@ -49,7 +49,7 @@ from polyprobe.loaders.parallel import (
 )
 from polyprobe.loaders.records import Sentence
 from polyprobe.loaders.source import InvalidPolicy
-from polyprobe.metadata import ConfigBlock, Level, SourceInfo, VariantBlock
+from polyprobe.metadata import SAMPLE_CREATION, ConfigBlock, Level, SourceInfo, VariantBlock
 from polyprobe.version import __version__
 
 PARALLEL_DEFAULTS: dict[str, Any] = {
@@ -94,7 +94,7 @@ PUD_PROVENANCE: dict[str, Any] = {
 
 
 _SPLIT_CODE = {"train": 0, "dev": 1, "test": 2}
-TRANSLATED_BY = ("human", "machine")
+TRANSLATED: tuple[str, ...] = tuple(v for v in SAMPLE_CREATION if v.endswith("-translated"))
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,7 @@ class ParallelRecipe:
     # parallel text files only:
     line_ids: str | os.PathLike[str] | None = None
     original_language: str | None = None
-    translated_by: str = "human"
+    sample_creation: str = "human-translated"  # how the translations were made
     translation: dict[str, str] = field(default_factory=dict)  # system, version, date
     tokenizer: str = "auto"
 
@@ -216,10 +216,10 @@ class ParallelRecipe:
         from polyprobe.builders.registry import resolve_task_names
         from polyprobe.loaders.sources import discover
 
-        if self.translated_by not in TRANSLATED_BY:
+        if self.sample_creation not in TRANSLATED:
             raise UsageError(
-                f"--translated-by must be one of {', '.join(TRANSLATED_BY)}, "
-                f"not {self.translated_by!r}"
+                f"--sample-creation must be one of {', '.join(TRANSLATED)}, "
+                f"not {self.sample_creation!r}"
             )
         folders, files = split_inputs(self.paths)
         self.texts: ParallelTexts | None = None
@@ -344,13 +344,14 @@ class ParallelRecipe:
                 for r in texts.rows
             ),
         )
-        return alignment, text_facts(originals, self.translated_by), families
+        translated_by = self.sample_creation.removesuffix("-translated")
+        return alignment, text_facts(originals, translated_by), families
 
     def _provenance(self) -> dict[str, Any]:
         if self.texts is None:
             return PUD_PROVENANCE
         return {
-            "sample_creation": f"{self.translated_by}-translated",
+            "sample_creation": self.sample_creation,
             "original_language": self.original_language
             or "per item (original_language column), else unknown",
             "system": self.translation.get("system", "unknown"),
@@ -713,7 +714,7 @@ def build_parallel(
     progress: Progress | None = None,
     line_ids: str | os.PathLike[str] | None = None,
     original_language: str | None = None,
-    translated_by: str = "human",
+    sample_creation: str = "human-translated",
     translation: dict[str, str] | None = None,
     tokenizer: str = "auto",
     **options: Any,
@@ -722,8 +723,9 @@ def build_parallel(
     parallel treebanks (one per language, aligned by ``sent_id``), or parallel text files
     (``LANG=PATH`` or a path whose name gives the language: line-aligned text, id-aligned
     TSV, or one wide TSV), with ``line_ids`` (the ids file of line-aligned files),
-    ``original_language`` (the language the texts were written in), ``translated_by``
-    (``human``/``machine``), ``translation`` (``system``, ``version``, ``date`` for the card)
+    ``original_language`` (the language the texts were written in), ``sample_creation``
+    (how the other languages' texts were made: ``human-translated``/``machine-translated``),
+    ``translation`` (``system``, ``version``, ``date`` for the card)
     and ``tokenizer`` (as ``build text``'s). ``options`` are :meth:`BuildOptions.make`'s with
     this family's defaults (pivot ``en``, natural only, class floors 20/5/5: a PUD split has
     about 100 test sentences)."""
@@ -733,7 +735,7 @@ def build_parallel(
         opts,
         line_ids=line_ids,
         original_language=original_language,
-        translated_by=translated_by,
+        sample_creation=sample_creation,
         translation=dict(translation or {}),
         tokenizer=tokenizer,
     )
