@@ -611,6 +611,20 @@ def _add_tabular(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--format", choices=("csv", "tsv", "jsonl", "trec-lines"), default=None)
     p.add_argument("--name", default=None, help="the config's name (default: preset or family)")
+    t = p.add_argument_group("translated files (a benchmark machine- or human-translated)")
+    t.add_argument(
+        "--sample-creation",
+        choices=("human-translated", "machine-translated"),
+        default=None,
+        help="the texts are translations: every row's sample_creation column and the card say "
+        "so (default: native text, no column)",
+    )
+    t.add_argument(
+        "--source-language", default="en", help="the language translated from (default en)"
+    )
+    t.add_argument("--translator", default="unknown", help="translation system, for the card")
+    t.add_argument("--translator-version", default="unknown", help="its version, for the card")
+    t.add_argument("--translation-date", default="unknown", help="when it was made, for the card")
 
 
 def _run_tabular(family: str) -> Callable[[argparse.Namespace, dict[str, Any]], Any]:
@@ -620,12 +634,29 @@ def _run_tabular(family: str) -> Callable[[argparse.Namespace, dict[str, Any]], 
 
         fn = getattr(tabular, f"build_{family}")
         options.pop("tasks", None)
+        translation = None
+        if args.sample_creation is not None:
+            from polyprobe.languages import resolve_language
+            from polyprobe.loaders.translations import TranslationProvenance
+
+            translation = TranslationProvenance(
+                sample_creation=args.sample_creation,
+                system=args.translator,
+                version=args.translator_version,
+                date=args.translation_date,
+                source_language=resolve_language(args.source_language).code,
+            )
+        elif (args.translator, args.translator_version, args.translation_date) != ("unknown",) * 3:
+            from polyprobe.errors import UsageError
+
+            raise UsageError("--translator and its details need --sample-creation")
         return fn(
             args.files,
             columns=parse_columns(args.columns),
             preset=args.preset,
             format=args.format,
             name=args.name,
+            translation=translation,
             **options,
         )
 
