@@ -151,6 +151,10 @@ def test_card_has_agreement_provenance_and_per_language_labels(pud) -> None:
     front, body = read_readme(pud.out / "README.md")
     pp = front["polyprobe"]
     assert pp["parameters"]["translation"]["system"] == "human translation"
+    # system, version, date: the version is the treebanks' release
+    versions = {s["version"] for s in pp["sources"]}
+    assert pp["parameters"]["translation"]["version"] == ", ".join(sorted(versions))
+    assert pp["parameters"]["translation"]["date"].startswith("2017")
     agreement = pp["profile"]["agreement"]["tense"]["de"]
     assert agreement["compared"] > 500 and agreement["agree"] / agreement["compared"] > 0.8
     assert "Agreement with the en label of the same sentence" in body

@@ -249,6 +249,37 @@ def test_usage_errors(tmp_path: Path, data_dir: Path) -> None:
     assert language_of_file(Path("train.txt")) is None
 
 
+def reverse_words(texts: list[str]) -> list[str]:
+    """A deterministic stand-in for a translator (tests only)."""
+    return [" ".join(w[::-1] for w in reversed(t.split())) for t in texts]
+
+
+def test_translate_output_builds_a_parallel_set(tmp_path: Path) -> None:
+    """English text -> ``polyprobe translate`` (a callable) -> ``build parallel`` with the
+    English file and the translation TSV: ids are line numbers on both sides, the German rows
+    are machine-translated (the translation's FILE.json), the English native (its
+    source_language), and the card carries the translator."""
+    from polyprobe.translate.run import translate_dataset
+    from polyprobe.translate.translators import load_translator
+
+    en = _write(tmp_path / "story.en", EN)
+    translator = load_translator(f"{__name__}:reverse_words")
+    out = tmp_path / "story.de.tsv"
+    translate_dataset(en, translator, out, cache_dir=tmp_path / "cache", target_lang="de")
+    result = build_parallel([en, f"de={out}"], out=tmp_path / "ds", **FLOORS)
+    assert validate(result.out).ok, str(validate(result.out))
+    wide = {r["id"]: r for r in _all(result.out, "parallel")}
+    assert wide["7"]["text"] == {"en": EN[6], "de": reverse_words([EN[6]])[0]}
+    assert wide["7"]["sample_creation"] == {"en": "native", "de": "machine-translated"}
+    de_rows = _all(result.out, "sentence_length-de")
+    assert de_rows and {r["sample_creation"] for r in de_rows} == {"machine-translated"}
+    front, _ = read_readme(result.out / "README.md")
+    translation = front["polyprobe"]["parameters"]["translation"]
+    assert translation["original_language"] == "en"
+    assert translation["translation_file_de"]["system"] == f"{__name__}:reverse_words"
+    assert translation["translation_file_de"]["target_language"] == "de"
+
+
 # ---------------------------------------------------------------- PUD-derived (real data)
 
 

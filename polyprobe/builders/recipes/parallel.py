@@ -128,16 +128,25 @@ PUD_FACTS = RowFacts(
 )
 
 
-def text_facts(originals: dict[str, str | None], translated_by: str) -> RowFacts:
+def text_facts(
+    originals: dict[str, str | None], default: str, per_language: dict[str, str]
+) -> RowFacts:
     """Row facts of parallel text files: the label is the item's original language
     (``unknown`` where neither the file's ``original_language`` column nor
-    ``--original-language`` says), sample_creation ``native`` in that language, else
-    ``<translated_by>-translated``, and ``unknown`` everywhere when the original is unknown."""
+    ``--original-language`` says), sample_creation ``native`` in that language, else the
+    language's own (``per_language``: a ``polyprobe translate`` output's provenance) or
+    ``default`` (``--sample-creation``), and ``unknown`` everywhere when the original is
+    unknown."""
     names = sorted({o or "unknown" for o in originals.values()})
 
     def creation(lang: str, original: str | None) -> str:
-        return "unknown" if original is None else sample_creation(lang, original, translated_by)
+        if original is None:
+            return "unknown"
+        return "native" if original == lang else per_language.get(lang, default)
 
+    own = "".join(
+        f"; {v} in {k} (its translation file's provenance)" for k, v in per_language.items()
+    )
     return RowFacts(
         label_names=tuple(names) or ("unknown",),
         label_description="original language: the language the item was written in "
@@ -148,8 +157,8 @@ def text_facts(originals: dict[str, str | None], translated_by: str) -> RowFacts
         original_of=originals.get,
         creation=creation,
         creation_note="sample_creation: native in the item's original language, "
-        f"{translated_by}-translated in the others; unknown where the input does not say "
-        "which language the item was written in.",
+        f"{default} in the others{own}; unknown where the input does not say which language "
+        "the item was written in.",
     )
 
 
@@ -319,7 +328,8 @@ class ParallelRecipe:
         from polyprobe.builders.registry import family_tasks
 
         texts = self.texts.read(self.pivot, InvalidPolicy(options.on_invalid, skipped))
-        originals = {row.id: row.original or self.original_language for row in texts.rows}
+        fallback = self.original_language or self.texts.translated_from()
+        originals = {row.id: row.original or fallback for row in texts.rows}
         families = []
         rows: dict[str, dict[str, Sentence | None]] = {row.id: {} for row in texts.rows}
         for lang in texts.languages:
@@ -344,20 +354,30 @@ class ParallelRecipe:
                 for r in texts.rows
             ),
         )
-        translated_by = self.sample_creation.removesuffix("-translated")
-        return alignment, text_facts(originals, translated_by), families
+        per_language = {
+            lang: p.sample_creation for lang, p in self.texts.translation_files().items()
+        }
+        facts = text_facts(originals, self.sample_creation, per_language)
+        return alignment, facts, families
 
     def _provenance(self) -> dict[str, Any]:
         if self.texts is None:
-            return PUD_PROVENANCE
+            # the translations' version is the treebanks' release (PUD has no other)
+            versions = sorted({tb.info.version for tb in self.treebanks})
+            return {**PUD_PROVENANCE, "version": ", ".join(versions)}
         return {
             "sample_creation": self.sample_creation,
             "original_language": self.original_language
+            or self.texts.translated_from()
             or "per item (original_language column), else unknown",
             "system": self.translation.get("system", "unknown"),
             "version": self.translation.get("version", "unknown"),
             "date": self.translation.get("date", "unknown"),
             "input": self.texts.describe(),
+            **{
+                f"translation_file_{lang}": p.card_entry()
+                for lang, p in self.texts.translation_files().items()
+            },
         }
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:

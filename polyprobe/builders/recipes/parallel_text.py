@@ -12,6 +12,7 @@ text``) and become the records the text-only tasks read (``sentence_length``,
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from polyprobe.loaders.aligned_text import (
 from polyprobe.loaders.records import Sentence, SourceFile
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.loaders.translations import TranslationProvenance
 from polyprobe.metadata import SourceInfo
 
 __all__ = [
@@ -168,6 +170,27 @@ class ParallelTexts:
         if ids is not None and not line_files:
             raise UsageError("--line-ids gives the ids of line-aligned text files; none given")
         return cls(line_files, tsv_files, None if ids is None else IdsFile(ids), langs)
+
+    def translation_files(self) -> dict[str, TranslationProvenance]:
+        """language -> the provenance ``polyprobe translate`` wrote beside a per-language TSV
+        (``FILE.json``): that language's texts are its translations."""
+        from polyprobe.builders.recipes.trec import provenance_from_sidecar
+
+        out: dict[str, TranslationProvenance] = {}
+        for tsv in self.tsv_files:
+            found = provenance_from_sidecar(tsv.path) if tsv.lang else None
+            if found is not None:
+                out[tsv.lang] = dataclasses.replace(found, target_language=tsv.lang)
+        return out
+
+    def translated_from(self) -> str | None:
+        """The language the translation files say they were translated from (one, or None)."""
+        from polyprobe.languages import resolve_language
+
+        found = {
+            resolve_language(p.source_language).code for p in self.translation_files().values()
+        }
+        return found.pop() if len(found) == 1 else None
 
     def sources(self) -> list[SourceInfo]:
         infos = [f.info for f in (*self.line_files, *self.tsv_files)]
