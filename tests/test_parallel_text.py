@@ -280,6 +280,25 @@ def test_translate_output_builds_a_parallel_set(tmp_path: Path) -> None:
     assert translation["translation_file_de"]["target_language"] == "de"
 
 
+def test_validate_checks_the_sample_creation_values(tmp_path: Path) -> None:
+    """A file whose sample_creation says something undocumented, or nothing, is refused by
+    ``polyprobe validate`` (the column is a promise of the published schema)."""
+    import pyarrow as pa
+
+    en = _write(tmp_path / "corpus.en", EN)
+    de = _write(tmp_path / "corpus.de", DE)
+    result = build_parallel([en, de], out=tmp_path / "ds", original_language="en", **FLOORS)
+    path = result.out / split_file("sentence_length-de", "train")
+    table = pq.read_table(path)
+    index = table.column_names.index("sample_creation")
+    values = ["translated", *([None] * (table.num_rows - 1))]
+    table = table.set_column(index, "sample_creation", pa.array(values, pa.string()))
+    pq.write_table(table, path)
+    report = str(validate(result.out))
+    assert "sample_creation values ['translated'] are not among native, human-translated" in report
+    assert f"{table.num_rows - 1} row(s) without a sample_creation value" in report
+
+
 # ---------------------------------------------------------------- PUD-derived (real data)
 
 
