@@ -278,6 +278,12 @@ def test_translate_output_builds_a_parallel_set(tmp_path: Path) -> None:
     assert translation["original_language"] == "en"
     assert translation["translation_file_de"]["system"] == f"{__name__}:reverse_words"
     assert translation["translation_file_de"]["target_language"] == "de"
+    # MTEB's metadata says the same: the German config is machine-translated
+    from polyprobe.cards.export import mteb_metadata
+
+    meta = mteb_metadata(result.out)
+    assert meta["sentence_length-de"]["sample_creation"] == "machine-translated"
+    assert meta["sentence_length-en"]["sample_creation"] == "found"
 
 
 def test_validate_checks_the_sample_creation_values(tmp_path: Path) -> None:
