@@ -305,6 +305,32 @@ def test_validate_checks_the_sample_creation_values(tmp_path: Path) -> None:
     assert f"{table.num_rows - 1} row(s) without a sample_creation value" in report
 
 
+def test_rebuild_is_byte_identical_for_any_jobs(tmp_path: Path) -> None:
+    import hashlib
+
+    en = _write(tmp_path / "corpus.en", EN)
+    de = _write(tmp_path / "corpus.de", DE)
+    digests = []
+    for jobs in (1, 2):
+        out = build_parallel(
+            [en, de],
+            out=tmp_path / f"out{jobs}",
+            jobs=jobs,
+            original_language="en",
+            min_per_class=(1, 1, 1),
+            tasks=["sentence_length", "bigram_shift"],
+        ).out
+        digests.append(
+            {
+                p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(out.rglob("*"))
+                if p.is_file()
+            }
+        )
+    assert digests[0] == digests[1]
+    assert any(k.startswith("data/bigram_shift-de/") for k in digests[0])
+
+
 # ---------------------------------------------------------------- PUD-derived (real data)
 
 
