@@ -244,6 +244,11 @@ def test_usage_errors(tmp_path: Path, data_dir: Path) -> None:
         build_parallel([en, f"de={nolang}"], out=tmp_path / "o", tasks=["tense"])
     with pytest.raises(UsageError, match="second input in en"):
         build_parallel([en, f"en={nolang}"], out=tmp_path / "o")
+    with pytest.raises(UsageError, match="'klingon' is not a language code"):
+        build_parallel([en, f"klingon={nolang}"], out=tmp_path / "o")
+    pud = [data_dir / "ud" / "UD_English-PUD", data_dir / "ud" / "UD_German-PUD"]
+    with pytest.raises(UsageError, match="treebanks are tokenised and say"):
+        build_parallel(pud, out=tmp_path / "o", sample_creation="machine-translated")
     assert language_of_file(Path("europarl-v7.de-en.de")) == "de"
     assert language_of_file(Path("deu.tsv")) == "de"
     assert language_of_file(Path("train.txt")) is None

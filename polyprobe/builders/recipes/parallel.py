@@ -245,11 +245,18 @@ class ParallelRecipe:
             )
             self.langs = list(self.texts.languages)
         else:
-            text_options = (self.line_ids, self.original_language, self.translation)
+            text_options = (
+                self.line_ids,
+                self.original_language,
+                self.translation,
+                self.sample_creation != "human-translated",
+                self.tokenizer != "auto",
+            )
             if any(text_options):
                 raise UsageError(
-                    "--line-ids, --original-language and --translator describe parallel "
-                    "text files; treebanks say where each sentence comes from themselves"
+                    "--line-ids, --original-language, --sample-creation, --translator and "
+                    "--tokenizer describe parallel text files; treebanks are tokenised and say "
+                    "where each sentence comes from themselves"
                 )
             self.task_family = "ud"
             self.task_names = resolve_task_names("ud", self.options.tasks or PARALLEL_TASKS)

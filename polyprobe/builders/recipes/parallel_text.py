@@ -57,10 +57,15 @@ PARALLEL_FILTER = SentenceFilter(min_tokens=1, max_tokens=None, final_punct=Fals
 def _lang_prefix(raw: str) -> tuple[str | None, Path]:
     """``de=path`` -> ("de", path); a path holding ``=`` only when its prefix is no code."""
     head, eq, tail = raw.partition("=")
-    if eq and head and "/" not in head and len(head) <= 8:
+    if eq and head and "/" not in head and not Path(raw).exists():
         from polyprobe.languages import resolve_language
 
-        return resolve_language(head).code, Path(tail)
+        try:
+            return resolve_language(head).code, Path(tail)
+        except UsageError:
+            raise UsageError(
+                f"{raw}: {head!r} is not a language code (write LANG=PATH, e.g. de={tail})"
+            ) from None
     return None, Path(raw)
 
 
