@@ -237,3 +237,31 @@ def test_one_language_or_no_pivot_is_refused(tmp_path: Path) -> None:
         build_parallel([en], out=tmp_path / "out")
     with pytest.raises(UsageError, match="no input is in it"):
         build_parallel([en, de], lang="fi", out=tmp_path / "out")
+
+
+def test_parallel_treebanks_other_than_pud(tmp_path: Path, data_dir: Path) -> None:
+    """Treebanks aligned by sent_id whose ids are not PUD's: no genre and no original
+    language in the id, so the wide config's label is the original language the user gives
+    (--original-language), else unknown, and sample_creation follows it. On PUD itself,
+    the options that describe the texts are refused: its ids say it."""
+    docs = [("d1", "s1"), ("d1", "s2"), ("d2", "s3")]
+    en = _tiny(tmp_path, "English", docs)
+    de = _tiny(tmp_path, "German", docs)
+    options = {"tasks": ["sentence_length"], "min_per_class": (1, 1, 1)}
+    told = build_parallel([en, de], out=tmp_path / "told", original_language="en", **options)
+    assert validate(told.out).ok, str(validate(told.out))
+    rows = [r for split in _rows(told.out, "parallel").values() for r in split]
+    assert sorted(r["sent_id"] for r in rows) == ["s1", "s2", "s3"]
+    assert {r["label"] for r in rows} == {0}
+    assert all(r["sample_creation"] == {"en": "native", "de": "human-translated"} for r in rows)
+    front, _ = read_readme(told.out / "README.md")
+    assert front["polyprobe"]["configs"]["parallel"]["labels"] == ["en"]
+    assert front["pretty_name"] == "polyprobe parallel probing suite (parallel treebanks)"
+    untold = build_parallel([en, de], out=tmp_path / "untold", **options)
+    rows = [r for split in _rows(untold.out, "parallel").values() for r in split]
+    assert all(r["sample_creation"] == {"en": "unknown", "de": "unknown"} for r in rows)
+    pud = [data_dir / "ud" / "UD_English-PUD", data_dir / "ud" / "UD_German-PUD"]
+    with pytest.raises(UsageError, match="PUD's sentence ids give each sentence's original"):
+        build_parallel(pud, out=tmp_path / "pud", original_language="de", **options)
+    with pytest.raises(UsageError, match="--line-ids and --tokenizer describe parallel text"):
+        build_parallel(pud, out=tmp_path / "pud", tokenizer="segtok")

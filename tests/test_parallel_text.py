@@ -247,7 +247,7 @@ def test_usage_errors(tmp_path: Path, data_dir: Path) -> None:
     with pytest.raises(UsageError, match="'klingon' is not a language code"):
         build_parallel([en, f"klingon={nolang}"], out=tmp_path / "o")
     pud = [data_dir / "ud" / "UD_English-PUD", data_dir / "ud" / "UD_German-PUD"]
-    with pytest.raises(UsageError, match="treebanks are tokenised and say"):
+    with pytest.raises(UsageError, match="PUD.s sentence ids give each sentence.s original"):
         build_parallel(pud, out=tmp_path / "o", sample_creation="machine-translated")
     assert language_of_file(Path("europarl-v7.de-en.de")) == "de"
     assert language_of_file(Path("deu.tsv")) == "de"

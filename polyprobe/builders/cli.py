@@ -523,7 +523,10 @@ def _add_parallel(p: argparse.ArgumentParser) -> None:
         "optionally document and original_language), or one wide TSV (header: id, a column "
         "per language, optionally document and original_language)",
     )
-    t = p.add_argument_group("parallel text files")
+    t = p.add_argument_group(
+        "parallel text files (--original-language, --sample-creation and --translator* also "
+        "for parallel treebanks whose sent_ids are not PUD's)"
+    )
     t.add_argument(
         "--line-ids",
         type=Path,

@@ -245,18 +245,10 @@ class ParallelRecipe:
             )
             self.langs = list(self.texts.languages)
         else:
-            text_options = (
-                self.line_ids,
-                self.original_language,
-                self.translation,
-                self.sample_creation != "human-translated",
-                self.tokenizer != "auto",
-            )
-            if any(text_options):
+            if self.line_ids is not None or self.tokenizer != "auto":
                 raise UsageError(
-                    "--line-ids, --original-language, --sample-creation, --translator and "
-                    "--tokenizer describe parallel text files; treebanks are tokenised and say "
-                    "where each sentence comes from themselves"
+                    "--line-ids and --tokenizer describe parallel text files; treebanks have "
+                    "their sentence ids and tokens"
                 )
             self.task_family = "ud"
             self.task_names = resolve_task_names("ud", self.options.tasks or PARALLEL_TASKS)
@@ -326,7 +318,7 @@ class ParallelRecipe:
                 )
                 for lang, treebank in self._ordered()
             ]
-            return alignment, PUD_FACTS, families
+            return alignment, self._treebank_facts(alignment), families
         from polyprobe.builders.recipes.parallel_text import (
             PARALLEL_FILTER,
             AlignedTextFamily,
@@ -367,11 +359,41 @@ class ParallelRecipe:
         facts = text_facts(originals, self.sample_creation, per_language)
         return alignment, facts, families
 
+    def _described(self) -> bool:
+        """Did the user say how the texts were made (for inputs that do not say it)?"""
+        return bool(
+            self.original_language or self.translation or self.sample_creation != "human-translated"
+        )
+
+    def _treebank_facts(self, alignment: Alignment) -> RowFacts:
+        """PUD's facts when every sentence has a PUD id (genre and original language in the
+        id; the options that describe texts are then refused: PUD says it itself); else, for
+        other parallel treebanks, the facts of parallel text (original language from
+        ``--original-language``, else unknown)."""
+        if all(pud_genre(row.sent_id) is not None for row in alignment.rows):
+            if self._described():
+                raise UsageError(
+                    "--original-language, --sample-creation and --translator describe parallel "
+                    "inputs that do not say it themselves; PUD's sentence ids give each "
+                    "sentence's original language, and its translations are human"
+                )
+            return PUD_FACTS
+        originals = {row.sent_id: self.original_language for row in alignment.rows}
+        return text_facts(originals, self.sample_creation, {})
+
     def _provenance(self) -> dict[str, Any]:
-        if self.texts is None:
+        if self.texts is None and self._pud:
             # the translations' version is the treebanks' release (PUD has no other)
             versions = sorted({tb.info.version for tb in self.treebanks})
             return {**PUD_PROVENANCE, "version": ", ".join(versions)}
+        if self.texts is None:
+            return {
+                "sample_creation": self.sample_creation,
+                "original_language": self.original_language or "unknown",
+                "system": self.translation.get("system", "unknown"),
+                "version": self.translation.get("version", "unknown"),
+                "date": self.translation.get("date", "unknown"),
+            }
         return {
             "sample_creation": self.sample_creation,
             "original_language": self.original_language
@@ -392,6 +414,7 @@ class ParallelRecipe:
 
         skipped: Counter[str] = Counter()
         alignment, facts, families = self._families(options, skipped)
+        self._pud = facts is PUD_FACTS
         assembled: list[AssembledTask] = []
         recipes: list[dict[str, Any]] = []
         profile: dict[str, Any] = {"pivot": self.pivot, "languages": {}}
@@ -460,14 +483,22 @@ class ParallelRecipe:
                 tags=("probing", "parallel", "multilingual", "polyprobe"),
                 languages=tuple(self.langs),
             )
+        pud = getattr(self, "_pud", True)
         return CardText(
-            pretty_name="polyprobe parallel probing suite (PUD)",
+            pretty_name="polyprobe parallel probing suite ("
+            + ("PUD" if pud else "parallel treebanks")
+            + ")",
             summary=(
                 f"The same sentences probed in {len(self.langs)} languages "
                 f"({', '.join(self.langs)}), built by polyprobe {__version__} from {names}: "
                 "per-language configs `<task>-<lang>` and the wide `parallel` config (one row "
                 "per sent_id, every language's text and labels). Splits by document, identical "
-                "in every language. Translations are human (PUD); see `sample_creation`."
+                "in every language. "
+                + (
+                    "Translations are human (PUD); see `sample_creation`."
+                    if pud
+                    else "How each row was made: `sample_creation`."
+                )
             ),
             source_datasets=tuple(f"universal_dependencies/{s.name}" for s in self.treebanks),
             tags=("probing", "parallel", "multilingual", "polyprobe"),
