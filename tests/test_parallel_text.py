@@ -244,6 +244,9 @@ def test_usage_errors(tmp_path: Path, data_dir: Path) -> None:
         build_parallel([en, f"de={nolang}"], out=tmp_path / "o", tasks=["tense"])
     with pytest.raises(UsageError, match="second input in en"):
         build_parallel([en, f"en={nolang}"], out=tmp_path / "o")
+    tsv = _write(tmp_path / "en.tsv", [f"p{i}\t{t}" for i, t in enumerate(EN)])
+    with pytest.raises(UsageError, match="no de item has the id of an? en item"):
+        build_parallel([tsv, f"de={nolang}"], out=tmp_path / "o")
     with pytest.raises(UsageError, match="'klingon' is not a language code"):
         build_parallel([en, f"klingon={nolang}"], out=tmp_path / "o")
     pud = [data_dir / "ud" / "UD_English-PUD", data_dir / "ud" / "UD_German-PUD"]

@@ -327,6 +327,13 @@ class ParallelRecipe:
         from polyprobe.builders.registry import family_tasks
 
         texts = self.texts.read(self.pivot, InvalidPolicy(options.on_invalid, skipped))
+        for lang in texts.languages[1:]:
+            if not any(r.texts[lang] and r.texts[self.pivot] for r in texts.rows):
+                raise UsageError(
+                    f"no {lang} item has the id of a {self.pivot} item: the inputs are not "
+                    "aligned (a line-aligned file's ids are its line numbers unless --line-ids "
+                    "gives them; a TSV's are its id column)"
+                )
         fallback = self.original_language or self.texts.translated_from()
         originals = {row.id: row.original or fallback for row in texts.rows}
         families = []
