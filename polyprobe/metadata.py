@@ -10,8 +10,10 @@ standard library is imported.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Any
 
 
@@ -63,6 +65,20 @@ TRAILING_COLUMNS: tuple[str, ...] = ("label", "group", "lexical_key")
 # score (``Value("float32")``: SimLex similarity, STS relatedness). The card's ``polyprobe:``
 # block says ``label_type: score`` for the latter (absent means ``class``).
 LABEL_TYPES: tuple[str, ...] = ("class", "score")
+
+# An optional column after ``lexical_key`` (``Value("string")``) in the configs of builds
+# whose rows may be translations (``build parallel``; a translated ``build trec``; user files
+# built with ``--sample-creation``): how the row's text came to be. ``native``: written in the row's language; ``human-translated`` /
+# ``machine-translated``: a translation (the card names the system, version and date);
+# ``unknown``: the input does not say (a parallel text file without --original-language).
+SAMPLE_CREATION_COLUMN = "sample_creation"
+SAMPLE_CREATION: tuple[str, ...] = (
+    "native",
+    "human-translated",
+    "machine-translated",
+    "unknown",
+)
+SAMPLE_CREATION_FEATURE: Mapping[str, str] = MappingProxyType({"dtype": "string", "_type": "Value"})
 
 # The splits a dataset folder may hold, in the order they are written and shown.
 SPLITS: tuple[str, ...] = ("train", "validation", "test")

@@ -167,3 +167,60 @@ def test_own_csv_with_column_mapping(tmp_path: Path) -> None:
         build_classification(
             [bad], columns={"text": "txt", "label": "cls"}, lang="en", out=tmp_path / "z"
         )
+
+
+def test_translated_files_say_so_per_row(tmp_path: Path) -> None:
+    """A machine-translated sentiment set through the command: every row's sample_creation
+    is machine-translated, the card names the system; without --sample-creation the rows
+    have no such column, and translator details alone are refused."""
+    import subprocess
+    import sys
+
+    files = []
+    for split in ("train", "dev", "test"):
+        path = tmp_path / f"{split}.tsv"
+        body = [
+            f"ein {'guter' if i % 2 else 'schlechter'} Film Nummer {split} {i}\t{i % 2}"
+            for i in range(8)
+        ]
+        path.write_text("sentence\tlabel\n" + "\n".join(body) + "\n", encoding="utf-8")
+        files.append(f"{split}={path}")
+    repo = Path(__file__).resolve().parent.parent
+
+    def run(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "polyprobe", "build", "classification", *files]
+        cmd += ["--preset", "sentiment-tsv", "--lang", "de", "--out", str(out), "--quiet"]
+        return subprocess.run([*cmd, *extra], capture_output=True, text=True, cwd=repo)
+
+    done = run(
+        tmp_path / "mt",
+        "--sample-creation",
+        "machine-translated",
+        "--translator",
+        "opus-mt-en-de",
+        "--translator-version",
+        "2024-01",
+        "--translation-date",
+        "2026-11-27",
+    )
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "mt"
+    assert validate(out).ok, str(validate(out))
+    for rows in _rows(out, "sentiment-tsv").values():
+        assert {r["sample_creation"] for r in rows} == {"machine-translated"}
+    front, body = read_readme(out / "README.md")
+    assert front["polyprobe"]["parameters"]["translation"] == {
+        "sample_creation": "machine-translated",
+        "system": "opus-mt-en-de",
+        "version": "2024-01",
+        "date": "2026-11-27",
+        "source_language": "en",
+        "target_language": "de",
+    }
+    assert "machine translated from en by opus-mt-en-de" in body
+    native = build_classification(files, preset="sentiment-tsv", lang="de", out=tmp_path / "n")
+    assert "sample_creation" not in _rows(native.out, "sentiment-tsv")["train"][0]
+    done = run(tmp_path / "x", "--translator", "opus-mt-en-de")
+    assert done.returncode == 2
+    assert "--translator and its details need --sample-creation" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -151,6 +151,10 @@ def test_card_has_agreement_provenance_and_per_language_labels(pud) -> None:
     front, body = read_readme(pud.out / "README.md")
     pp = front["polyprobe"]
     assert pp["parameters"]["translation"]["system"] == "human translation"
+    # system, version, date: the version is the treebanks' release
+    versions = {s["version"] for s in pp["sources"]}
+    assert pp["parameters"]["translation"]["version"] == ", ".join(sorted(versions))
+    assert pp["parameters"]["translation"]["date"].startswith("2017")
     agreement = pp["profile"]["agreement"]["tense"]["de"]
     assert agreement["compared"] > 500 and agreement["agree"] / agreement["compared"] > 0.8
     assert "Agreement with the en label of the same sentence" in body
@@ -161,6 +165,36 @@ def test_card_has_agreement_provenance_and_per_language_labels(pud) -> None:
     )
     # per-language label spaces: Russian tense keeps its own classes
     assert pp["configs"]["tense-en"]["labels"] == ["Past", "Pres"]
+
+
+def test_every_per_language_row_says_how_it_was_made(pud, hf_offline) -> None:
+    """The per-row sample_creation column: n02002007 ("Die Beamten konnten die 53-Jährige bei
+    der Tat am Sonntagmorgen überwältigen.") was written in German (PUD id digits 02), so it is
+    native in the German configs and human-translated in the English ones; n01001013 (an
+    English original) the other way round. Every row of every per-language config has the
+    column, with the value its sent_id says."""
+    import datasets
+
+    for lang, native, translated in (
+        ("de", "n02002007", "n01001013"),
+        ("en", "n01001013", "n02002007"),
+    ):
+        rows = _rows(pud.out, f"sentence_length-{lang}")
+        by_id = {r["id"].split("/")[1]: r for split in rows.values() for r in split}
+        assert by_id[native]["sample_creation"] == "native"
+        assert by_id[translated]["sample_creation"] == "human-translated"
+    checked = 0
+    for config in (p.name for p in (pud.out / "data").iterdir() if p.name != "parallel"):
+        lang = config.split(".")[0].rpartition("-")[2]
+        for rows in _rows(pud.out, config).values():
+            for row in rows:
+                sid = row["id"].split("/")[1]
+                expected = "native" if pud_original_language(sid) == lang else "human-translated"
+                assert row["sample_creation"] == expected, (config, row["id"])
+                checked += 1
+    assert checked > 20_000
+    features = datasets.load_dataset_builder(str(pud.out), "tense-de").info.features
+    assert features["sample_creation"].dtype == "string"
 
 
 def align_rows(pud) -> list[str]:
@@ -201,5 +235,33 @@ def test_one_language_or_no_pivot_is_refused(tmp_path: Path) -> None:
     de = _tiny(tmp_path, "German", [("d1", "s1")])
     with pytest.raises(UsageError, match="at least two languages"):
         build_parallel([en], out=tmp_path / "out")
-    with pytest.raises(UsageError, match="no treebank is in it"):
+    with pytest.raises(UsageError, match="no input is in it"):
         build_parallel([en, de], lang="fi", out=tmp_path / "out")
+
+
+def test_parallel_treebanks_other_than_pud(tmp_path: Path, data_dir: Path) -> None:
+    """Treebanks aligned by sent_id whose ids are not PUD's: no genre and no original
+    language in the id, so the wide config's label is the original language the user gives
+    (--original-language), else unknown, and sample_creation follows it. On PUD itself,
+    the options that describe the texts are refused: its ids say it."""
+    docs = [("d1", "s1"), ("d1", "s2"), ("d2", "s3")]
+    en = _tiny(tmp_path, "English", docs)
+    de = _tiny(tmp_path, "German", docs)
+    options = {"tasks": ["sentence_length"], "min_per_class": (1, 1, 1)}
+    told = build_parallel([en, de], out=tmp_path / "told", original_language="en", **options)
+    assert validate(told.out).ok, str(validate(told.out))
+    rows = [r for split in _rows(told.out, "parallel").values() for r in split]
+    assert sorted(r["sent_id"] for r in rows) == ["s1", "s2", "s3"]
+    assert {r["label"] for r in rows} == {0}
+    assert all(r["sample_creation"] == {"en": "native", "de": "human-translated"} for r in rows)
+    front, _ = read_readme(told.out / "README.md")
+    assert front["polyprobe"]["configs"]["parallel"]["labels"] == ["en"]
+    assert front["pretty_name"] == "polyprobe parallel probing suite (parallel treebanks)"
+    untold = build_parallel([en, de], out=tmp_path / "untold", **options)
+    rows = [r for split in _rows(untold.out, "parallel").values() for r in split]
+    assert all(r["sample_creation"] == {"en": "unknown", "de": "unknown"} for r in rows)
+    pud = [data_dir / "ud" / "UD_English-PUD", data_dir / "ud" / "UD_German-PUD"]
+    with pytest.raises(UsageError, match="PUD's sentence ids give each sentence's original"):
+        build_parallel(pud, out=tmp_path / "pud", original_language="de", **options)
+    with pytest.raises(UsageError, match="--line-ids and --tokenizer describe parallel text"):
+        build_parallel(pud, out=tmp_path / "pud", tokenizer="segtok")

@@ -71,6 +71,12 @@ def test_same_ids_labels_splits_and_drops(builds: dict[str, Path]) -> None:
                 assert transform(b["sentence"]) == " ".join(a["sentence"].split())
                 assert b["tokens"] == b["sentence"].split()
         assert len(en["test"]) == 500
+    # every translated row says how it was made; the English build has no such column
+    for config in ("coarse", "fine"):
+        for split in ("train", "test"):
+            rows = _rows(builds["de"], config)[split]
+            assert {r["sample_creation"] for r in rows} == {"machine-translated"}
+            assert "sample_creation" not in _rows(builds["en"], config)[split][0]
     en_report = json.loads((builds["en"] / "report.json").read_text())
     de_report = json.loads((builds["de"] / "report.json").read_text())
     assert de_report["trec-coarse"]["task_drops"] == en_report["trec-coarse"]["task_drops"]

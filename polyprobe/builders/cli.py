@@ -515,18 +515,77 @@ def _add_parallel(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "paths",
         nargs="+",
+        metavar="INPUT",
+        help="parallel treebank folders aligned by sent_id, one per language (e.g. UD_*-PUD); "
+        "or parallel text files, [LANG=]FILE (the language from LANG= or the file name: "
+        "corpus.de, de.txt): line-aligned text (one file per language, line i of each file "
+        "is one item), id-aligned TSV (id<TAB>text, or a header naming id, text and "
+        "optionally document and original_language), or one wide TSV (header: id, a column "
+        "per language, optionally document and original_language)",
+    )
+    t = p.add_argument_group(
+        "parallel text files (--original-language, --sample-creation and --translator* also "
+        "for parallel treebanks whose sent_ids are not PUD's)"
+    )
+    t.add_argument(
+        "--line-ids",
         type=Path,
-        metavar="PUD_FOLDER",
-        help="parallel treebank folders aligned by sent_id, one per language (e.g. UD_*-PUD)",
+        metavar="FILE",
+        help="ids of the line-aligned files: line i is id, id<TAB>document or id<TAB>document<TAB>original_language (WMT docids, FLORES metadata); "
+        "default: ids are line numbers and every line is its own document",
+    )
+    t.add_argument(
+        "--original-language",
+        metavar="LANG",
+        help="the language the texts were written in (its rows are native, the others "
+        "translations); a TSV's original_language column says it per item. Default: unknown",
+    )
+    t.add_argument(
+        "--sample-creation",
+        choices=("human-translated", "machine-translated"),
+        default="human-translated",
+        help="how the translations were made (default human-translated); each row's "
+        "sample_creation column and the card say it",
+    )
+    t.add_argument("--translator", default="unknown", help="translation system, for the card")
+    t.add_argument("--translator-version", default="unknown", help="its version, for the card")
+    t.add_argument("--translation-date", default="unknown", help="when it was made, for the card")
+    t.add_argument(
+        "--tokenizer",
+        default="auto",
+        help="how texts are tokenised: auto (spaCy's blank tokenizer if installed, else "
+        "segtok), spacy, segtok, or an installed spaCy pipeline (name or folder)",
     )
 
 
 def _run_parallel(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     from polyprobe.builders.recipes.parallel import build_parallel
+    from polyprobe.builders.recipes.parallel_text import split_inputs
     from polyprobe.loaders.sources import input_files
 
+    folders, files = split_inputs(args.paths)
+    translation = {
+        key: value
+        for key, value in (
+            ("system", args.translator),
+            ("version", args.translator_version),
+            ("date", args.translation_date),
+        )
+        if value != "unknown"
+    }
+
+    def inputs() -> list[Path]:
+        return input_files(folders) if folders else [path for _, path in files]
+
     return build_parallel(
-        args.paths, progress=progress_bar(args, lambda: input_files(args.paths)), **options
+        args.paths,
+        progress=progress_bar(args, inputs),
+        line_ids=args.line_ids,
+        original_language=args.original_language,
+        sample_creation=args.sample_creation,
+        translation=translation,
+        tokenizer=args.tokenizer,
+        **options,
     )
 
 
@@ -555,6 +614,20 @@ def _add_tabular(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--format", choices=("csv", "tsv", "jsonl", "trec-lines"), default=None)
     p.add_argument("--name", default=None, help="the config's name (default: preset or family)")
+    t = p.add_argument_group("translated files (a benchmark machine- or human-translated)")
+    t.add_argument(
+        "--sample-creation",
+        choices=("human-translated", "machine-translated"),
+        default=None,
+        help="the texts are translations: every row's sample_creation column and the card say "
+        "so (default: native text, no column)",
+    )
+    t.add_argument(
+        "--source-language", default="en", help="the language translated from (default en)"
+    )
+    t.add_argument("--translator", default="unknown", help="translation system, for the card")
+    t.add_argument("--translator-version", default="unknown", help="its version, for the card")
+    t.add_argument("--translation-date", default="unknown", help="when it was made, for the card")
 
 
 def _run_tabular(family: str) -> Callable[[argparse.Namespace, dict[str, Any]], Any]:
@@ -564,12 +637,29 @@ def _run_tabular(family: str) -> Callable[[argparse.Namespace, dict[str, Any]], 
 
         fn = getattr(tabular, f"build_{family}")
         options.pop("tasks", None)
+        translation = None
+        if args.sample_creation is not None:
+            from polyprobe.languages import resolve_language
+            from polyprobe.loaders.translations import TranslationProvenance
+
+            translation = TranslationProvenance(
+                sample_creation=args.sample_creation,
+                system=args.translator,
+                version=args.translator_version,
+                date=args.translation_date,
+                source_language=resolve_language(args.source_language).code,
+            )
+        elif (args.translator, args.translator_version, args.translation_date) != ("unknown",) * 3:
+            from polyprobe.errors import UsageError
+
+            raise UsageError("--translator and its details need --sample-creation")
         return fn(
             args.files,
             columns=parse_columns(args.columns),
             preset=args.preset,
             format=args.format,
             name=args.name,
+            translation=translation,
             **options,
         )
 
@@ -598,6 +688,8 @@ def _run_rst(args: argparse.Namespace, options: dict[str, Any]) -> Any:
     from polyprobe.builders.recipes.rst import build_rst
 
     return build_rst(args.paths, relation_map=args.relation_map, name=args.name, **options)
+
+
 def _add_similarity(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "paths",
@@ -823,7 +915,7 @@ FAMILIES: tuple[FamilyCommand, ...] = (
     ),
     FamilyCommand(
         "parallel",
-        help="parallel probing set from treebanks aligned by sent_id (PUD)",
+        help="parallel probing set from treebanks aligned by sent_id (PUD) or parallel text",
         description="Build per-language configs <task>-<lang> of the UD sentence tasks "
         "(default: sentence_length, tree_depth, bigram_shift, tense, subject_number, "
         "object_number, voice; --tasks takes any UD task) and the wide 'parallel' config (one "
@@ -831,7 +923,12 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         "null where missing; label: PUD genre news/wiki) from one treebank per language. "
         "Splits by document (80/10/10 of the documents by hash), identical in every language. "
         "--lang names the pivot language (default en) whose sentence fills the wide config's "
-        "input columns; the card gives each label's agreement with the pivot's.",
+        "input columns; the card gives each label's agreement with the pivot's. From parallel "
+        "text files (line- or id-aligned, or a wide TSV) the per-language configs are the text "
+        "tasks' (default: sentence_length, bigram_shift; --tasks takes any task of build text), "
+        "texts tokenised as build text does, and the wide config's label is each item's "
+        "original language. Every per-language row has a sample_creation column (native, "
+        "human-translated, machine-translated or unknown).",
         add_arguments=_add_parallel,
         run=_run_parallel,
         defaults={"lang": "en", "balances": "natural", "min_per_class": "20,5,5"},

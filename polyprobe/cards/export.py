@@ -16,7 +16,10 @@ the formats older tools read unchanged.
   ``tasks.json`` listing them: name, description, dataset path + revision, eval splits,
   languages as ISO 639-3 + the script of the majority of letters in the data (``eng-Latn``,
   ``kat-Geor``), main score ``accuracy``, licence, ``sample_creation`` (``created`` for
-  perturbed or constructed items, else ``found``), ``bibtex_citation``, ``date`` and
+  perturbed or constructed items, else ``found``; configs with polyprobe's per-row
+  ``sample_creation`` column: ``human-translated`` / ``machine-translated`` when every row
+  is that kind of translation of a found item, ``multiple`` for a mix), ``bibtex_citation``,
+  ``date`` and
   ``domains``. Decisions:
 
   - ``dataset.revision`` is what MTEB passes to ``datasets.load_dataset(path, revision=...)``:
@@ -47,12 +50,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from polyprobe.cards.card import README, CardFormatError, config_descriptions, read_readme
 from polyprobe.cards.diff import FolderView, read_folder
 from polyprobe.cards.release import DEFAULT_RELEASE
 from polyprobe.errors import PolyprobeError, UsageError
+from polyprobe.metadata import SAMPLE_CREATION_COLUMN
 
 FORMATS = ("senteval", "linspector", "mteb")
 SENTEVAL_SPLITS = {"train": "tr", "validation": "va", "test": "te"}
@@ -296,6 +301,39 @@ def _sample_texts(view: FolderView, config: str, limit: int = SCRIPT_SAMPLE_ROWS
 
 
 def _sample_creation(view: FolderView, config: str, block: dict[str, Any]) -> str:
+    made = _how_made(view, config, block)
+    translated = _translations(view, config)
+    if not translated:
+        return made
+    # polyprobe's per-row column (native / human- / machine-translated / unknown): one
+    # translation kind on every row of found items is MTEB's value of that name; a mix of
+    # kinds, or translated rows of created (perturbed) items, is MTEB's "multiple".
+    if made == "found" and len(translated) == 1 and "native" not in translated:
+        return translated.pop()
+    return "multiple"
+
+
+def _translations(view: FolderView, config: str) -> set[str]:
+    """The values of the config's per-row ``sample_creation`` column other than ``unknown``,
+    if any row says it is a translation; else the empty set."""
+    values: set[str] = set()
+    for paths in view.files[config].values():
+        for p in paths:
+            pf = pq.ParquetFile(p)
+            field = (
+                pf.schema_arrow.field(SAMPLE_CREATION_COLUMN)
+                if (SAMPLE_CREATION_COLUMN in pf.schema_arrow.names)
+                else None
+            )
+            if field is None or not pa.types.is_string(field.type):
+                return set()
+            column = pq.read_table(p, columns=[SAMPLE_CREATION_COLUMN]).column(0)
+            values.update(v for v in column.to_pylist() if v is not None)
+    values.discard("unknown")
+    return values if any(v.endswith("-translated") for v in values) else set()
+
+
+def _how_made(view: FolderView, config: str, block: dict[str, Any]) -> str:
     if block.get("task") in CREATED_TASKS:
         return "created"
     # Rows made from one record in several copies (original/perturbed) are created items.

@@ -44,6 +44,7 @@ from polyprobe.cards.card import (
 )
 from polyprobe.cards.stats import ScoreMoments, label_counts, ordered_splits, size_category
 from polyprobe.errors import PolyprobeError
+from polyprobe.metadata import SAMPLE_CREATION, SAMPLE_CREATION_COLUMN
 
 MAX_EXAMPLES = 3  # leaked values quoted per problem
 
@@ -360,7 +361,8 @@ class _Validator:
         try:
             pf = pq.ParquetFile(self.root / rel)
             file_schema = pf.schema_arrow
-            wanted = [c for c in ("id", "label", "group", "lexical_key") if c in file_schema.names]
+            needed = ("id", "label", "group", "lexical_key", SAMPLE_CREATION_COLUMN)
+            wanted = [c for c in needed if c in file_schema.names]
             # Only the columns the checks need: inputs can be most of a file's bytes.
             table = pf.read(columns=wanted, use_threads=False)
         except (OSError, pa.ArrowException) as exc:
@@ -410,8 +412,26 @@ class _Validator:
         keyless = sum(1 for k in all_keys if not k)
         for found in _control_characters(pf, table):
             self.problem(f"{where}: {found}")
+        self._check_sample_creation(where, table)
         data = _SplitData(table.num_rows, counts, ids, groups, keys, keyless, scores)
         return data, embedded
+
+    def _check_sample_creation(self, where: str, table: pa.Table) -> None:
+        """The optional per-row ``sample_creation`` column (a string column; the wide
+        ``parallel`` config's per-language struct of the same name is not it): a value on
+        every row, one of the documented ones."""
+        if SAMPLE_CREATION_COLUMN not in table.column_names:
+            return
+        column = table.column(SAMPLE_CREATION_COLUMN)
+        if not pa.types.is_string(column.type):
+            return
+        if column.null_count:
+            self.problem(f"{where}: {column.null_count} row(s) without a sample_creation value")
+        bad = sorted({v for v in column.to_pylist() if v is not None} - set(SAMPLE_CREATION))
+        if bad:
+            self.problem(
+                f"{where}: sample_creation values {bad} are not among {', '.join(SAMPLE_CREATION)}"
+            )
 
     def _check_scores(
         self,

@@ -32,8 +32,6 @@ PUD_ID = re.compile(r"^([nw])(\d\d)\d+$")
 PUD_GENRES: dict[str, str] = {"n": "news", "w": "wiki"}
 PUD_ORIGINALS: dict[str, str] = {"01": "en", "02": "de", "03": "fr", "04": "it", "05": "es"}
 
-SAMPLE_CREATION: tuple[str, ...] = ("native", "human-translated", "machine-translated")
-
 
 def english_reference(sentence: Sentence) -> str | None:
     """The English sentence a translation was made from, as its file gives it."""

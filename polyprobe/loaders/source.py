@@ -50,6 +50,8 @@ FATAL_REASONS: dict[str, str] = {
     "corrupt-gzip": "a gzip stream is damaged or not gzip at all: the rest of the file is lost",
     "undecodable": "a file is not UTF-8 text at all (UTF-16/32 byte-order mark, another "
     "compressed format): it has no lines to skip",
+    "misaligned": "line-aligned parallel files with different line counts: after a lost or an "
+    "extra line no line can be trusted to be a translation of its partner",
     "truncated": "a file is shorter than the distributed file of its name, or ends inside its "
     "last line (TREC's known files)",
 }

@@ -30,8 +30,10 @@ from typing import Any
 from polyprobe.errors import InputError
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.loaders.trec import detect_encoding
+from polyprobe.metadata import SAMPLE_CREATION
 
-SAMPLE_CREATION: tuple[str, ...] = ("native", "human-translated", "machine-translated")
+# How a translation was made: the translated values of the published sample_creation column.
+TRANSLATED: tuple[str, ...] = tuple(v for v in SAMPLE_CREATION if v.endswith("-translated"))
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,9 @@ class TranslationProvenance:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.sample_creation not in SAMPLE_CREATION[1:]:
+        if self.sample_creation not in TRANSLATED:
             raise ValueError(
-                f"sample_creation must be one of {', '.join(SAMPLE_CREATION[1:])}, "
+                f"sample_creation must be one of {', '.join(TRANSLATED)}, "
                 f"not {self.sample_creation!r}"
             )
 

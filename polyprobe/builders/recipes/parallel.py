@@ -20,8 +20,8 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ from polyprobe.errors import UsageError
 from polyprobe.languages import Language, resolve_language
 from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.loaders.parallel import (
+    AlignedRow,
     Alignment,
     align,
     document_split,
@@ -47,7 +48,8 @@ from polyprobe.loaders.parallel import (
     sample_creation,
 )
 from polyprobe.loaders.records import Sentence
-from polyprobe.metadata import ConfigBlock, Level, SourceInfo, VariantBlock
+from polyprobe.loaders.source import InvalidPolicy
+from polyprobe.metadata import SAMPLE_CREATION, ConfigBlock, Level, SourceInfo, VariantBlock
 from polyprobe.version import __version__
 
 PARALLEL_DEFAULTS: dict[str, Any] = {
@@ -91,6 +93,75 @@ PUD_PROVENANCE: dict[str, Any] = {
 }
 
 
+_SPLIT_CODE = {"train": 0, "dev": 1, "test": 2}
+TRANSLATED: tuple[str, ...] = tuple(v for v in SAMPLE_CREATION if v.endswith("-translated"))
+
+
+@dataclass(frozen=True)
+class RowFacts:
+    """What the inputs say about an aligned item, beyond its texts: the wide config's label
+    (``label_names``, ``label_of(sent_id)``: ``None`` drops the row with ``drop_reason``),
+    the language it was written in (``original_of``) and so each language's
+    ``sample_creation`` (``creation(lang, original)``)."""
+
+    label_names: tuple[str, ...]
+    label_description: str
+    label_phrase: str
+    label_of: Callable[[str], str | None]
+    drop_reason: str
+    original_of: Callable[[str], str | None]
+    creation: Callable[[str, str | None], str]
+    creation_note: str
+
+
+PUD_FACTS = RowFacts(
+    label_names=GENRES,
+    label_description="genre: PUD sent_id starting with n (news) or w (Wikipedia)",
+    label_phrase="PUD's genre (news or wiki)",
+    label_of=pud_genre,
+    drop_reason="not a PUD id",
+    original_of=pud_original_language,
+    creation=sample_creation,
+    creation_note="sample_creation: native where the row's language is the sentence's "
+    "original one (PUD sent_id digits 2-3: 01 en, 02 de, 03 fr, 04 it, 05 es), else "
+    "human-translated (PUD translated via English).",
+)
+
+
+def text_facts(
+    originals: dict[str, str | None], default: str, per_language: dict[str, str]
+) -> RowFacts:
+    """Row facts of parallel text files: the label is the item's original language
+    (``unknown`` where neither the file's ``original_language`` column nor
+    ``--original-language`` says), sample_creation ``native`` in that language, else the
+    language's own (``per_language``: a ``polyprobe translate`` output's provenance) or
+    ``default`` (``--sample-creation``), and ``unknown`` everywhere when the original is
+    unknown."""
+    names = sorted({o or "unknown" for o in originals.values()})
+
+    def creation(lang: str, original: str | None) -> str:
+        if original is None:
+            return "unknown"
+        return "native" if original == lang else per_language.get(lang, default)
+
+    own = "".join(
+        f"; {v} in {k} (its translation file's provenance)" for k, v in per_language.items()
+    )
+    return RowFacts(
+        label_names=tuple(names) or ("unknown",),
+        label_description="original language: the language the item was written in "
+        "(the file's original_language column, else --original-language; unknown if neither)",
+        label_phrase="the item's original language (unknown where the input does not say)",
+        label_of=lambda item_id: originals.get(item_id) or "unknown",
+        drop_reason="",
+        original_of=originals.get,
+        creation=creation,
+        creation_note="sample_creation: native in the item's original language, "
+        f"{default} in the others{own}; unknown where the input does not say which language "
+        "the item was written in.",
+    )
+
+
 def _with_document_split(sentence: Sentence) -> Sentence:
     """The sentence with its split replaced by its document's: a new record, the read one is
     left as it is (builders never change a record)."""
@@ -104,7 +175,7 @@ class LanguageFamily:
     """One language's treebank as a record family whose tasks are named ``<task>-<lang>``
     and whose records carry their document's split (see :class:`TreebankFamily`)."""
 
-    base: TreebankFamily
+    base: Any  # TreebankFamily, or AlignedTextFamily for parallel text files
     lang: str
 
     def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
@@ -120,7 +191,8 @@ class LanguageFamily:
         return map(_with_document_split, self.base.records(on_invalid, skipped))
 
     def identity(self, sentence: Sentence) -> tuple[str, str, int]:
-        return self.base.identity(sentence)
+        # The split is the document's (set by ``records``), whatever the base family says.
+        return sentence.source.treebank, sentence.sent_id, _SPLIT_CODE[sentence.source.split]
 
     def text_hash(self, sentence: Sentence, shared: Shared) -> int:
         return self.base.text_hash(sentence, shared)
@@ -131,48 +203,89 @@ class LanguageFamily:
 
 @dataclass
 class ParallelRecipe:
-    """``build parallel`` on the shared build."""
+    """``build parallel`` on the shared build: parallel treebanks (aligned by ``sent_id``)
+    or parallel text files (aligned by line or id; :mod:`.parallel_text`)."""
 
     paths: Sequence[str | os.PathLike[str]]
     options: BuildOptions
     family: str = "parallel"
+    # parallel text files only:
+    line_ids: str | os.PathLike[str] | None = None
+    original_language: str | None = None
+    sample_creation: str = "human-translated"  # how the translations were made
+    translation: dict[str, str] = field(default_factory=dict)  # system, version, date
+    tokenizer: str = "auto"
 
     def __post_init__(self) -> None:
+        from polyprobe.builders.recipes.parallel_text import (
+            TEXT_PARALLEL_TASKS,
+            ParallelTexts,
+            split_inputs,
+        )
         from polyprobe.builders.registry import resolve_task_names
         from polyprobe.loaders.sources import discover
 
-        self.task_names = resolve_task_names("ud", self.options.tasks or PARALLEL_TASKS)
-        self.treebanks = discover(
-            [Path(p) for p in self.paths],
-            license_overrides=dict(self.options.license_overrides),
-            source_version=self.options.source_version,
-        )
+        if self.sample_creation not in TRANSLATED:
+            raise UsageError(
+                f"--sample-creation must be one of {', '.join(TRANSLATED)}, "
+                f"not {self.sample_creation!r}"
+            )
+        folders, files = split_inputs(self.paths)
+        self.texts: ParallelTexts | None = None
+        self.treebanks: list[Any] = []
         self.langs: list[str] = []
-        for tb in self.treebanks:
-            tags = sorted({d.tag for d in tb.languages})
-            if len(tags) != 1:
+        if files:
+            self.task_family = "text"
+            self.task_names = resolve_task_names("text", self.options.tasks or TEXT_PARALLEL_TASKS)
+            self.texts = ParallelTexts.of(
+                files,
+                ids=None if self.line_ids is None else Path(self.line_ids),
+                licenses=dict(self.options.license_overrides),
+                version=self.options.source_version,
+            )
+            self.langs = list(self.texts.languages)
+        else:
+            if self.line_ids is not None or self.tokenizer != "auto":
                 raise UsageError(
-                    f"{tb.path}: a parallel treebank must declare exactly one language "
-                    f"(file names or README), found {tags or 'none'}"
+                    "--line-ids and --tokenizer describe parallel text files; treebanks have "
+                    "their sentence ids and tokens"
                 )
-            if tags[0] in self.langs:
-                raise UsageError(f"two treebanks in {tags[0]}: give one treebank per language")
-            self.langs.append(tags[0])
+            self.task_family = "ud"
+            self.task_names = resolve_task_names("ud", self.options.tasks or PARALLEL_TASKS)
+            self.treebanks = discover(
+                folders,
+                license_overrides=dict(self.options.license_overrides),
+                source_version=self.options.source_version,
+            )
+            for tb in self.treebanks:
+                tags = sorted({d.tag for d in tb.languages})
+                if len(tags) != 1:
+                    raise UsageError(
+                        f"{tb.path}: a parallel treebank must declare exactly one language "
+                        f"(file names or README), found {tags or 'none'}"
+                    )
+                if tags[0] in self.langs:
+                    raise UsageError(f"two treebanks in {tags[0]}: give one treebank per language")
+                self.langs.append(tags[0])
         if len(self.langs) < 2:
-            raise UsageError("build parallel needs treebanks in at least two languages")
+            raise UsageError("build parallel needs inputs in at least two languages")
         pivot = resolve_language(self.options.lang).code
         if pivot not in self.langs:
             raise UsageError(
                 f"--lang {self.options.lang} is the pivot language (the wide config's "
-                f"sentence), but no treebank is in it: {', '.join(self.langs)}"
+                f"sentence), but no input is in it: {', '.join(self.langs)}"
             )
         self.pivot = pivot
+        if self.original_language is not None:
+            self.original_language = resolve_language(self.original_language).code
 
     def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
-        # Every treebank declares its own language (checked above); --lang names the pivot.
+        # Every input declares its own language (checked above); --lang names the pivot.
         return []
 
     def sources(self) -> list[SourceInfo]:
+        if self.texts is not None:
+            return self.texts.sources()
         return [s.info for s in self.treebanks]
 
     def _ordered(self) -> list[tuple[str, Any]]:
@@ -180,38 +293,164 @@ class ParallelRecipe:
         pairs = list(zip(self.langs, self.treebanks, strict=True))
         return sorted(pairs, key=lambda p: p[0] != self.pivot)
 
-    def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
-        alignment = align(self._ordered(), on_invalid=options.on_invalid)
-        assembled: list[AssembledTask] = []
-        recipes: list[dict[str, Any]] = []
-        profile: dict[str, Any] = {"pivot": self.pivot, "languages": {}}
-        skipped: Counter[str] = Counter()
-        for lang, treebank in self._ordered():
-            base = TreebankFamily(
-                sources=(treebank,),
-                lang=resolve_language(lang).code,
+    def _families(
+        self, options: BuildOptions, skipped: Counter[str]
+    ) -> tuple[Alignment, RowFacts, list[tuple[str, LanguageFamily]]]:
+        """The alignment, what the inputs say about each item, and each language's record
+        family (the pivot's first)."""
+        profile_path = None if options.profile is None else str(options.profile)
+        if self.texts is None:
+            alignment = align(self._ordered(), on_invalid=options.on_invalid)
+            families = [
+                (
+                    lang,
+                    LanguageFamily(
+                        TreebankFamily(
+                            sources=(treebank,),
+                            lang=resolve_language(lang).code,
+                            seed=options.seed,
+                            min_per_class=options.min_per_class,
+                            split=_TASK_SPLIT,
+                            profile_path=profile_path,
+                        ),
+                        lang,
+                    ),
+                )
+                for lang, treebank in self._ordered()
+            ]
+            return alignment, self._treebank_facts(alignment), families
+        from polyprobe.builders.recipes.parallel_text import (
+            PARALLEL_FILTER,
+            AlignedTextFamily,
+            segmenter_source,
+        )
+        from polyprobe.builders.registry import family_tasks
+
+        texts = self.texts.read(self.pivot, InvalidPolicy(options.on_invalid, skipped))
+        for lang in texts.languages[1:]:
+            if not any(r.texts[lang] and r.texts[self.pivot] for r in texts.rows):
+                raise UsageError(
+                    f"no {lang} item has the id of a {self.pivot} item: the inputs are not "
+                    "aligned (a line-aligned file's ids are its line numbers unless --line-ids "
+                    "gives them; a TSV's are its id column)"
+                )
+        fallback = self.original_language or self.texts.translated_from()
+        originals = {row.id: row.original or fallback for row in texts.rows}
+        families = []
+        rows: dict[str, dict[str, Sentence | None]] = {row.id: {} for row in texts.rows}
+        for lang in texts.languages:
+            family = AlignedTextFamily(
+                sources=(segmenter_source(lang, self.tokenizer),),
+                lang=lang,
                 seed=options.seed,
                 min_per_class=options.min_per_class,
                 split=_TASK_SPLIT,
-                profile_path=None if options.profile is None else str(options.profile),
+                tasks=family_tasks("text"),
+                sentence_filter=PARALLEL_FILTER,
+                profile_path=profile_path,
+                items=tuple(r.texts[lang] for r in texts.rows if r.texts[lang] is not None),
             )
+            for sentence in family.records(options.on_invalid, Counter()):
+                rows[sentence.sent_id][lang] = sentence
+            families.append((lang, LanguageFamily(family, lang)))
+        alignment = Alignment(
+            texts.languages,
+            tuple(
+                AlignedRow(r.id, r.doc_id, {lang: rows[r.id].get(lang) for lang in texts.languages})
+                for r in texts.rows
+            ),
+        )
+        per_language = {
+            lang: p.sample_creation for lang, p in self.texts.translation_files().items()
+        }
+        facts = text_facts(originals, self.sample_creation, per_language)
+        return alignment, facts, families
+
+    def _described(self) -> bool:
+        """Did the user say how the texts were made (for inputs that do not say it)?"""
+        return bool(
+            self.original_language or self.translation or self.sample_creation != "human-translated"
+        )
+
+    def _treebank_facts(self, alignment: Alignment) -> RowFacts:
+        """PUD's facts when every sentence has a PUD id (genre and original language in the
+        id; the options that describe texts are then refused: PUD says it itself); else, for
+        other parallel treebanks, the facts of parallel text (original language from
+        ``--original-language``, else unknown)."""
+        if all(pud_genre(row.sent_id) is not None for row in alignment.rows):
+            if self._described():
+                raise UsageError(
+                    "--original-language, --sample-creation and --translator describe parallel "
+                    "inputs that do not say it themselves; PUD's sentence ids give each "
+                    "sentence's original language, and its translations are human"
+                )
+            return PUD_FACTS
+        originals = {row.sent_id: self.original_language for row in alignment.rows}
+        return text_facts(originals, self.sample_creation, {})
+
+    def _provenance(self) -> dict[str, Any]:
+        if self.texts is None and self._pud:
+            # the translations' version is the treebanks' release (PUD has no other)
+            versions = sorted({tb.info.version for tb in self.treebanks})
+            return {**PUD_PROVENANCE, "version": ", ".join(versions)}
+        if self.texts is None:
+            return {
+                "sample_creation": self.sample_creation,
+                "original_language": self.original_language or "unknown",
+                "system": self.translation.get("system", "unknown"),
+                "version": self.translation.get("version", "unknown"),
+                "date": self.translation.get("date", "unknown"),
+            }
+        return {
+            "sample_creation": self.sample_creation,
+            "original_language": self.original_language
+            or self.texts.translated_from()
+            or "per item (original_language column), else unknown",
+            "system": self.translation.get("system", "unknown"),
+            "version": self.translation.get("version", "unknown"),
+            "date": self.translation.get("date", "unknown"),
+            "input": self.texts.describe(),
+            **{
+                f"translation_file_{lang}": p.card_entry()
+                for lang, p in self.texts.translation_files().items()
+            },
+        }
+
+    def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
+        from polyprobe.builders.sample_creation import record_id, with_sample_creation
+
+        skipped: Counter[str] = Counter()
+        alignment, facts, families = self._families(options, skipped)
+        self._pud = facts is PUD_FACTS
+        assembled: list[AssembledTask] = []
+        recipes: list[dict[str, Any]] = []
+        profile: dict[str, Any] = {"pivot": self.pivot, "languages": {}}
+        for lang, family in families:
             outcome = run_record_tasks(
-                LanguageFamily(base, lang),
+                family,
                 [f"{name}-{lang}" for name in self.task_names],
                 options,
                 split=DOCUMENT_SPLIT,
                 staging=staging,
                 progress=progress,
             )
-            assembled += outcome.assembled
+
+            def creation_of(row_id: str, lang: str = lang) -> str:
+                return facts.creation(lang, facts.original_of(record_id(row_id)))
+
+            assembled += with_sample_creation(staging, outcome.assembled, creation_of)
             recipes += outcome.recipes
             profile["languages"][lang] = outcome.profile
             skipped.update(outcome.skipped)
-        labels = _published_labels(staging, assembled, self.langs, self.task_names)
+        labels = _published_labels(
+            staging, assembled, self.langs, self.task_names, self.task_family
+        )
         agreement = _agreement(labels, self.langs, self.pivot)
-        creation = _creation_counts(alignment)
+        creation = _creation_counts(alignment, facts)
         assembled = [_with_notes(a, agreement, creation, self.pivot) for a in assembled]
-        wide = _wide_config(staging, alignment, labels, self.task_names, options.seed, self.pivot)
+        wide = _wide_config(
+            staging, alignment, labels, self.task_names, options.seed, self.pivot, facts
+        )
         profile["agreement"] = agreement
         profile["coverage"] = alignment.coverage()
         profile["sample_creation"] = creation
@@ -227,7 +466,7 @@ class ParallelRecipe:
                 "split_reason": DOCUMENT_SPLIT.reason,
                 "pivot": self.pivot,
                 "languages": list(self.langs),
-                "translation": PUD_PROVENANCE,
+                "translation": self._provenance(),
             },
             skipped=dict(skipped),
             split=f"{DOCUMENT_SPLIT.label} ({DOCUMENT_SPLIT.reason})",
@@ -235,15 +474,38 @@ class ParallelRecipe:
         )
 
     def card(self, language: Language, outcome: Outcome) -> CardText:
-        names = ", ".join(s.name for s in self.treebanks)
+        names = ", ".join(s.name for s in self.sources())
+        if self.texts is not None:
+            return CardText(
+                pretty_name="polyprobe parallel probing suite (parallel text)",
+                summary=(
+                    f"The same sentences probed in {len(self.langs)} languages "
+                    f"({', '.join(self.langs)}), built by polyprobe {__version__} from the "
+                    f"parallel text files {names} ({self.texts.describe()['layout']}): "
+                    "per-language configs `<task>-<lang>` of the text tasks and the wide "
+                    "`parallel` config (one row per aligned item, every language's text and "
+                    "labels). Splits by document, identical in every language; every row says "
+                    "how its text was made in `sample_creation`."
+                ),
+                tags=("probing", "parallel", "multilingual", "polyprobe"),
+                languages=tuple(self.langs),
+            )
+        pud = getattr(self, "_pud", True)
         return CardText(
-            pretty_name="polyprobe parallel probing suite (PUD)",
+            pretty_name="polyprobe parallel probing suite ("
+            + ("PUD" if pud else "parallel treebanks")
+            + ")",
             summary=(
                 f"The same sentences probed in {len(self.langs)} languages "
                 f"({', '.join(self.langs)}), built by polyprobe {__version__} from {names}: "
                 "per-language configs `<task>-<lang>` and the wide `parallel` config (one row "
                 "per sent_id, every language's text and labels). Splits by document, identical "
-                "in every language. Translations are human (PUD); see `sample_creation`."
+                "in every language. "
+                + (
+                    "Translations are human (PUD); see `sample_creation`."
+                    if pud
+                    else "How each row was made: `sample_creation`."
+                )
             ),
             source_datasets=tuple(f"universal_dependencies/{s.name}" for s in self.treebanks),
             tags=("probing", "parallel", "multilingual", "polyprobe"),
@@ -259,7 +521,11 @@ def _recommended_card(task: AssembledTask) -> Any:
 
 
 def _published_labels(
-    staging: Path, assembled: Sequence[AssembledTask], langs: Sequence[str], tasks: Sequence[str]
+    staging: Path,
+    assembled: Sequence[AssembledTask],
+    langs: Sequence[str],
+    tasks: Sequence[str],
+    family: str = "ud",
 ) -> dict[str, dict[str, dict[str, str]]]:
     """task -> language -> sent_id -> label, read back from each per-language recommended
     config as written (so the wide config says exactly what those configs say). Tasks with
@@ -268,8 +534,9 @@ def _published_labels(
     by_name = {a.name: a for a in assembled}
     out: dict[str, dict[str, dict[str, str]]] = {}
     from polyprobe.builders.registry import family_tasks
+    from polyprobe.builders.sample_creation import record_id
 
-    known = family_tasks("ud")
+    known = family_tasks(family)
     for task in tasks:
         meta = known[task].metadata
         if meta.paired_copies or meta.level != Level.SENTENCE:
@@ -287,7 +554,7 @@ def _published_labels(
                         table.column("label").to_pylist(),
                         strict=True,
                     ):
-                        found[row_id.split("/")[1]] = names[label]
+                        found[record_id(row_id)] = names[label]
             out[task][lang] = found
     return out
 
@@ -318,13 +585,13 @@ def _agreement(
     return out
 
 
-def _creation_counts(alignment: Alignment) -> dict[str, dict[str, int]]:
+def _creation_counts(alignment: Alignment, facts: RowFacts) -> dict[str, dict[str, int]]:
     counts: dict[str, Counter[str]] = {lang: Counter() for lang in alignment.languages}
     for row in alignment.rows:
-        original = pud_original_language(row.sent_id)
+        original = facts.original_of(row.sent_id)
         for lang, sentence in row.sentences.items():
             if sentence is not None:
-                counts[lang][sample_creation(lang, original)] += 1
+                counts[lang][facts.creation(lang, original)] += 1
     return {lang: dict(sorted(c.items())) for lang, c in counts.items()}
 
 
@@ -377,6 +644,7 @@ def _wide_config(
     tasks: Sequence[str],
     seed: int,
     pivot: str,
+    facts: RowFacts = PUD_FACTS,
 ) -> AssembledTask:
     """The ``parallel`` config: every aligned sentence, split by its document."""
     from polyprobe.builders.rendering import sentence_inputs
@@ -398,21 +666,21 @@ def _wide_config(
     dropped: Counter[str] = Counter()
     for row in alignment.rows:
         pivot_sentence = row.sentences.get(pivot)
-        genre = pud_genre(row.sent_id)
-        if pivot_sentence is None or genre is None:
+        label = facts.label_of(row.sent_id)
+        if pivot_sentence is None or label is None:
             dropped[
-                "no sentence in the pivot language" if pivot_sentence is None else "not a PUD id"
+                "no sentence in the pivot language" if pivot_sentence is None else facts.drop_reason
             ] += 1
             continue
         split = {"dev": "validation"}.get(document_split(row.doc_id), document_split(row.doc_id))
-        original = pud_original_language(row.sent_id)
+        original = facts.original_of(row.sent_id)
         inputs = sentence_inputs(pivot_sentence)
         rows[split].append(
             {
                 "id": row.sent_id,
                 "sentence": inputs["sentence"],
                 "tokens": list(inputs["tokens"]),
-                "label": GENRES.index(genre),
+                "label": facts.label_names.index(label),
                 "group": row.doc_id,
                 "lexical_key": "",
                 "sent_id": row.sent_id,
@@ -426,7 +694,7 @@ def _wide_config(
                     for lang, s in row.sentences.items()
                 },
                 "sample_creation": {
-                    lang: sample_creation(lang, original) if s is not None else None
+                    lang: facts.creation(lang, original) if s is not None else None
                     for lang, s in row.sentences.items()
                 },
                 **{
@@ -435,11 +703,11 @@ def _wide_config(
                 },
             }
         )
-    schema = arrow_schema(Level.SENTENCE, GENRES, extra)
+    schema = arrow_schema(Level.SENTENCE, facts.label_names, extra)
     block = ConfigBlock(
         task=WIDE,
         level=Level.SENTENCE,
-        labels=GENRES,
+        labels=facts.label_names,
         variant=VariantBlock("natural", "full", DOCUMENT_SPLIT.label),
         seed=seed,
     )
@@ -451,15 +719,15 @@ def _wide_config(
         description=(
             "One row per parallel sentence (sent_id): its text, English reference, "
             "sample_creation and task labels in every language (null where the language has "
-            "no sentence or its config no row); the label is PUD's genre (news or wiki), the "
+            f"no sentence or its config no row); the label is {facts.label_phrase}, the "
             f"input columns are the {pivot} sentence."
         ),
-        label_names=list(GENRES),
+        label_names=list(facts.label_names),
         polyprobe=block.as_dict(),
         recipe={
             "pivot": pivot,
             "languages": langs,
-            "label": "genre: PUD sent_id starting with n (news) or w (Wikipedia)",
+            "label": facts.label_description,
             "tasks carried": list(labels),
         },
         splits={
@@ -473,16 +741,14 @@ def _wide_config(
             "it). Tasks with paired copies (perturbations) have no single label per sentence "
             "and are not carried.",
             "group is the document id: a document's sentences are in one split.",
-            "sample_creation: native where the row's language is the sentence's original "
-            "one (PUD sent_id digits 2-3: 01 en, 02 de, 03 fr, 04 it, 05 es), else "
-            "human-translated (PUD translated via English).",
+            facts.creation_note,
             f"split: {DOCUMENT_SPLIT.reason}",
         ],
         extra_features=extra,
     )
     card = write_config_files(staging, payload)
     sizes = {s: len(r) for s, r in rows.items() if r}
-    counts = Counter(GENRES[r["label"]] for rs in rows.values() for r in rs)
+    counts = Counter(facts.label_names[r["label"]] for rs in rows.values() for r in rs)
     summary = TaskSummary(
         task=WIDE,
         candidates=sum(sizes.values()),
@@ -508,11 +774,34 @@ def _wide_config(
 
 
 def build_parallel(
-    paths: Sequence[str | os.PathLike[str]], *, progress: Progress | None = None, **options: Any
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    progress: Progress | None = None,
+    line_ids: str | os.PathLike[str] | None = None,
+    original_language: str | None = None,
+    sample_creation: str = "human-translated",
+    translation: dict[str, str] | None = None,
+    tokenizer: str = "auto",
+    **options: Any,
 ) -> BuildResult:
-    """Build the parallel dataset folder from parallel treebanks (one per language, aligned
-    by ``sent_id``); mirrors ``polyprobe build parallel``. ``options`` are
-    :meth:`BuildOptions.make`'s with this family's defaults (pivot ``en``, natural only, class
-    floors 20/5/5: a PUD split has about 100 test sentences)."""
+    """Build the parallel dataset folder; mirrors ``polyprobe build parallel``. ``paths``:
+    parallel treebanks (one per language, aligned by ``sent_id``), or parallel text files
+    (``LANG=PATH`` or a path whose name gives the language: line-aligned text, id-aligned
+    TSV, or one wide TSV), with ``line_ids`` (the ids file of line-aligned files),
+    ``original_language`` (the language the texts were written in), ``sample_creation``
+    (how the other languages' texts were made: ``human-translated``/``machine-translated``),
+    ``translation`` (``system``, ``version``, ``date`` for the card)
+    and ``tokenizer`` (as ``build text``'s). ``options`` are :meth:`BuildOptions.make`'s with
+    this family's defaults (pivot ``en``, natural only, class floors 20/5/5: a PUD split has
+    about 100 test sentences)."""
     opts = BuildOptions.make(**{**PARALLEL_DEFAULTS, **options})
-    return build(ParallelRecipe(paths, opts), opts, progress=progress)
+    recipe = ParallelRecipe(
+        paths,
+        opts,
+        line_ids=line_ids,
+        original_language=original_language,
+        sample_creation=sample_creation,
+        translation=dict(translation or {}),
+        tokenizer=tokenizer,
+    )
+    return build(recipe, opts, progress=progress)

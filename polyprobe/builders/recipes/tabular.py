@@ -27,6 +27,7 @@ from polyprobe.errors import UsageError
 from polyprobe.languages import Language, resolve_language
 from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.loaders.tabular import sources_for
+from polyprobe.loaders.translations import TranslationProvenance
 from polyprobe.metadata import SourceInfo
 
 TABULAR_DEFAULTS: dict[str, Any] = {"balances": ("natural",), "min_per_class": (0, 0, 0)}
@@ -69,6 +70,8 @@ class TabularRecipe:
     format: str | None = None
     name: str | None = None
     description: str = ""
+    # the files' texts are translations: every row's sample_creation and the card say how
+    translation: TranslationProvenance | None = None
 
     def __post_init__(self) -> None:
         if not self.files:
@@ -120,7 +123,12 @@ class TabularRecipe:
             pair_features=self.chosen.pair_features if self.chosen else "",
             description=self.description,
         )
-        return run_record_tasks(
+        extra: dict[str, Any] = {}
+        if self.translation is not None:
+            extra["translation"] = dataclasses.replace(
+                self.translation, target_language=lang
+            ).card_entry()
+        outcome = run_record_tasks(
             family,
             [self.config],
             options,
@@ -131,14 +139,29 @@ class TabularRecipe:
                 "preset": self.preset or "",
                 "columns": dict(self.tabular[0].columns),
                 "formats": {s.name: s.resolved_format for s in self.tabular},
+                **extra,
             },
         )
+        if self.translation is not None:
+            from polyprobe.builders.sample_creation import with_sample_creation
+
+            how = self.translation.sample_creation
+            outcome.assembled = with_sample_creation(staging, outcome.assembled, lambda _: how)
+        return outcome
 
     def card(self, language: Language, outcome: Outcome) -> CardText:
         what = self.chosen.describe if self.chosen else f"user files ({self.family})"
+        how = ""
+        if self.translation is not None:
+            t = self.translation
+            how = (
+                f" The texts are {t.sample_creation.replace('-', ' ')} from "
+                f"{t.source_language} by {t.system} (version {t.version}, {t.date}); "
+                f"sample_creation: {t.sample_creation} (every row)."
+            )
         return CardText(
             pretty_name=f"{self.config} ({language.name})",
-            summary=f"A downstream {self.family} dataset built by polyprobe from {what}.",
+            summary=f"A downstream {self.family} dataset built by polyprobe from {what}.{how}",
             source_datasets=("original",),
             tags=("downstream", self.family, "polyprobe"),
         )
@@ -147,7 +170,7 @@ class TabularRecipe:
 def _build(family: str, files: Sequence[str | os.PathLike[str]], **kwargs: Any) -> BuildResult:
     own = {
         k: kwargs.pop(k)
-        for k in ("columns", "preset", "format", "name", "description")
+        for k in ("columns", "preset", "format", "name", "description", "translation")
         if k in kwargs
     }
     progress = kwargs.pop("progress", None)
@@ -159,7 +182,9 @@ def _build(family: str, files: Sequence[str | os.PathLike[str]], **kwargs: Any) 
 def build_classification(files: Sequence[str | os.PathLike[str]], **options: Any) -> BuildResult:
     """Sentence classification from ``files`` (``[SPLIT=]PATH``); ``columns`` maps roles
     (text, label, split, id) to file columns, ``preset`` names a published format
-    (``sentiment-tsv``, ``sqc``); other ``options`` are :meth:`BuildOptions.make`'s."""
+    (``sentiment-tsv``, ``sqc``); ``translation`` (a :class:`TranslationProvenance`) marks
+    the files' texts as translations (every row's ``sample_creation``, the card's provenance;
+    also for pairs and regression); other ``options`` are :meth:`BuildOptions.make`'s."""
     return _build("classification", files, **options)
 
 

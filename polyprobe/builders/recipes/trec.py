@@ -159,6 +159,12 @@ class TrecRecipe:
         )
         if skipped:
             outcome.skipped = dict(Counter(outcome.skipped) + skipped)
+        if self.translation is not None and self.provenance is not None:
+            # Every row's text is a translation: the published per-row column says how.
+            from polyprobe.builders.sample_creation import with_sample_creation
+
+            how = self.provenance.sample_creation
+            outcome.assembled = with_sample_creation(staging, outcome.assembled, lambda _: how)
         return outcome
 
     def card(self, language: Language, outcome: Outcome) -> CardText:
