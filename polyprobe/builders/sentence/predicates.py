@@ -9,6 +9,8 @@ one place keeps the tasks consistent with one another and documents the conventi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from polyprobe.loaders.records import Sentence, Word
 
 # Relations that make a dependent part of the predicate: auxiliaries (incl. ``aux:pass``) and
@@ -89,3 +91,58 @@ def predicate_dependents(sentence: Sentence, word: Word) -> list[Word]:
 def auxiliaries(sentence: Sentence, word: Word) -> list[Word]:
     """The ``aux`` dependents (``aux``, ``aux:pass``, ...) of ``word``, copulas excluded."""
     return [c for c in sentence.children(word.id) if (d := c.deprel) == "aux" or d[:4] == "aux:"]
+
+
+# --- layered agreement ------------------------------------------------------------------------
+#
+# UD writes a verb's agreement with several arguments as *layers* of one feature: Georgian
+# ``Person[subj]``/``Person[obj]``, Basque ``Number[erg]``/``Number[abs]``/``Number[dat]``.
+# Which layer indexes the subject is a fact of the language and of the clause (Basque: the
+# ergative layer in a transitive clause, the absolutive one in an intransitive clause), so
+# ``subject_verb_agreement`` derives it from the data per clause type; these helpers read it.
+
+PLAIN_LAYER = "plain"  # the unlayered ``Person``/``Number`` features
+TRANSITIVE = "transitive"
+INTRANSITIVE = "intransitive"
+
+
+def layer_keys(layer: str) -> tuple[str, str]:
+    """The (person, number) feature names of ``layer``: ``("Person[erg]", "Number[erg]")``;
+    ``("Person", "Number")`` for :data:`PLAIN_LAYER`."""
+    if layer == PLAIN_LAYER:
+        return "Person", "Number"
+    return f"Person[{layer}]", f"Number[{layer}]"
+
+
+def agreement_layers(feats: Mapping[str, str]) -> list[str]:
+    """The layers of ``Person``/``Number`` a word carries, sorted: ``Number[abs]=Sing|
+    Person[erg]=3`` -> ``["abs", "erg"]`` (the plain layer is not listed)."""
+    found = {key[7:-1] for key in feats if key[-1:] == "]" and key[:7] in ("Person[", "Number[")}
+    return sorted(found)
+
+
+def layer_agreement(feats: Mapping[str, str], layer: str) -> tuple[str | None, str | None]:
+    """The (person, number) a word marks on ``layer``. A layered reading falls back to the
+    plain feature where the layer is absent: a word that marks one argument marks it plain
+    (Georgian participles carry plain ``Number``; its finite verbs ``Number[subj]``)."""
+    person_key, number_key = layer_keys(layer)
+    person = feats.get(person_key) or None
+    number = feats.get(number_key) or None
+    if layer != PLAIN_LAYER:
+        person = person or feats.get("Person") or None
+        number = number or feats.get("Number") or None
+    return person, number
+
+
+def transitivity(sentence: Sentence, head: Word) -> str:
+    """:data:`TRANSITIVE` when ``head`` has an ``obj`` dependent (any subtype), else
+    :data:`INTRANSITIVE`."""
+    for c in sentence.children(head.id):
+        if base_relation(c.deprel) == "obj":
+            return TRANSITIVE
+    return INTRANSITIVE
+
+
+def clause_type(relation: str, transitive: str) -> str:
+    """The name of a subject's clause type: ``nsubj/transitive``, ``nsubj:pass/intransitive``."""
+    return f"{relation}/{transitive}"
