@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.builders.confounds import audit, audit_note
+from polyprobe.builders.confounds import audit, audit_note, predicate_audit
 from polyprobe.builders.variants import (
     CATCH_ALL_LABELS,
     SPLITS,
@@ -142,6 +142,12 @@ def assemble(
             )
             if not cset.metadata.scored:  # the audit compares classes; a score has none
                 confounds = config_confounds(staging, card, cset.metadata.level)
+                predicate_counts = cset.recipe.get("predicate_types")
+                if predicate_counts:
+                    confounds["predicate_type"] = predicate_audit(
+                        predicate_counts, cset.label_names
+                    )
+                    confounds["flags"] += confounds["predicate_type"]["flags"]
                 entry["confounds"][cfg_name] = confounds
                 card.payload.notes.append(audit_note(confounds))
             cards.append(card)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polyprobe.builders.rendering import sentence_inputs
-from polyprobe.builders.task import Candidate, Fit, Shared, Task
+from polyprobe.builders.sentence.predicates import PredicateTypes
+from polyprobe.builders.task import Candidate, Fit, Shared, Task, TaskContext
 from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence, Word
@@ -43,6 +44,10 @@ class ArgumentNumber(Task[Sentence]):
     argument: ClassVar[str]  # "subject" | "object": used in drop reasons
     relations_label: ClassVar[str]  # how the relations read in the "none found" drop reason
 
+    def __init__(self, options: Any = None, context: TaskContext | None = None):
+        super().__init__(options, context)
+        self.predicate_types = PredicateTypes()  # run statistics for the confound audit
+
     def is_argument(self, word: Word) -> bool:
         raise NotImplementedError
 
@@ -75,6 +80,7 @@ class ArgumentNumber(Task[Sentence]):
         if isinstance(selected, str):
             return self.drop(selected)
         arg, number = selected
+        self.predicate_types.count(sentence, number)
         return [
             Candidate(
                 sentence_inputs(sentence),

@@ -146,3 +146,38 @@ def transitivity(sentence: Sentence, head: Word) -> str:
 def clause_type(relation: str, transitive: str) -> str:
     """The name of a subject's clause type: ``nsubj/transitive``, ``nsubj:pass/intransitive``."""
     return f"{relation}/{transitive}"
+
+
+# --- predicate type (the confound audit) ------------------------------------------------------
+
+COPULAR = "copular"
+VERBAL = "verbal"
+OTHER_PREDICATE = "other"
+
+
+def predicate_type(sentence: Sentence, root: Word) -> str:
+    """``copular`` (the root has a ``cop`` dependent: *she is happy*), ``verbal`` (a VERB or
+    AUX root without one) or ``other`` (a nominal or adjectival root without a copula:
+    headlines, zero-copula clauses). The confound audit compares classes by it (Armenian
+    ``tense``: 83% of Present rows copular, 0% of Past rows)."""
+    for c in sentence.children(root.id):
+        if base_relation(c.deprel) == "cop":
+            return COPULAR
+    return VERBAL if root.upos in _VERBAL_UPOS else OTHER_PREDICATE
+
+
+class PredicateTypes:
+    """Run statistics of a task whose label hangs on the main predicate: candidates per
+    (label, predicate type), printed as the recipe parameter ``predicate_types`` and audited
+    by the 80% rule (:func:`polyprobe.builders.confounds.predicate_flags`)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, dict[str, int]] = {}
+
+    def count(self, sentence: Sentence, label: str) -> None:
+        kind = predicate_type(sentence, sentence.root)
+        by_type = self.counts.setdefault(label, {})
+        by_type[kind] = by_type.get(kind, 0) + 1
+
+    def table(self) -> dict[str, dict[str, int]]:
+        return {label: dict(sorted(t.items())) for label, t in sorted(self.counts.items())}

@@ -148,6 +148,7 @@ class SubjectNumber(ArgumentNumber):
             "drop_if": drop_if,
             "lexical_key": "subject form (NFC, case-folded)",
             "agreement_cue": self.options.agreement_cue,
+            "predicate_types": self.predicate_types.table(),
         }
 
     def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:

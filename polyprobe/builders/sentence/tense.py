@@ -12,13 +12,14 @@ from typing import Any, ClassVar
 from polyprobe.builders.citations import CONNEAU_2018
 from polyprobe.builders.rendering import sentence_inputs
 from polyprobe.builders.sentence.predicates import (
+    PredicateTypes,
     has_passive_voice,
     is_finite,
     is_participle,
     is_pass_relation,
     predicate_dependents,
 )
-from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task, TaskContext
 from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence, Word
@@ -197,6 +198,10 @@ class Tense(Task[Sentence]):
         {"labels", "participle_roots", "tense_values", "synthetic_tenses"}
     )
 
+    def __init__(self, options: Any = None, context: TaskContext | None = None):
+        super().__init__(options, context)
+        self.predicate_types = PredicateTypes()  # run statistics for the confound audit
+
     def parameters(self, fit: Fit) -> dict[str, Any]:
         o = self.options
         params: dict[str, Any] = {
@@ -230,6 +235,7 @@ class Tense(Task[Sentence]):
             ] + ["periphrastic tense without a synthetic counterpart"]
         if isinstance(fit, TenseFit):
             params["participle_tenses"] = sorted(fit.participle_tenses)
+        params["predicate_types"] = self.predicate_types.table()
         return params
 
     # --- first pass -------------------------------------------------------------------
@@ -363,6 +369,7 @@ class Tense(Task[Sentence]):
         label = labels[0]
         if label not in LABELS:
             return self.drop(f"Tense={label} (not Past/Pres, not mapped)")
+        self.predicate_types.count(sentence, label)
         return [
             Candidate(
                 sentence_inputs(sentence),
