@@ -94,3 +94,14 @@ def test_every_config_has_a_confound_audit(ewt) -> None:
     assert shares["copular"] == pytest.approx(0.43, abs=0.01)
     assert "label vs predicate type over the task's candidates: Past verbal 79%" in body
     assert "predicate_type" in audited["subject_number"]
+
+
+def test_small_pool_grows_validation_rather_than_losing_a_class(ud_dir: Path, tmp_path) -> None:
+    """Turkish IMST subject_number (530 balanced rows): 10% validation cannot hold 20 plural
+    rows once whole components move, so the ladder goes on to 50/25/25 (128 test rows)."""
+    built = build_ud(
+        [ud_dir / "UD_Turkish-IMST"], lang="tr", out=tmp_path / "tr", tasks=["subject_number"]
+    )
+    meta, _ = read_readme(built.out / "README.md")
+    block = meta["polyprobe"]["configs"]["subject_number"]
+    assert block["variant"]["split"] == "ratio:50/25/25"
