@@ -298,6 +298,12 @@ def _resplit(
             if rows >= MIN_TEST_ROWS
             else f", the most any of {', '.join('/'.join(map(str, r)) for r in RESPLIT_RATIOS)} gives"
         )
+        + (
+            ". Validation is kept at 10% (it only tunes the probe) so train keeps its rows"
+            if spec.ratios[1] == 10
+            else ". Validation is larger than 10%: no split with 10% validation kept every class "
+            "and gave more test rows"
+        )
         + ". Whole (group ∪ lexical key) components are moved, so no group or key is in two splits"
     )
     return replace(cset, split=replace(spec, reason=reason)), other
