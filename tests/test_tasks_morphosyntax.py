@@ -174,6 +174,7 @@ def test_option_names() -> None:
         "participle_tenses",
         "exclude_moods",
         "exclude_aux_lemmas",
+        "periphrastic",
     )
     assert ObjectNumber.option_names() == ("object_upos",)
     assert Voice.option_names() == ("signals",)

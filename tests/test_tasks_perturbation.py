@@ -33,6 +33,7 @@ from polyprobe.builders.sentence.coordination_inversion import (
 )
 from polyprobe.builders.sentence.inventory import FormInventory, case_shape, feats_key, form_key
 from polyprobe.builders.sentence.odd_man_out import OddManOut, OddManOutFit
+from polyprobe.builders.sentence.predicates import clause_type, transitivity
 from polyprobe.builders.sentence.subject_verb_agreement import (
     SubjectVerbAgreement,
     SubjectVerbAgreementFit,
@@ -195,7 +196,7 @@ def test_metadata(cls: type[Task]) -> None:
         (
             SubjectVerbAgreement,
             "subject_relations, third_person_upos, number_agreement_threshold, "
-            "number_agreement, unimorph, unimorph_layout",
+            "number_agreement, unimorph, unimorph_layout, subject_layers, layer_min_clauses",
         ),
     ],
 )
@@ -542,10 +543,12 @@ def _check_agreement(
     assert carrier.id == root.id or (carrier.head == root.id and carrier.deprel.startswith("aux"))
     subj = next(c for c in s.children(root.id) if c.deprel in task.options.subject_relations)
     s_agr = subject_agreement(subj, task.options.third_person_upos)
-    assert fit.compatible(s_agr, agreement(carrier.feats))
+    layer = fit.layer_for(clause_type(subj.deprel, transitivity(s, root)))
+    assert fit.compatible(s_agr, agreement(carrier.feats, layer))
     lang = task.context.lang
     new = form_key(b[diff[0]], lang)
-    cell = fit.paradigms[(form_key(carrier.lemma, lang), carrier.upos, rest_key(carrier.feats))]
+    rest = rest_key(carrier.feats, layer)
+    cell = fit.paradigms[(layer, form_key(carrier.lemma, lang), carrier.upos, rest)]
     assert new in cell and new != form_key(carrier.form, lang)
     assert all(not fit.compatible(s_agr, x) for x in cell[new])
     assert not fit.inventory.seen_as(new, "NOUN")

@@ -150,10 +150,13 @@ def test_declared_flags() -> None:
     length = SentenceLength()
     assert length.parameters(empty_fit(length))["bins"][-1] == [56, None]
     assert any("once" in note for note in sl.notes)
-    assert SubjectNumber.option_names() == ("subject_upos",)
+    assert SubjectNumber.option_names() == ("subject_upos", "agreement_cue")
     assert SentenceLength.option_names() == BigramShift.option_names() == ()
-    # None of them needs a first pass; the fit is the fixed label set.
-    for task in (length, BigramShift(), subject):
+    # subject_number's first pass derives the verb cells that show number (the agreement-cue
+    # note); the others need none. Every fit is the fixed label set.
+    assert subject.observation() is not None
+    assert empty_fit(subject).label_names == sn.labels
+    for task in (length, BigramShift()):
         assert task.observation() is None
         assert empty_fit(task).label_names == task.metadata.labels
 

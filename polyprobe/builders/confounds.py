@@ -9,6 +9,10 @@ Present rows copular and 0% of its Past rows; a probe can then learn "copula" in
 - **length** (tokens of a sentence, characters of a word, both words of a pair): Spearman's
   rho of label id and length (meaningful for ordered labels) and Cramér's V of label and
   length quartile;
+- **predicate type** (copular / verbal / other, for tasks whose label hangs on the main
+  predicate: ``tense``, ``subject_number``, ``object_number``): each class's shares over the
+  task's candidates (the rows before balancing and splitting: the published rows keep no
+  parse), flagged by the same 80% rule;
 - **lexical keys** (the word the task's label hangs on: the verb lemma of ``tense``, the
   subject noun of ``subject_number``, the form of a word task): each class's most frequent
   keys and their shares.
@@ -22,7 +26,7 @@ the card's notes and under ``confounds`` in ``report.json``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -124,8 +128,9 @@ def audit(
     lengths = np.asarray(lengths, dtype=np.int64)
     out: dict[str, Any] = {
         "rows": int(labels.size),
-        "rule": f"flag: one class >= {FLAG_SHARE:.0%} in one length quartile or one lexical "
-        f"key while another class is not; or Cramér's V(label, length quartile) >= {STRONG_V}",
+        "rule": f"flag: one class >= {FLAG_SHARE:.0%} in one length quartile, one lexical "
+        f"key or one predicate type while another class is not; or Cramér's V(label, length "
+        f"quartile) >= {STRONG_V}",
     }
     flags: list[str] = []
     if labels.size:
@@ -155,6 +160,22 @@ def audit(
     return out
 
 
+def predicate_audit(
+    counts: Mapping[str, Mapping[str, int]], label_names: Sequence[str]
+) -> dict[str, Any]:
+    """Label vs predicate type (copular / verbal / other) from a task's candidate counts
+    (``predicate_types``: label -> type -> candidates, before balancing and splitting): each
+    class's shares and flags by the 80% rule (a class >= 80% one type while another is not)."""
+    labels: list[int] = []
+    types: list[str] = []
+    for c, name in enumerate(label_names):
+        for kind, n in counts.get(name, {}).items():
+            labels += [c] * int(n)
+            types += [kind] * int(n)
+    tops, flags = _share_flags("predicate type", np.asarray(labels, np.int64), label_names, types)
+    return {"scope": "candidates (before balancing and splitting)", "shares": tops, "flags": flags}
+
+
 def audit_note(result: dict[str, Any]) -> str:
     """The card's prose line for an audit."""
     length = result.get("length") or {}
@@ -163,6 +184,13 @@ def audit_note(result: dict[str, Any]) -> str:
         f"{length.get('unit', '?')} Spearman rho {length.get('spearman_rho')}, Cramér's V "
         f"{length.get('cramers_v_quartiles')}"
     )
+    predicate = result.get("predicate_type")
+    if predicate:
+        shares = "; ".join(
+            f"{name} " + ", ".join(f"{kind} {100 * share:.0f}%" for kind, share in tops)
+            for name, tops in predicate["shares"].items()
+        )
+        head += f"; label vs predicate type over the task's candidates: {shares}"
     if result["flags"]:
         return head + "; FLAGGED: " + "; ".join(result["flags"])
     return head + "; no confound flagged (" + result["rule"] + ")"

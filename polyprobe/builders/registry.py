@@ -25,7 +25,7 @@ from polyprobe.builders.sentence.sentence_length_senteval import SentenceLengthS
 from polyprobe.builders.sentence.subject_number import SubjectNumber
 from polyprobe.builders.sentence.subject_verb_agreement import SubjectVerbAgreement
 from polyprobe.builders.sentence.subject_verb_distance import SubjectVerbDistance
-from polyprobe.builders.sentence.tense import Tense
+from polyprobe.builders.sentence.tense import Tense, TensePeriphrastic
 from polyprobe.builders.sentence.top_dependencies import TopDependencies
 from polyprobe.builders.sentence.tree_depth import TreeDepth
 from polyprobe.builders.sentence.voice import Voice
@@ -68,6 +68,9 @@ DISCOURSE_TASKS: tuple[type[Task[Any]], ...] = (
 # UD downstream tasks (LINSPECTOR's correlation targets): built only when named (``--tasks
 # pos,deprel`` or the group ``downstream``), never by default.
 UD_DOWNSTREAM_TASKS: tuple[type[Task[Any]], ...] = (PosTagging, DeprelLabelling)
+# Variants of a suite task under another recipe option, built only when named (``--tasks
+# tense_periphrastic``): the suite's own task stays the recommended one.
+UD_OPTIONAL_TASKS: tuple[type[Task[Any]], ...] = (TensePeriphrastic,)
 
 
 def _by_name(classes: Iterable[type[Task[Any]]]) -> dict[str, type[Task[Any]]]:
@@ -88,7 +91,15 @@ TEXT_TASKS: tuple[type[Task[Any]], ...] = (
 
 # family -> every task it offers, in registry order
 FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
-    "ud": _by_name((*SENTENCE_TASKS, *CONTEXTUAL_TASKS, *DISCOURSE_TASKS, *UD_DOWNSTREAM_TASKS)),
+    "ud": _by_name(
+        (
+            *SENTENCE_TASKS,
+            *CONTEXTUAL_TASKS,
+            *DISCOURSE_TASKS,
+            *UD_DOWNSTREAM_TASKS,
+            *UD_OPTIONAL_TASKS,
+        )
+    ),
     "trec": _by_name(TREC_TASKS),
     "unimorph": _by_name(WORD_TASKS),
     "rst": _by_name((DiscourseRelations,)),

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polyprobe.builders.rendering import sentence_inputs
-from polyprobe.builders.task import Candidate, Fit, Shared, Task
+from polyprobe.builders.sentence.predicates import PredicateTypes
+from polyprobe.builders.task import Candidate, Fit, Shared, Task, TaskContext
 from polyprobe.errors import UsageError
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence, Word
@@ -43,6 +44,10 @@ class ArgumentNumber(Task[Sentence]):
     argument: ClassVar[str]  # "subject" | "object": used in drop reasons
     relations_label: ClassVar[str]  # how the relations read in the "none found" drop reason
 
+    def __init__(self, options: Any = None, context: TaskContext | None = None):
+        super().__init__(options, context)
+        self.predicate_types = PredicateTypes()  # run statistics for the confound audit
+
     def is_argument(self, word: Word) -> bool:
         raise NotImplementedError
 
@@ -51,21 +56,31 @@ class ArgumentNumber(Task[Sentence]):
         """The UPOS an argument may have (the subclass's option)."""
         raise NotImplementedError
 
-    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+    def select(self, sentence: Sentence) -> tuple[Word, str] | str:
+        """The argument and its number, or why the sentence has no item (a drop reason).
+        Shared by the candidate pass and a first pass that needs the same items."""
         root = sentence.root
         found = [w for w in sentence.children(root.id) if self.is_argument(w)]
         if not found:
-            return self.drop(f"no {self.relations_label} dependent of the root")
+            return f"no {self.relations_label} dependent of the root"
         if len(found) > 1:
-            return self.drop(f"more than one {self.argument}")
+            return f"more than one {self.argument}"
         arg = found[0]
         if arg.upos not in self.allowed_upos:
-            return self.drop(f"{self.argument} UPOS not allowed")
+            return f"{self.argument} UPOS not allowed"
         if any(c.deprel == "conj" for c in sentence.children(arg.id)):
-            return self.drop(f"coordinated {self.argument} (conj dependent)")
+            return f"coordinated {self.argument} (conj dependent)"
         number = arg.feats.get("Number")
         if number not in LABELS:
-            return self.drop(f"{self.argument} Number not Sing/Plur")
+            return f"{self.argument} Number not Sing/Plur"
+        return arg, number
+
+    def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
+        selected = self.select(sentence)
+        if isinstance(selected, str):
+            return self.drop(selected)
+        arg, number = selected
+        self.predicate_types.count(sentence, number)
         return [
             Candidate(
                 sentence_inputs(sentence),

@@ -82,6 +82,7 @@ class ObjectNumber(ArgumentNumber):
             "labels": "Number feature of the object: Sing | Plur",
             "drop_if": ["no object", "several objects", "conj dependent", "other Number"],
             "lexical_key": "object form (NFC, case-folded)",
+            "predicate_types": self.predicate_types.table(),
         }
 
     def is_argument(self, word: Word) -> bool:

@@ -9,6 +9,8 @@ one place keeps the tasks consistent with one another and documents the conventi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from polyprobe.loaders.records import Sentence, Word
 
 # Relations that make a dependent part of the predicate: auxiliaries (incl. ``aux:pass``) and
@@ -89,3 +91,93 @@ def predicate_dependents(sentence: Sentence, word: Word) -> list[Word]:
 def auxiliaries(sentence: Sentence, word: Word) -> list[Word]:
     """The ``aux`` dependents (``aux``, ``aux:pass``, ...) of ``word``, copulas excluded."""
     return [c for c in sentence.children(word.id) if (d := c.deprel) == "aux" or d[:4] == "aux:"]
+
+
+# --- layered agreement ------------------------------------------------------------------------
+#
+# UD writes a verb's agreement with several arguments as *layers* of one feature: Georgian
+# ``Person[subj]``/``Person[obj]``, Basque ``Number[erg]``/``Number[abs]``/``Number[dat]``.
+# Which layer indexes the subject is a fact of the language and of the clause (Basque: the
+# ergative layer in a transitive clause, the absolutive one in an intransitive clause), so
+# ``subject_verb_agreement`` derives it from the data per clause type; these helpers read it.
+
+PLAIN_LAYER = "plain"  # the unlayered ``Person``/``Number`` features
+TRANSITIVE = "transitive"
+INTRANSITIVE = "intransitive"
+
+
+def layer_keys(layer: str) -> tuple[str, str]:
+    """The (person, number) feature names of ``layer``: ``("Person[erg]", "Number[erg]")``;
+    ``("Person", "Number")`` for :data:`PLAIN_LAYER`."""
+    if layer == PLAIN_LAYER:
+        return "Person", "Number"
+    return f"Person[{layer}]", f"Number[{layer}]"
+
+
+def agreement_layers(feats: Mapping[str, str]) -> list[str]:
+    """The layers of ``Person``/``Number`` a word carries, sorted: ``Number[abs]=Sing|
+    Person[erg]=3`` -> ``["abs", "erg"]`` (the plain layer is not listed)."""
+    found = {key[7:-1] for key in feats if key[-1:] == "]" and key[:7] in ("Person[", "Number[")}
+    return sorted(found)
+
+
+def layer_agreement(feats: Mapping[str, str], layer: str) -> tuple[str | None, str | None]:
+    """The (person, number) a word marks on ``layer``. A layered reading falls back to the
+    plain feature where the layer is absent: a word that marks one argument marks it plain
+    (Georgian participles carry plain ``Number``; its finite verbs ``Number[subj]``)."""
+    person_key, number_key = layer_keys(layer)
+    person = feats.get(person_key) or None
+    number = feats.get(number_key) or None
+    if layer != PLAIN_LAYER:
+        person = person or feats.get("Person") or None
+        number = number or feats.get("Number") or None
+    return person, number
+
+
+def transitivity(sentence: Sentence, head: Word) -> str:
+    """:data:`TRANSITIVE` when ``head`` has an ``obj`` dependent (any subtype), else
+    :data:`INTRANSITIVE`."""
+    for c in sentence.children(head.id):
+        if base_relation(c.deprel) == "obj":
+            return TRANSITIVE
+    return INTRANSITIVE
+
+
+def clause_type(relation: str, transitive: str) -> str:
+    """The name of a subject's clause type: ``nsubj/transitive``, ``nsubj:pass/intransitive``."""
+    return f"{relation}/{transitive}"
+
+
+# --- predicate type (the confound audit) ------------------------------------------------------
+
+COPULAR = "copular"
+VERBAL = "verbal"
+OTHER_PREDICATE = "other"
+
+
+def predicate_type(sentence: Sentence, root: Word) -> str:
+    """``copular`` (the root has a ``cop`` dependent: *she is happy*), ``verbal`` (a VERB or
+    AUX root without one) or ``other`` (a nominal or adjectival root without a copula:
+    headlines, zero-copula clauses). The confound audit compares classes by it (Armenian
+    ``tense``: 83% of Present rows copular, 0% of Past rows)."""
+    for c in sentence.children(root.id):
+        if base_relation(c.deprel) == "cop":
+            return COPULAR
+    return VERBAL if root.upos in _VERBAL_UPOS else OTHER_PREDICATE
+
+
+class PredicateTypes:
+    """Run statistics of a task whose label hangs on the main predicate: candidates per
+    (label, predicate type), printed as the recipe parameter ``predicate_types`` and audited
+    by the 80% rule (:func:`polyprobe.builders.confounds.predicate_flags`)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, dict[str, int]] = {}
+
+    def count(self, sentence: Sentence, label: str) -> None:
+        kind = predicate_type(sentence, sentence.root)
+        by_type = self.counts.setdefault(label, {})
+        by_type[kind] = by_type.get(kind, 0) + 1
+
+    def table(self) -> dict[str, dict[str, int]]:
+        return {label: dict(sorted(t.items())) for label, t in sorted(self.counts.items())}

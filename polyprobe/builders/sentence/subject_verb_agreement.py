@@ -17,6 +17,16 @@ from polyprobe.builders.sentence.inventory import (
     regular_case,
     substitute,
 )
+from polyprobe.builders.sentence.predicates import (
+    INTRANSITIVE,
+    PLAIN_LAYER,
+    TRANSITIVE,
+    agreement_layers,
+    clause_type,
+    layer_agreement,
+    layer_keys,
+    transitivity,
+)
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task, TaskContext
 from polyprobe.errors import UsageError
 from polyprobe.hashing import choice_index, file_sha256, stable_rng
@@ -28,12 +38,23 @@ DEFAULT_SUBJECT_RELATIONS: tuple[str, ...] = ("nsubj", "nsubj:pass")
 DEFAULT_THIRD_PERSON_UPOS: tuple[str, ...] = ("NOUN", "PROPN")
 DEFAULT_THRESHOLD = 0.95
 VERBAL_UPOS: tuple[str, ...] = ("VERB", "AUX")
-# Subject agreement on the verb: plain (most treebanks) or layered (Georgian marks the
-# subject's and the object's person separately: ``Person[subj]``, ``Person[obj]``). Basque-BDT
-# layers by case instead (``Number[erg]``, ``Number[abs]``): not read yet (issue 14, point 6).
+# Subject agreement on the verb: plain (most treebanks) or layered. Georgian marks the subject
+# on ``Person[subj]``; Basque has no subject layer but ergative and absolutive ones
+# (``Number[erg]``, ``Number[abs]``), so which layer indexes the subject is derived from the
+# data per clause type (:func:`choose_layers`). The keys below are the reading every corpus
+# had before that derivation (plain, else ``[subj]``), which the card still names when the
+# derivation chooses nothing else, and the finite test's "person" keys.
 PERSON_KEYS: tuple[str, ...] = ("Person", "Person[subj]")
 NUMBER_KEYS: tuple[str, ...] = ("Number", "Number[subj]")
-AGREEMENT_KEYS = frozenset(PERSON_KEYS + NUMBER_KEYS)
+DEFAULT_LAYERS = frozenset({PLAIN_LAYER, "subj"})
+# A clause type with fewer observed subject clauses than this takes the layer chosen over all
+# clause types (the ``*`` entry): a handful of clauses is no evidence.
+DEFAULT_LAYER_MIN_CLAUSES = 10
+# How much better (share of the subject number and person comparisons) a layer other than plain
+# or ``[subj]`` must repeat the subject to be read instead (see :func:`best_layer`).
+LAYER_MARGIN = 0.05
+ANY_TYPE = "*"
+_TYPE_SUFFIXES = (f"/{TRANSITIVE}", f"/{INTRANSITIVE}")
 
 # UniMorph value names -> UD values (UniMorph schema names, see unimorph_schema).
 UNIMORPH_PERSON = {"First person": "1", "Second person": "2", "Third person": "3"}
@@ -47,23 +68,31 @@ Agreement = tuple[str | None, str | None]  # (Person, Number) as UD values
 UniMorphVerb = tuple[str, str, FeatsKey, Agreement]
 
 
-def _first(feats: Mapping[str, str], keys: tuple[str, ...]) -> str | None:
-    for key in keys:
-        value = feats.get(key)
-        if value:
-            return value
-    return None
+def agreement(feats: Mapping[str, str], layer: str = PLAIN_LAYER) -> Agreement:
+    """The subject-agreement features of a verb on ``layer`` (plain ``Person``/``Number`` by
+    default; a layer such as ``erg`` reads ``Person[erg]``/``Number[erg]``, falling back to
+    the plain features, see :func:`layer_agreement`)."""
+    return layer_agreement(feats, layer)
 
 
-def agreement(feats: Mapping[str, str]) -> Agreement:
-    """The subject-agreement features of a verb: plain ``Person``/``Number``, else the
-    ``[subj]`` layer."""
-    return _first(feats, PERSON_KEYS), _first(feats, NUMBER_KEYS)
+def rest_key(feats: Mapping[str, str], layer: str = PLAIN_LAYER) -> FeatsKey:
+    """Every feature except the subject agreement ``layer`` reads (the plain features and the
+    layer's own; ``Person[obj]``, ``Number[abs]`` of a transitive Basque verb read on ``erg``,
+    ``Number[psor]`` stay)."""
+    skip = {"Person", "Number", *layer_keys(layer)}
+    return tuple(sorted((k, v) for k, v in feats.items() if k not in skip))
 
 
-def rest_key(feats: Mapping[str, str]) -> FeatsKey:
-    """Every feature except subject agreement (``Person[obj]``, ``Number[psor]`` stay)."""
-    return tuple(sorted((k, v) for k, v in feats.items() if k not in AGREEMENT_KEYS))
+def carrier_agreement(feats: Mapping[str, str]) -> FeatsKey:
+    """The agreement features of a word, plain and layered (``Person``, ``Number[erg]``, ...):
+    what the first pass keeps of a clause's agreeing word to evaluate every layer later."""
+    return tuple(
+        sorted(
+            (k, v)
+            for k, v in feats.items()
+            if k in ("Person", "Number") or (k[-1:] == "]" and k[:7] in ("Person[", "Number["))
+        )
+    )
 
 
 def is_finite(word: Word) -> bool:
@@ -122,6 +151,29 @@ def _strings(value: Any, key: str) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
+def _layer_table(value: Any) -> dict[str, str]:
+    """The ``subject_layers`` option: clause type (``<relation>/transitive``,
+    ``<relation>/intransitive`` or ``*``) -> layer name (``plain``, ``subj``, ``erg``, ...)."""
+    key = "[tasks.subject_verb_agreement] subject_layers"
+    if not isinstance(value, Mapping):
+        raise UsageError(f"{key} must be a table of clause type = layer, not {value!r}")
+    table: dict[str, str] = {}
+    for ctype, layer in value.items():
+        ctype = str(ctype)
+        if ctype != ANY_TYPE and not (ctype.endswith(_TYPE_SUFFIXES) and ctype.split("/", 1)[0]):
+            raise UsageError(
+                f"{key}: clause type {ctype!r} must be '<relation>/transitive', "
+                f"'<relation>/intransitive' or '{ANY_TYPE}'"
+            )
+        if not isinstance(layer, str) or not layer or any(c in layer for c in "[]=|"):
+            raise UsageError(
+                f"{key}: layer for {ctype!r} must be a layer name such as "
+                f"'{PLAIN_LAYER}', 'subj' or 'erg', not {layer!r}"
+            )
+        table[ctype] = layer
+    return dict(sorted(table.items()))
+
+
 @dataclass(frozen=True)
 class SubjectVerbAgreementOptions:
     """``subject_relations``: the relations that make a word the subject (default ``nsubj``,
@@ -134,7 +186,12 @@ class SubjectVerbAgreementOptions:
     ``number_agreement``: force that choice instead of deriving it (default: derived).
     ``unimorph``: a UniMorph lexicon (one path or a list of paths, default none) whose forms
     are offered as replacements too, for languages whose treebank shows few paradigm cells;
-    ``unimorph_layout``: its column order, when it cannot be detected (default: detected)."""
+    ``unimorph_layout``: its column order, when it cannot be detected (default: detected).
+    ``subject_layers``: which agreement layer of the verb indexes the subject, per clause type
+    (``{"nsubj/transitive" = "erg", "nsubj/intransitive" = "abs"}``); ``*`` names the layer
+    of every type not listed, otherwise types not listed are derived (default: all derived).
+    ``layer_min_clauses``: a clause type observed in fewer clauses takes the layer derived
+    over all clause types (default 10)."""
 
     subject_relations: tuple[str, ...] = DEFAULT_SUBJECT_RELATIONS
     third_person_upos: tuple[str, ...] = DEFAULT_THIRD_PERSON_UPOS
@@ -142,9 +199,18 @@ class SubjectVerbAgreementOptions:
     number_agreement: bool | None = None
     unimorph: tuple[str, ...] = ()
     unimorph_layout: str | None = None
+    subject_layers: Mapping[str, str] = field(default_factory=dict)
+    layer_min_clauses: int = DEFAULT_LAYER_MIN_CLAUSES
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
+        set_(self, "subject_layers", _layer_table(self.subject_layers or {}))
+        minimum = self.layer_min_clauses
+        if isinstance(minimum, bool) or not isinstance(minimum, int) or minimum < 1:
+            raise UsageError(
+                "[tasks.subject_verb_agreement] layer_min_clauses must be a whole number of "
+                f"at least 1, not {minimum!r}"
+            )
         set_(self, "subject_relations", _strings(self.subject_relations, "subject_relations"))
         set_(self, "third_person_upos", _strings(self.third_person_upos, "third_person_upos"))
         try:
@@ -169,8 +235,10 @@ class SubjectVerbAgreementOptions:
 
 class SubjectVerbAgreementObservation(Observation):
     """The first pass: the form inventory of verbs (cells, spellings) and nouns (the "never a
-    NOUN" test), and the agreement evidence: plural-subject clauses by the verb's number,
-    subject/verb person pairs by whether they are the same."""
+    NOUN" test), and the agreement evidence: every subject clause as (clause type, the
+    subject's person and number, the agreeing word's agreement features on every layer),
+    counted. The fit reads each layer off these to choose the one that indexes the subject
+    (:func:`layer_evidence`), then the number and person evidence on the chosen layers."""
 
     def __init__(
         self,
@@ -182,8 +250,7 @@ class SubjectVerbAgreementObservation(Observation):
         self.inventory = FormInventory(context, VERBAL_UPOS, only_upos=(*VERBAL_UPOS, "NOUN"))
         self.relations = relations
         self.third_person_upos = third_person_upos
-        self.number_clauses: Counter[str] = Counter()  # plural subject: verb Plur / other
-        self.person_clauses: Counter[str] = Counter()  # subject person == verb person?
+        self.clauses: Counter[tuple[str, Agreement, FeatsKey]] = Counter()
 
     def observe(self, sentence: Sentence, shared: Shared) -> None:
         self.inventory.observe(sentence, shared)
@@ -199,32 +266,165 @@ class SubjectVerbAgreementObservation(Observation):
             ):
                 continue
             # Evidence from every clause, copular ones included ("they are happy").
-            carrier = agreement_carrier(sentence, sentence.word(subj.head), ("aux", "cop"))
+            head = sentence.word(subj.head)
+            carrier = agreement_carrier(sentence, head, ("aux", "cop"))
             if isinstance(carrier, str):
                 continue
-            s_person, s_number = subject_agreement(subj, self.third_person_upos)
-            v_person, v_number = agreement(carrier.feats)
-            if s_number == "Plur" and v_number is not None:
-                self.number_clauses["verb Plur" if v_number == "Plur" else "verb not Plur"] += 1
-            if s_person is not None and v_person is not None:
-                self.person_clauses["same" if s_person == v_person else "different"] += 1
+            s_agr = subject_agreement(subj, self.third_person_upos)
+            if s_agr == (None, None):
+                continue  # no evidence on any layer
+            ctype = clause_type(subj.deprel, transitivity(sentence, head))
+            self.clauses[(ctype, s_agr, carrier_agreement(carrier.feats))] += 1
+
+
+@dataclass
+class LayerCounts:
+    """How one layer of the agreeing word relates to the subject over the clauses of one
+    type: clauses whose subject number (person) the layer repeats (``number_agree``,
+    ``person_agree``); plural-subject clauses where the layer has a number, and those with a
+    plural one (the number-agreement evidence); clauses where both have a person, and those
+    where they are the same."""
+
+    number_agree: int = 0
+    person_agree: int = 0
+    plural_numbered: int = 0
+    plural_plural: int = 0
+    person_compared: int = 0
+    person_same: int = 0
+
+    @property
+    def score(self) -> int:
+        return self.number_agree + self.person_agree
+
+
+@dataclass
+class TypeEvidence:
+    """The subject clauses of one clause type: how many, how many with a subject number and
+    person (the denominators of the agreement rates), and the counts per layer."""
+
+    clauses: int = 0
+    subject_number: int = 0
+    subject_person: int = 0
+    layers: dict[str, LayerCounts] = field(default_factory=dict)
+
+    def rates(self) -> dict[str, dict[str, float | None]]:
+        """Per layer: the share of clauses with a subject number (person) whose agreeing word
+        repeats it on that layer."""
+
+        def share(n: int, of: int) -> float | None:
+            return round(n / of, 4) if of else None
+
+        return {
+            layer: {
+                "number": share(c.number_agree, self.subject_number),
+                "person": share(c.person_agree, self.subject_person),
+            }
+            for layer, c in sorted(self.layers.items())
+        }
+
+
+def layer_evidence(
+    clauses: Mapping[tuple[str, Agreement, FeatsKey], int],
+) -> dict[str, TypeEvidence]:
+    """Per clause type (and ``*``, all types pooled): every layer seen on an agreeing word
+    (and the plain one) read on every clause with :func:`layer_agreement`, as the candidate
+    pass reads it, and counted against the subject."""
+    layers = sorted(
+        {PLAIN_LAYER}
+        | {layer for (_, _, items) in clauses for layer in agreement_layers(dict(items))}
+    )
+    evidence: dict[str, TypeEvidence] = {}
+    for (ctype, (s_person, s_number), items), n in clauses.items():
+        feats = dict(items)
+        for key in (ctype, ANY_TYPE):
+            ev = evidence.setdefault(key, TypeEvidence())
+            ev.clauses += n
+            ev.subject_number += n if s_number is not None else 0
+            ev.subject_person += n if s_person is not None else 0
+            for layer in layers:
+                v_person, v_number = layer_agreement(feats, layer)
+                c = ev.layers.setdefault(layer, LayerCounts())
+                if s_number is not None and v_number == s_number:
+                    c.number_agree += n
+                if s_person is not None and v_person == s_person:
+                    c.person_agree += n
+                if s_number == "Plur" and v_number is not None:
+                    c.plural_numbered += n
+                    c.plural_plural += n if v_number == "Plur" else 0
+                if s_person is not None and v_person is not None:
+                    c.person_compared += n
+                    c.person_same += n if s_person == v_person else 0
+    return evidence
+
+
+def _layer_rank(layer: str) -> tuple[int, str]:
+    """Tie order: the plain features, then UD's subject layer, then the others by name."""
+    return (0 if layer == PLAIN_LAYER else 1 if layer == "subj" else 2, layer)
+
+
+def best_layer(ev: TypeEvidence | None) -> str:
+    """The layer that repeats the subject's number and person in the most clauses (ties: see
+    :func:`_layer_rank`); the plain one without evidence. A layer other than plain or
+    ``[subj]`` must beat the better of those by :data:`LAYER_MARGIN` of the comparisons: a
+    layered reading falls back to the plain features, so on a verb that marks the subject plain
+    it scores the same, and a handful of clauses must not move a language off its plain
+    reading (Turkish IMST transitive clauses: ``[psor]`` 88.2% vs plain 88.0% on number)."""
+    if ev is None or not ev.layers:
+        return PLAIN_LAYER
+    ranked = sorted(ev.layers, key=lambda layer: (-ev.layers[layer].score, _layer_rank(layer)))
+    best = ranked[0]
+    if best in DEFAULT_LAYERS:
+        return best
+    defaults = [layer for layer in ranked if layer in DEFAULT_LAYERS]
+    fallback = defaults[0] if defaults else PLAIN_LAYER
+    comparisons = ev.subject_number + ev.subject_person
+    fallback_score = ev.layers[fallback].score if fallback in ev.layers else 0
+    if ev.layers[best].score - fallback_score >= LAYER_MARGIN * comparisons:
+        return best
+    return fallback
+
+
+def derive_layers(evidence: Mapping[str, TypeEvidence], min_clauses: int) -> dict[str, str]:
+    """The layer the data chooses per clause type: the :func:`best_layer` of the type's own
+    clauses, or of all clause types pooled (``*``) for a type seen in fewer than
+    ``min_clauses`` clauses."""
+    pooled = best_layer(evidence.get(ANY_TYPE))
+    derived = {ANY_TYPE: pooled}
+    for ctype, ev in evidence.items():
+        if ctype != ANY_TYPE:
+            derived[ctype] = best_layer(ev) if ev.clauses >= min_clauses else pooled
+    return dict(sorted(derived.items()))
+
+
+def choose_layers(derived: Mapping[str, str], forced: Mapping[str, str]) -> dict[str, str]:
+    """The layers used: the profile's ``subject_layers`` entries win; a forced ``*`` is the
+    layer of every clause type the profile does not list (no derivation then), otherwise
+    unlisted types keep their derived layer."""
+    default = forced.get(ANY_TYPE)
+    chosen = {
+        ctype: forced.get(ctype) or default or derived.get(ctype) or PLAIN_LAYER
+        for ctype in {*derived, *forced, ANY_TYPE}
+    }
+    return dict(sorted(chosen.items()))
 
 
 @dataclass(frozen=True, kw_only=True)
 class SubjectVerbAgreementFit(Fit):
     """What the candidate pass reads: the inventory (spellings, the NOUN test), whether
-    number counts (``number_agreement``: forced by the profile or derived), the treebank's
-    paradigms (``(lemma, UPOS, other features) -> form -> (person, number) analyses``), every
-    form's analyses across finite cells (``(lemma, form) -> analyses``: syncretism across
-    tenses and moods) and the UniMorph lexicon, if any (verbal entries per lemma key, the
-    form keys seen as nouns, a spelling per form key)."""
+    number counts (``number_agreement``: forced by the profile or derived), the layer that
+    indexes the subject per clause type (``subject_layers``, ``*`` for any other type), the
+    treebank's paradigms per chosen layer (``(layer, lemma, UPOS, other features) -> form ->
+    (person, number) analyses``), every form's analyses across finite cells (``(layer, lemma,
+    form) -> analyses``: syncretism across tenses and moods) and the UniMorph lexicon, if any
+    (verbal entries per lemma key, the form keys seen as nouns, a spelling per form key)."""
 
     inventory: FormInventory
     number_agreement: bool = False
-    paradigms: dict[tuple[str, str, FeatsKey], dict[str, set[Agreement]]] = field(
+    subject_layers: dict[str, str] = field(default_factory=lambda: {ANY_TYPE: PLAIN_LAYER})
+    paradigms: dict[tuple[str, str, str, FeatsKey], dict[str, set[Agreement]]] = field(
         default_factory=dict
     )
-    analyses: dict[tuple[str, str], set[Agreement]] = field(default_factory=dict)
+    analyses: dict[tuple[str, str, str], set[Agreement]] = field(default_factory=dict)
     unimorph: dict[str, list[UniMorphVerb]] = field(default_factory=dict)
     unimorph_nouns: frozenset[str] = frozenset()
     unimorph_spelling: dict[str, str] = field(default_factory=dict)
@@ -232,6 +432,11 @@ class SubjectVerbAgreementFit(Fit):
     def compatible(self, subj: Agreement, verb: Agreement) -> bool:
         """:func:`compatible` with this corpus's choice about number."""
         return compatible(subj, verb, self.number_agreement)
+
+    def layer_for(self, ctype: str) -> str:
+        """The layer read for a subject of clause type ``ctype``."""
+        layers = self.subject_layers
+        return layers.get(ctype) or layers.get(ANY_TYPE) or PLAIN_LAYER
 
 
 class SubjectVerbAgreement(Task[Sentence]):
@@ -298,6 +503,7 @@ class SubjectVerbAgreement(Task[Sentence]):
             "number_agreement_evidence",
             "person_agreement_share",
             "paradigm_cells",
+            "subject_layer_evidence",
             "unimorph_lexicon",
         }
     )
@@ -318,25 +524,34 @@ class SubjectVerbAgreement(Task[Sentence]):
     def fit(self, observation: Observation | None) -> SubjectVerbAgreementFit:
         assert isinstance(observation, SubjectVerbAgreementObservation)
         o = self.options
-        number_clauses, person_clauses = observation.number_clauses, observation.person_clauses
-        agree = number_clauses["verb Plur"]
-        total = agree + number_clauses["verb not Plur"]
+        evidence = layer_evidence(observation.clauses)
+        derived_layers = derive_layers(evidence, o.layer_min_clauses)
+        layers = choose_layers(derived_layers, o.subject_layers)
+        # Number and person evidence on the layer each clause type reads.
+        agree = total = same = persons = 0
+        for ctype, ev in evidence.items():
+            if ctype == ANY_TYPE:
+                continue
+            counts = ev.layers.get(layers.get(ctype, layers[ANY_TYPE]), LayerCounts())
+            agree += counts.plural_plural
+            total += counts.plural_numbered
+            same += counts.person_same
+            persons += counts.person_compared
         share = agree / total if total else None
         derived = share is not None and share >= o.number_agreement_threshold
         number = derived if o.number_agreement is None else o.number_agreement
-        paradigms: dict[tuple[str, str, FeatsKey], dict[str, set[Agreement]]] = {}
-        analyses: dict[tuple[str, str], set[Agreement]] = {}
-        for (lemma, upos, feats), forms in observation.inventory.cells.items():
-            feats_dict = dict(feats)
-            analysis = agreement(feats_dict)
-            cell = paradigms.setdefault((lemma, upos, rest_key(feats_dict)), {})
-            for form in forms:
-                cell.setdefault(form, set()).add(analysis)
-                if analysis != (None, None):
-                    analyses.setdefault((lemma, form), set()).add(analysis)
+        paradigms: dict[tuple[str, str, str, FeatsKey], dict[str, set[Agreement]]] = {}
+        analyses: dict[tuple[str, str, str], set[Agreement]] = {}
+        for layer in sorted(set(layers.values())):
+            for (lemma, upos, feats), forms in observation.inventory.cells.items():
+                feats_dict = dict(feats)
+                analysis = agreement(feats_dict, layer)
+                cell = paradigms.setdefault((layer, lemma, upos, rest_key(feats_dict, layer)), {})
+                for form in forms:
+                    cell.setdefault(form, set()).add(analysis)
+                    if analysis != (None, None):
+                        analyses.setdefault((layer, lemma, form), set()).add(analysis)
         lexicon = load_unimorph(o.unimorph, o.unimorph_layout, self.context.lang)
-        same = person_clauses["same"]
-        persons = same + person_clauses["different"]
         # Keys that are options carry the option's value (a profile printed by ``polyprobe
         # profile`` can be passed back unchanged); the evidence sits under other keys.
         report: dict[str, Any] = {
@@ -352,6 +567,21 @@ class SubjectVerbAgreement(Task[Sentence]):
             },
             "person_agreement_share": round(same / persons, 4) if persons else None,
             "paradigm_cells": len(paradigms),
+            "subject_layers": layers,
+            "layer_min_clauses": o.layer_min_clauses,
+            "subject_layer_evidence": {
+                ctype: {
+                    "clauses": ev.clauses,
+                    "subject_number": ev.subject_number,
+                    "subject_person": ev.subject_person,
+                    "derived": derived_layers[ctype],
+                    "basis": "all clause types"
+                    if ctype != ANY_TYPE and ev.clauses < o.layer_min_clauses
+                    else "own clauses",
+                    "rates": ev.rates(),
+                }
+                for ctype, ev in sorted(evidence.items())
+            },
         }
         verbs: dict[str, list[UniMorphVerb]] = {}
         nouns: frozenset[str] = frozenset()
@@ -364,8 +594,10 @@ class SubjectVerbAgreement(Task[Sentence]):
         return SubjectVerbAgreementFit(
             label_names=LABELS,
             report=report,
+            notes=layer_notes(layers, evidence),
             inventory=observation.inventory,
             number_agreement=number,
+            subject_layers=layers,
             paradigms=paradigms,
             analyses=analyses,
             unimorph=verbs,
@@ -385,7 +617,7 @@ class SubjectVerbAgreement(Task[Sentence]):
             "subject": "single non-coordinated subject of the root with Number and a person",
             "subject_relations": list(o.subject_relations),
             "third_person_upos": list(o.third_person_upos),
-            "agreement_features": {"person": list(PERSON_KEYS), "number": list(NUMBER_KEYS)},
+            "agreement_features": agreement_features(fit),
             "replacement": "same lemma, UPOS and other features; different form; never NOUN; "
             "incompatible with the subject in every attested analysis",
             "number_agreement_threshold": o.number_agreement_threshold,
@@ -395,16 +627,25 @@ class SubjectVerbAgreement(Task[Sentence]):
             "replacement_sources": dict(sorted(self.replacement_sources.items())),
         }
         if isinstance(fit, SubjectVerbAgreementFit):
+            if not set(fit.subject_layers.values()) <= DEFAULT_LAYERS:
+                params["subject_layers"] = dict(fit.subject_layers)
             params["number_agreement_evidence"] = fit.report["number_agreement_evidence"]
             params["unimorph_lexicon"] = fit.report.get("unimorph_lexicon")
         return params
 
     # --- candidates -------------------------------------------------------------------------
     def replacements(
-        self, carrier: Word, subj: Agreement, fit: SubjectVerbAgreementFit
+        self,
+        carrier: Word,
+        subj: Agreement,
+        fit: SubjectVerbAgreementFit,
+        layer: str = PLAIN_LAYER,
     ) -> dict[str, str]:
         """Case-folded replacement forms -> where they come from (``treebank``, ``unimorph``,
-        ``both``)."""
+        ``both``), the subject's agreement read on ``layer``: every other feature, other
+        layers included (a Basque transitive verb keeps its ``[abs]`` object agreement), stays.
+        UniMorph's person and number are the subject's only where UD reads it plain or on
+        ``[subj]``; for other layers the lexicon is not consulted."""
         lang = self.context.lang
         own = form_key(carrier.form, lang)
         lemma = form_key(carrier.lemma, lang)
@@ -412,18 +653,18 @@ class SubjectVerbAgreement(Task[Sentence]):
         number = fit.number_agreement
         inventory = fit.inventory
         fit_analyses = fit.analyses
-        paradigm = fit.paradigms.get((lemma, carrier.upos, rest_key(carrier.feats)), {})
-        for form, analyses in paradigm.items():
+        paradigm = fit.paradigms.get((layer, lemma, carrier.upos, rest_key(carrier.feats, layer)))
+        for form, analyses in (paradigm or {}).items():
             if form == own or inventory.seen_as(form, "NOUN"):
                 continue
             if any(compatible(subj, a, number) for a in analyses):
                 continue
-            if any(compatible(subj, a, number) for a in fit_analyses.get((lemma, form), ())):
+            if any(compatible(subj, a, number) for a in fit_analyses.get((layer, lemma, form), ())):
                 continue  # agrees in another tense/mood (de 'habe': Ind 1sg and Sub 3sg)
             out[form] = "treebank"
-        entries = fit.unimorph.get(lemma)
+        entries = fit.unimorph.get(lemma) if layer in DEFAULT_LAYERS else None
         if entries:
-            v_person, v_number = agreement(carrier.feats)
+            v_person, v_number = agreement(carrier.feats, layer)
             rests = {
                 rest
                 for form, _, rest, (p, n) in entries
@@ -469,7 +710,8 @@ class SubjectVerbAgreement(Task[Sentence]):
         carrier = agreement_carrier(sentence, root, ("aux",))
         if isinstance(carrier, str):
             return self.drop(carrier)
-        v_agr = agreement(carrier.feats)
+        layer = fit.layer_for(clause_type(subj.deprel, transitivity(sentence, root)))
+        v_agr = agreement(carrier.feats, layer)
         if v_agr == (None, None):
             return self.drop("verb carries no Person/Number")
         if not compatible(s_agr, v_agr, fit.number_agreement):
@@ -483,7 +725,7 @@ class SubjectVerbAgreement(Task[Sentence]):
             return self.drop("original form equals its lemma")
         if not regular_case(fit.inventory, tokens, index, lang):
             return self.drop("verb in unusual case")
-        options = self.replacements(carrier, s_agr, fit)
+        options = self.replacements(carrier, s_agr, fit, layer)
         if not options:
             return self.drop("no disagreeing form of the verb")
         forms = sorted(options)
@@ -509,6 +751,44 @@ class SubjectVerbAgreement(Task[Sentence]):
                 copy="disagree",
             ),
         ]
+
+
+def agreement_features(fit: Fit) -> dict[str, list[str]]:
+    """The verb features the recipe reads for agreement: plain, else ``[subj]``, when the
+    derivation chose only those layers (every corpus read that way before layers were
+    derived, whose cards therefore keep their wording); otherwise the chosen layers' keys,
+    each with the plain feature as its fallback."""
+    layers = fit.subject_layers if isinstance(fit, SubjectVerbAgreementFit) else {}
+    chosen = sorted(set(layers.values()), key=_layer_rank)
+    if set(chosen) <= DEFAULT_LAYERS:
+        return {"person": list(PERSON_KEYS), "number": list(NUMBER_KEYS)}
+    keys = [layer_keys(layer) for layer in chosen]
+    return {
+        "person": list(dict.fromkeys([*(k[0] for k in keys), "Person"])),
+        "number": list(dict.fromkeys([*(k[1] for k in keys), "Number"])),
+    }
+
+
+def layer_notes(layers: Mapping[str, str], evidence: Mapping[str, TypeEvidence]) -> tuple[str, ...]:
+    """A card note naming the layer read per clause type and its agreement rates, when the
+    derivation chose a layer other than the plain features or ``[subj]`` (Basque: ``[erg]``
+    for transitive subjects, ``[abs]`` for intransitive ones)."""
+    if set(layers.values()) <= DEFAULT_LAYERS:
+        return ()
+    parts = []
+    for ctype, layer in layers.items():
+        ev = evidence.get(ctype)
+        rates = ev.rates().get(layer, {}) if ev is not None else {}
+        shown = ", ".join(
+            f"{feature} {rate:.1%}" for feature, rate in rates.items() if rate is not None
+        )
+        name = "the plain features" if layer == PLAIN_LAYER else f"[{layer}]"
+        parts.append(f"{ctype}: {name}" + (f" ({shown})" if shown else ""))
+    return (
+        "Verb agreement is read from the layer that repeats the subject's number and person "
+        "most often, derived per clause type (* = any other type; the share of clauses whose "
+        "agreeing word repeats the subject's value on that layer): " + "; ".join(parts) + ".",
+    )
 
 
 @dataclass(frozen=True)

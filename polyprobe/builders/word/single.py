@@ -59,6 +59,9 @@ FEATURE_TASKS: dict[str, str] = {
     "voice": schema.VOICE,
 }
 TYPE_TASKS = ("pos", "tag_count", "character_bin")
+# Decoded VerbForm values that are parts of speech of their own for ``pos`` (UniMorph
+# V.PTCP, V.CVB, V.MSDR).
+VERBAL_POS_FORMS = frozenset(schema.TAGS[t][1] for t in schema.VERB_FORMS)
 
 
 def person_label(entry: LexEntry) -> str | None:
@@ -550,6 +553,17 @@ def _finish(
     return TaskResult(task, candidates, report)
 
 
+def pos_label(entry: LexEntry) -> str | None:
+    """The ``pos`` task's label: the decoded verb form when it is one of UniMorph's verbal POS
+    tags (Participle, Converb, Masdar: the loader keeps them as ``VerbForm`` of a Verb, so the
+    feature tasks see one verb paradigm), else the POS. LINSPECTOR's ``pos`` has Participle
+    and Converb classes; publishing them as Verb made exported labels disagree with it."""
+    form = entry.features.get(schema.VERB_FORM)
+    if form in VERBAL_POS_FORMS:
+        return form
+    return entry.features.get(schema.POS)
+
+
 def pos_task(
     entries: Iterable[LexEntry],
     *,
@@ -561,11 +575,13 @@ def pos_task(
     class_floor: int = 0,
 ) -> TaskResult:
     """Part of speech of a form (no ``None`` class: every entry has a POS). Forms with two
-    parts of speech (German *essen*/*Essen* after case-folding) are ambiguous and dropped."""
+    parts of speech (German *essen*/*Essen* after case-folding) are ambiguous and dropped.
+    Participles, converbs and masdars are their own parts of speech here (:func:`pos_label`),
+    as UniMorph's ``V.PTCP``/``V.CVB``/``V.MSDR`` and LINSPECTOR's POS labels have them."""
     sizes = sizes or SizeParams()
     report = TaskReport("pos")
     report.params = {**sizes.as_dict(), "min_label_forms": min_label_forms, "seed": seed}
-    forms = _Forms(entries, lambda e: e.features.get(schema.POS), report)
+    forms = _Forms(entries, pos_label, report)
     ambiguous = [k for k, vs in forms.values.items() if len(vs) > 1]
     report.drops["ambiguous-form"] += len(ambiguous)
     report.drops["no-pos"] += len(forms.bare - set(forms.values))
