@@ -44,6 +44,29 @@ def window_starts(n_units: int, size: int, windows: int) -> range:
     return starts if windows == 0 else starts[:windows]
 
 
+def document_windows(document: Document, size: int, windows: int) -> list[int]:
+    """Starts of the non-overlapping windows of ``size`` units of ``document`` that never span
+    one of its breaks (a dropped sentence): windows are cut from the start of each run of
+    consecutive units, in document order, and the first ``windows`` of them are taken (all
+    when 0). Without breaks this is :func:`window_starts` over the whole document."""
+    starts = [
+        run.start + offset
+        for run in document.runs()
+        for offset in window_starts(len(run), size, 0)
+    ]
+    return starts if windows == 0 else starts[:windows]
+
+
+def no_window_reason(size: int) -> str:
+    """Why a document long enough gives no window: its breaks leave no run of ``size``."""
+    return f"no {size} consecutive sentences (dropped sentences cut the document)"
+
+
+def longest_run(document: Document) -> int:
+    """The most directly consecutive units of the document (all of them without breaks)."""
+    return max((len(r) for r in document.runs()), default=0)
+
+
 def repeats(units: Sequence[str]) -> bool:
     """Whether two units of a window are the same text (after normalisation) or one is empty:
     an order or a position would then be ambiguous."""
@@ -67,7 +90,8 @@ class DocumentCounts(Observation):
     def observe(self, document: Document, shared: Shared) -> None:
         self.documents[document.unit] += 1
         if document.unit == "sentence":
-            self.lengths[len(document.units)] += 1
+            # what windows can be cut from: the longest run between dropped sentences
+            self.lengths[longest_run(document)] += 1
 
     def report(self, size: int) -> dict[str, Any]:
         """The counts, with how many sentence documents have at least ``size`` sentences."""

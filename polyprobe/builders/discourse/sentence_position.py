@@ -16,9 +16,10 @@ from polyprobe.builders.discourse.common import (
     PARAGRAPH_UNITS,
     DocumentCounts,
     check_windows,
+    document_windows,
     infeasible_reason,
+    no_window_reason,
     repeats,
-    window_starts,
 )
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.hashing import choice_index, stable_rng
@@ -96,8 +97,11 @@ class SentencePosition(Task[Document]):
         units = document.units
         if len(units) < SIZE:
             return self.drop(f"document shorter than {SIZE} sentences")
+        starts = document_windows(document, SIZE, self.options.windows)
+        if not starts:
+            return self.drop(no_window_reason(SIZE))
         out: list[Candidate] = []
-        for start in window_starts(len(units), SIZE, self.options.windows):
+        for start in starts:
             window = units[start : start + SIZE]
             if repeats(window):
                 self.drops["window with a repeated or empty sentence"] += 1

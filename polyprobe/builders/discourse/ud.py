@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.assemble import AssembledTask, assemble
 from polyprobe.builders.build import BuildOptions, Outcome, Progress
 from polyprobe.builders.discourse.family import DocumentFamily
-from polyprobe.builders.stream import first_pass, run_record_tasks
+from polyprobe.builders.discourse.run import merge_outcomes, run_document_stream
+from polyprobe.builders.stream import first_pass
 from polyprobe.builders.task import Fit, Task, TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.languages import resolve_language
@@ -76,28 +76,6 @@ def document_family(
     return family, without
 
 
-def infeasible_task(
-    name: str, reason: str, options: BuildOptions, split: SplitSpec, staging: Path
-) -> AssembledTask:
-    """A task that made no candidate set at all, with its reason (report and summary)."""
-    from polyprobe.builders.registry import get_task
-
-    metadata = get_task("ud", name).metadata
-    return assemble(
-        [],
-        options.variant_settings(split),
-        options.seed,
-        staging,
-        task_report={
-            "task": name,
-            "level": metadata.level.value,
-            "task_type": metadata.task_type,
-            "infeasible": reason,
-        },
-        infeasible=reason,
-    )
-
-
 def run_document_tasks(
     treebanks: Sequence[Any],
     names: Sequence[str],
@@ -113,28 +91,18 @@ def run_document_tasks(
     """Build the document tasks ``names`` from the treebanks' documents and merge their
     outcome into ``sentences`` (the sentence tasks', when any ran); ``order`` is every task
     of the build in registry order (the card's order)."""
-    from polyprobe.builders.registry import get_task
 
     family, without = document_family(treebanks, options, split, task_options, options.profile)
-    if family is None:
-        assembled = [infeasible_task(n, NO_DOCUMENTS, options, split, staging) for n in names]
-        documents = Outcome(
-            assembled=assembled,
-            recipes=[
-                {
-                    "name": n,
-                    "recipe_version": get_task("ud", n).metadata.recipe_version,
-                    "parameters": {},
-                }
-                for n in names
-            ],
-            profile={"tasks": {n: {"infeasible": NO_DOCUMENTS} for n in names}},
-            parameters={"split": split.label, "split_reason": split.reason},
-        )
-    else:
-        documents = run_record_tasks(
-            family, list(names), options, split=split, staging=staging, progress=progress
-        )
+    documents = run_document_stream(
+        family,
+        names,
+        options,
+        split=split,
+        staging=staging,
+        no_documents=NO_DOCUMENTS,
+        task_family="ud",
+        progress=progress,
+    )
     document_note = {
         "treebanks_with_documents": [s.name for s in family.sources] if family else [],
         "treebanks_without_documents": without,
@@ -145,40 +113,6 @@ def run_document_tasks(
         ),
     }
     return merge_outcomes(sentences, documents, order, document_note)
-
-
-def merge_outcomes(
-    sentences: Outcome | None,
-    documents: Outcome,
-    order: Sequence[str],
-    document_note: dict[str, Any],
-) -> Outcome:
-    """One outcome of the two streams, tasks in ``order``. Invalid-input counts are the
-    sentence stream's when it ran (both read the same files under one policy); duplicate
-    counts of documents are added under their own names."""
-    parts = [o for o in (sentences, documents) if o is not None]
-    assembled = {a.name: a for o in parts for a in o.assembled}
-    recipes = {r["name"]: r for o in parts for r in o.recipes}
-    base = sentences if sentences is not None else documents
-    profile = dict(base.profile)
-    profile["tasks"] = {**(sentences.profile.get("tasks", {}) if sentences else {})}
-    profile["tasks"].update(documents.profile.get("tasks", {}))
-    profile["documents"] = document_note
-    duplicates = dict(sentences.duplicates) if sentences is not None else {}
-    doc_dups = documents.duplicates
-    if doc_dups:
-        duplicates["documents_read"] = int(doc_dups.get("sentences_read", 0))
-        duplicates["duplicate_documents"] = int(doc_dups.get("duplicate_sentences", 0))
-    return Outcome(
-        assembled=[assembled[n] for n in order if n in assembled],
-        recipes=[recipes[n] for n in order if n in recipes],
-        profile=profile,
-        parameters=dict(base.parameters),
-        skipped=dict(base.skipped),
-        duplicates=duplicates,
-        split=base.split or documents.split,
-        facts={**documents.facts, **(sentences.facts if sentences else {})},
-    )
 
 
 def profile_documents(
