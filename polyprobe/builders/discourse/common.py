@@ -81,7 +81,9 @@ def document_key(document: Document) -> tuple[str, str]:
 
 class DocumentCounts(Observation):
     """How many documents (by unit kind) and how long they are: every document task reports
-    it, so the card says what the windows were cut from."""
+    it, so the card says what the windows were cut from. A document's length is its longest
+    run of consecutive sentences (all of them when it has no breaks): ``documents_with_5_or_
+    more_sentences`` counts the documents a window of 5 can be cut from."""
 
     def __init__(self) -> None:
         self.documents: Counter[str] = Counter()
