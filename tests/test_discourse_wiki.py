@@ -195,24 +195,41 @@ def test_albedo_sentence_section_lead_and_body(english: Path, hf_offline: None) 
 
 
 def test_bulgarian_dump_runs_every_discourse_task_with_no_code_change(
-    data_dir: Path, tmp_path: Path
+    data_dir: Path, tmp_path: Path, hf_offline: None
 ) -> None:
-    """The Bulgarian excerpt has one article: every task makes its rows from it (SP 5
-    windows, BSO 18 pairs, SSP 8 lead + 8 body), coherence has no other document to take a
-    sentence from, and one document cannot fill three splits: the build says so per task."""
-    with pytest.raises(InfeasibleError) as caught:
-        build_wiki(
-            [data_dir / "wikipedia" / BG],
-            lang="bg",
-            out=tmp_path / "bg",
-            tasks=["discourse"],
-            jobs=1,
-        )
-    message = str(caught.value)
-    assert "no sentence of another document to insert" in message
-    assert "sentence_position: 0 class(es) left" in message
-    assert "in_order: 18 in train" in message
-    assert "lead: 8 in train" in message
+    """The Bulgarian excerpt (UTF-16) has one article, the Gregorian calendar (page 558): one
+    document cannot fill three splits, so it is built into train alone (``ratio:100/0/0``, no
+    floors). SP, BSO and SSP are made from it (with Wikipedia's sections); coherence is
+    infeasible with its reason: there is no other document to take a sentence from."""
+    result = build_wiki(
+        [data_dir / "wikipedia" / BG],
+        lang="bg",
+        out=tmp_path / "bg",
+        tasks=["discourse"],
+        split="ratio:100/0/0",
+        min_per_class=(0, 0, 0),
+        balances=["natural"],
+        jobs=1,
+    )
+    built = {t.task: t for t in result.tasks}
+    assert built["discourse_coherence"].infeasible == (
+        "no candidates: no sentence of another document to insert (4)"
+    )
+    assert {t: built[t].candidates for t in TASKS[:2]} == {
+        "sentence_position": 5,
+        "binary_sentence_ordering": 36,
+    }
+    assert validate(result.out).ok
+    page = "bgwiki-latest-pages-articles-shortened/558"
+    bso = _rows(result.out, "binary_sentence_ordering")
+    first = bso[f"{page}/binary_sentence_ordering/0"]
+    assert first["label"] == "in_order"
+    assert first["sentences"][0].startswith("Григорианският календар (понякога наричан")
+    assert first["sentences"][1].startswith("Григорианският календар е въведен в употреба")
+    ssp = _rows(result.out, "sentence_section")
+    lead = {k.split("/")[-1] for k, r in ssp.items() if r["label"] == "lead"}
+    assert lead == {str(i) for i in range(8)}  # the lead's 8 sentences; 8 of the body
+    assert Counter(r["label"] for r in ssp.values()) == {"lead": 8, "body": 8}
 
 
 def test_text_documents_give_discourse_tasks_and_lines_say_why_not(
