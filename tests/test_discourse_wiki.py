@@ -17,10 +17,11 @@ import pytest
 import yaml
 
 from polyprobe.builders.discourse.common import document_windows
+from polyprobe.builders.discourse.sentence_position import SentencePosition
 from polyprobe.builders.recipes.text import build_text
 from polyprobe.builders.recipes.wiki import build_wiki
 from polyprobe.cards.validate import validate
-from polyprobe.errors import InfeasibleError
+from polyprobe.errors import InfeasibleError, UsageError
 from polyprobe.loaders.rawtext import RawDocument, RawSentence
 from polyprobe.loaders.records import Document, SourceFile
 from polyprobe.loaders.segmentation import Segmenter
@@ -50,6 +51,16 @@ def test_windows_never_span_a_break() -> None:
     assert document_windows(_doc(12, (4,)), 2, 0) == [0, 2, 4, 6, 8, 10]
     assert document_windows(_doc(12, (3,)), 2, 0) == [0, 3, 5, 7, 9]
     assert document_windows(_doc(12, (3,)), 2, 2) == [0, 3]  # the first k, in order
+
+
+def test_overlapping_windows_with_a_stride() -> None:
+    assert document_windows(_doc(8), 5, 0, 1) == [0, 1, 2, 3]
+    assert document_windows(_doc(12, (4,)), 5, 0, 2) == [4, 6]  # never across the break
+    options = SentencePosition.Options(windows=0, stride=1)
+    assert options.stride == 1
+    for bad in (0, 6, True, 1.5):
+        with pytest.raises(UsageError, match=r"\[tasks.sentence_position\] stride"):
+            SentencePosition.Options(stride=bad)
 
 
 @pytest.mark.parametrize("breaks", [(0,), (5,), (3, 2), (2, 2)])

@@ -44,17 +44,32 @@ def window_starts(n_units: int, size: int, windows: int) -> range:
     return starts if windows == 0 else starts[:windows]
 
 
-def document_windows(document: Document, size: int, windows: int) -> list[int]:
-    """Starts of the non-overlapping windows of ``size`` units of ``document`` that never span
-    one of its breaks (a dropped sentence): windows are cut from the start of each run of
-    consecutive units, in document order, and the first ``windows`` of them are taken (all
-    when 0). Without breaks this is :func:`window_starts` over the whole document."""
+def document_windows(
+    document: Document, size: int, windows: int, stride: int | None = None
+) -> list[int]:
+    """Starts of the windows of ``size`` units of ``document`` that never span one of its
+    breaks (a dropped sentence): windows are cut from the start of each run of consecutive
+    units every ``stride`` units (default ``size``: non-overlapping), in document order, and
+    the first ``windows`` of them are taken (all when 0). Without breaks and with the default
+    stride this is :func:`window_starts` over the whole document."""
+    step = stride or size
     starts = [
         run.start + offset
         for run in document.runs()
-        for offset in window_starts(len(run), size, 0)
+        for offset in range(0, len(run) - size + 1, step)
     ]
     return starts if windows == 0 else starts[:windows]
+
+
+def check_stride(task: str, stride: Any, size: int) -> int:
+    """``stride`` as an int in 1..``size`` (how far the next window starts), or a
+    ``UsageError`` naming the task."""
+    if isinstance(stride, bool) or not isinstance(stride, int) or not 1 <= stride <= size:
+        raise UsageError(
+            f"[tasks.{task}] stride must be a whole number from 1 to {size} ({size} = windows "
+            f"do not overlap), not {stride!r}"
+        )
+    return stride
 
 
 def no_window_reason(size: int) -> str:
