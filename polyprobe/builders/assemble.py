@@ -381,6 +381,11 @@ def _unpaired_entries(
     tv_paired.not_built.extend(f"unpaired: {m}" for m in tv.not_built)
     out: list[tuple[str, Variant, TaskVariants]] = []
     for v in tv.variants:
+        if not any(len(ix) for ix in v.indices.values()):
+            # one copy per group can leave a class empty (a single document): balanced to it,
+            # nothing is left, and a config without rows is never written
+            tv_paired.not_built.append(f"unpaired-{v.size}: no rows (a class has no copy left)")
+            continue
         mapped = Variant(
             balance="unpaired",
             size=v.size,

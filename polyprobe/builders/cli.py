@@ -1013,12 +1013,14 @@ FAMILIES: tuple[FamilyCommand, ...] = (
     ),
     FamilyCommand(
         "wiki",
-        help="text-only sentence tasks from Wikipedia (MediaWiki XML) dumps",
+        help="text-only sentence tasks and discourse tasks from Wikipedia (MediaWiki XML) dumps",
         description="Build the text-only sentence tasks (sentence_length, word_content, "
-        "bigram_shift, word_order, end_of_sentence, ...) from MediaWiki XML dumps: articles "
+        "bigram_shift, word_order, end_of_sentence, ...) and the discourse tasks "
+        "(sentence_position, binary_sentence_ordering, discourse_coherence, sentence_section: "
+        "group 'discourse') from MediaWiki XML dumps: articles "
         "are cleaned (footnotes, tables, file and category links dropped; a sentence with a "
-        "template or formula left in it is dropped and counted), split with segtok and "
-        "tokenised with spaCy's blank tokenizer; split by ratio.",
+        "template or formula left in it is dropped and counted, and no discourse window spans "
+        "it), split with segtok and tokenised with spaCy's blank tokenizer; split by ratio.",
         add_arguments=_text_cli().add_wiki,
         run=_run_wiki,
     ),
@@ -1026,7 +1028,8 @@ FAMILIES: tuple[FamilyCommand, ...] = (
         "text",
         help="text-only sentence tasks from plain text files or folders",
         description="Build the text-only sentence tasks from UTF-8 text: one sentence per "
-        "line (--layout lines) or documents separated by blank lines (--layout documents); "
+        "line (--layout lines) or documents separated by blank lines (--layout documents; "
+        "then also the discourse tasks, group 'discourse'); "
         "tokenised as in build wiki; split by ratio.",
         add_arguments=_text_cli().add_text,
         run=_run_text,

@@ -104,8 +104,8 @@ FAMILIES: dict[str, dict[str, type[Task[Any]]]] = {
     "unimorph": _by_name(WORD_TASKS),
     "rst": _by_name((DiscourseRelations,)),
     # raw text: subject_verb_agreement by Wehner's lexicon recipe (opt-in: needs --unimorph)
-    "wiki": _by_name((*TEXT_TASKS, RawSubjectVerbAgreement)),
-    "text": _by_name((*TEXT_TASKS, RawSubjectVerbAgreement)),
+    "wiki": _by_name((*TEXT_TASKS, RawSubjectVerbAgreement, *DISCOURSE_TASKS)),
+    "text": _by_name((*TEXT_TASKS, RawSubjectVerbAgreement, *DISCOURSE_TASKS)),
 }
 # family -> what it builds when no tasks are named. ``build ud``: the sentence-level suite;
 # the word-in-context family is opt-in (``--tasks contextual``, one task per FEATS key).
@@ -115,8 +115,8 @@ DEFAULTS: dict[str, tuple[str, ...]] = {
     # LINSPECTOR's 15; argument-layer tasks (person_dat, ...) only when named
     "unimorph": tuple(cls.metadata.name for cls in WORD_TASKS),
     "rst": ("discourse_relations",),
-    "wiki": tuple(cls.metadata.name for cls in TEXT_TASKS),
-    "text": tuple(cls.metadata.name for cls in TEXT_TASKS),
+    "wiki": tuple(cls.metadata.name for cls in (*TEXT_TASKS, *DISCOURSE_TASKS)),
+    "text": tuple(cls.metadata.name for cls in (*TEXT_TASKS, *DISCOURSE_TASKS)),
 }
 # family -> group name -> task names
 GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -125,6 +125,15 @@ GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
         "sentence": tuple(cls.metadata.name for cls in SENTENCE_TASKS),
         "discourse": tuple(cls.metadata.name for cls in DISCOURSE_TASKS),
         "downstream": tuple(cls.metadata.name for cls in UD_DOWNSTREAM_TASKS),
+    },
+    # raw text: the text-only sentence tasks, or the discourse tasks on its documents
+    "wiki": {
+        "sentence": tuple(cls.metadata.name for cls in TEXT_TASKS),
+        "discourse": tuple(cls.metadata.name for cls in DISCOURSE_TASKS),
+    },
+    "text": {
+        "sentence": tuple(cls.metadata.name for cls in TEXT_TASKS),
+        "discourse": tuple(cls.metadata.name for cls in DISCOURSE_TASKS),
     },
 }
 

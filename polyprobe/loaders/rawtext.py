@@ -54,17 +54,36 @@ class RawDocument:
     def kept(self) -> list[RawSentence]:
         return [s for s in self.sentences if s.dropped is None]
 
-    def document(self, unit: str = "sentence") -> Document:
+    def document(
+        self, unit: str = "sentence", drops: Sequence[str | None] | None = None
+    ) -> Document:
         """The kept text as a :class:`Document` of sentences or paragraphs (a paragraph is
-        the kept sentences of one source paragraph joined by spaces), each unit with its
-        section title (``None`` in the lead section; no titles at all when the source has no
-        sections)."""
-        kept = self.kept()
+        the kept sentences of one source paragraph joined by spaces).
+
+        ``drops`` (one per sentence; default each sentence's own ``dropped``) says which
+        sentences a build leaves out. A sentence unit's id is its index among *all* the
+        document's sentences (as the sentence records' ``<doc id>/<index>``), and a dropped
+        sentence between two kept ones is a break of the document
+        (:attr:`Document.breaks`): no window of neighbours spans it.
+
+        Sections: each unit keeps its section title (``None`` in a Wikipedia lead). A
+        document whose first kept sentence is not in an untitled lead (its lead was all
+        dropped, or it opens with a heading) has no lead to tell apart from its body, and
+        gets no titles at all (as a source without sections)."""
+        reasons = [s.dropped for s in self.sentences] if drops is None else list(drops)
+        if len(reasons) != len(self.sentences):
+            raise ValueError(
+                f"document {self.doc_id}: {len(reasons)} drop reasons for "
+                f"{len(self.sentences)} sentences"
+            )
+        kept = [(i, s) for i, s in enumerate(self.sentences) if reasons[i] is None]
+        units: list[str] = []
+        sections: list[str | None] = []
+        unit_ids: list[str] = []
+        breaks: list[int] = []
         if unit == "paragraph":
-            units: list[str] = []
-            sections: list[str | None] = []
             last = None
-            for s in kept:
+            for _, s in kept:
                 if s.paragraph != last:
                     units.append(s.text)
                     sections.append(s.section)
@@ -72,9 +91,15 @@ class RawDocument:
                 else:
                     units[-1] += " " + s.text
         else:
-            units = [s.text for s in kept]
-            sections = [s.section for s in kept]
-        has_sections = any(s is not None for s in sections)
+            previous = None
+            for i, s in kept:
+                if previous is not None and i != previous + 1:
+                    breaks.append(len(units))
+                units.append(s.text)
+                sections.append(s.section)
+                unit_ids.append(str(i))
+                previous = i
+        has_sections = any(t is not None for t in sections) and sections[0] is None
         return Document(
             doc_id=self.doc_id,
             units=tuple(units),
@@ -82,6 +107,8 @@ class RawDocument:
             sections=tuple(sections) if has_sections else (),
             source=self.source,
             line=self.line,
+            unit_ids=tuple(unit_ids),
+            breaks=tuple(breaks),
         )
 
 

@@ -231,7 +231,11 @@ class Document:
     there is none) and is empty when the source has no sections at all; ``line`` is where the
     document starts in its file. ``unit_ids`` (optional, one per unit when given) are the
     units' own ids in the source (a treebank's ``sent_id``s), so rows made from a unit can
-    name it; without them a unit is named by its 1-based position."""
+    name it; without them a unit is named by its 1-based position. ``breaks`` (optional,
+    ascending) are the indices ``i`` of units that do not follow unit ``i - 1`` directly in
+    the source: a sentence between them was dropped (a Wikipedia sentence with a template
+    hole), so no window of neighbours may span the break; the document stays one record (one
+    id, one group)."""
 
     doc_id: str
     units: tuple[str, ...]
@@ -240,6 +244,7 @@ class Document:
     source: SourceFile
     line: int
     unit_ids: tuple[str, ...] = ()
+    breaks: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.unit not in DOCUMENT_UNITS:
@@ -254,6 +259,18 @@ class Document:
                 f"document {self.doc_id}: {len(self.unit_ids)} unit ids for "
                 f"{len(self.units)} units (give one per unit, or none)"
             )
+        if any(not 0 < b < len(self.units) for b in self.breaks) or list(self.breaks) != sorted(
+            set(self.breaks)
+        ):
+            raise ValueError(
+                f"document {self.doc_id}: breaks {self.breaks} must be distinct ascending unit "
+                f"indices between 1 and {len(self.units) - 1}"
+            )
+
+    def runs(self) -> list[range]:
+        """The document's runs of directly consecutive units (one run without breaks)."""
+        edges = [0, *self.breaks, len(self.units)]
+        return [range(a, b) for a, b in zip(edges, edges[1:], strict=False) if b > a]
 
     def unit_id(self, index: int) -> str:
         """The id of unit ``index`` (0-based): its own id, else its 1-based position."""

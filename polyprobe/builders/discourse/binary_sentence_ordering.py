@@ -15,9 +15,10 @@ from polyprobe.builders.discourse.common import (
     PARAGRAPH_UNITS,
     DocumentCounts,
     check_windows,
+    document_windows,
     infeasible_reason,
+    no_window_reason,
     repeats,
-    window_starts,
 )
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.loaders.records import Document
@@ -86,8 +87,11 @@ class BinarySentenceOrdering(Task[Document]):
         units = document.units
         if len(units) < SIZE:
             return self.drop("document of one sentence")
+        starts = document_windows(document, SIZE, self.options.windows)
+        if not starts:
+            return self.drop(no_window_reason(SIZE))
         out: list[Candidate] = []
-        for start in window_starts(len(units), SIZE, self.options.windows):
+        for start in starts:
             first, second = units[start : start + SIZE]
             if repeats((first, second)):
                 self.drops["pair of identical or empty sentences"] += 1

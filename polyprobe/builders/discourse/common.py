@@ -44,6 +44,44 @@ def window_starts(n_units: int, size: int, windows: int) -> range:
     return starts if windows == 0 else starts[:windows]
 
 
+def document_windows(
+    document: Document, size: int, windows: int, stride: int | None = None
+) -> list[int]:
+    """Starts of the windows of ``size`` units of ``document`` that never span one of its
+    breaks (a dropped sentence): windows are cut from the start of each run of consecutive
+    units every ``stride`` units (default ``size``: non-overlapping), in document order, and
+    the first ``windows`` of them are taken (all when 0). Without breaks and with the default
+    stride this is :func:`window_starts` over the whole document."""
+    step = stride or size
+    starts = [
+        run.start + offset
+        for run in document.runs()
+        for offset in range(0, len(run) - size + 1, step)
+    ]
+    return starts if windows == 0 else starts[:windows]
+
+
+def check_stride(task: str, stride: Any, size: int) -> int:
+    """``stride`` as an int in 1..``size`` (how far the next window starts), or a
+    ``UsageError`` naming the task."""
+    if isinstance(stride, bool) or not isinstance(stride, int) or not 1 <= stride <= size:
+        raise UsageError(
+            f"[tasks.{task}] stride must be a whole number from 1 to {size} ({size} = windows "
+            f"do not overlap), not {stride!r}"
+        )
+    return stride
+
+
+def no_window_reason(size: int) -> str:
+    """Why a document long enough gives no window: its breaks leave no run of ``size``."""
+    return f"no {size} consecutive sentences (dropped sentences cut the document)"
+
+
+def longest_run(document: Document) -> int:
+    """The most directly consecutive units of the document (all of them without breaks)."""
+    return max((len(r) for r in document.runs()), default=0)
+
+
 def repeats(units: Sequence[str]) -> bool:
     """Whether two units of a window are the same text (after normalisation) or one is empty:
     an order or a position would then be ambiguous."""
@@ -58,7 +96,9 @@ def document_key(document: Document) -> tuple[str, str]:
 
 class DocumentCounts(Observation):
     """How many documents (by unit kind) and how long they are: every document task reports
-    it, so the card says what the windows were cut from."""
+    it, so the card says what the windows were cut from. A document's length is its longest
+    run of consecutive sentences (all of them when it has no breaks): ``documents_with_5_or_
+    more_sentences`` counts the documents a window of 5 can be cut from."""
 
     def __init__(self) -> None:
         self.documents: Counter[str] = Counter()
@@ -67,7 +107,8 @@ class DocumentCounts(Observation):
     def observe(self, document: Document, shared: Shared) -> None:
         self.documents[document.unit] += 1
         if document.unit == "sentence":
-            self.lengths[len(document.units)] += 1
+            # what windows can be cut from: the longest run between dropped sentences
+            self.lengths[longest_run(document)] += 1
 
     def report(self, size: int) -> dict[str, Any]:
         """The counts, with how many sentence documents have at least ``size`` sentences."""

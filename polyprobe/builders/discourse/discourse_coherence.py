@@ -22,9 +22,10 @@ from polyprobe.builders.discourse.common import (
     PARAGRAPH_UNITS,
     DocumentCounts,
     check_windows,
+    document_windows,
     infeasible_reason,
+    no_window_reason,
     repeats,
-    window_starts,
 )
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.errors import UsageError
@@ -173,8 +174,11 @@ class DiscourseCoherence(Task[Document]):
             return self.drop(f"document shorter than {SIZE} sentences")
         source = document.source
         pool = fit.pools.get((source.treebank, source.split), ())
+        starts = document_windows(document, SIZE, self.options.windows)
+        if not starts:
+            return self.drop(no_window_reason(SIZE))
         out: list[Candidate] = []
-        for start in window_starts(len(units), SIZE, self.options.windows):
+        for start in starts:
             window = units[start : start + SIZE]
             if repeats(window):
                 self.drops["window with a repeated or empty sentence"] += 1

@@ -15,10 +15,12 @@ from polyprobe.builders.citations import ARAUJO_2022, CHEN_2019
 from polyprobe.builders.discourse.common import (
     PARAGRAPH_UNITS,
     DocumentCounts,
+    check_stride,
     check_windows,
+    document_windows,
     infeasible_reason,
+    no_window_reason,
     repeats,
-    window_starts,
 )
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
 from polyprobe.hashing import choice_index, stable_rng
@@ -31,13 +33,18 @@ LABELS: tuple[str, ...] = tuple(str(i) for i in range(1, SIZE + 1))
 
 @dataclass(frozen=True)
 class SentencePositionOptions:
-    """``windows``: non-overlapping windows of five sentences per document, from its first
-    sentence (default 1, the document's opening, as DiscoEval); 0 = every window."""
+    """``windows``: windows of five sentences per document, from its first sentence (default
+    1, the document's opening, as DiscoEval); 0 = every window. ``stride``: how many sentences
+    after a window's start the next one starts (default 5: windows do not overlap; 1 = a window
+    at every sentence, five times the rows from the same documents, all in the document's
+    group)."""
 
     windows: int = 1
+    stride: int = SIZE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "windows", check_windows("sentence_position", self.windows))
+        check_stride("sentence_position", self.stride, SIZE)
 
 
 def moved_to_front(window: tuple[str, ...], position: int) -> list[str]:
@@ -62,7 +69,8 @@ class SentencePosition(Task[Document]):
         record="document",
         notes=(
             "Windows: non-overlapping runs of 5 sentences from each document's first sentence "
-            "(option windows, default 1 per document as DiscoEval; 0 = all). The moved "
+            "(option windows, default 1 per document as DiscoEval; 0 = all; option stride < 5: "
+            "overlapping windows, every stride sentences). The moved "
             "sentence's position is drawn uniformly (seeded by source, document and window); "
             "the other four keep their order.",
             "Dropped and counted: documents shorter than 5 sentences, documents of paragraphs, "
@@ -88,7 +96,13 @@ class SentencePosition(Task[Document]):
         )
 
     def parameters(self, fit: Fit) -> dict[str, Any]:
-        return {"window": SIZE, "windows": self.options.windows, "label": "original position"}
+        stride = self.options.stride  # named only when windows overlap (outputs unchanged)
+        return {
+            "window": SIZE,
+            "windows": self.options.windows,
+            **({"stride": stride} if stride != SIZE else {}),
+            "label": "original position",
+        }
 
     def candidates(self, document: Document, fit: Fit, shared: Shared) -> list[Candidate]:
         if document.unit != "sentence":
@@ -96,8 +110,11 @@ class SentencePosition(Task[Document]):
         units = document.units
         if len(units) < SIZE:
             return self.drop(f"document shorter than {SIZE} sentences")
+        starts = document_windows(document, SIZE, self.options.windows, self.options.stride)
+        if not starts:
+            return self.drop(no_window_reason(SIZE))
         out: list[Candidate] = []
-        for start in window_starts(len(units), SIZE, self.options.windows):
+        for start in starts:
             window = units[start : start + SIZE]
             if repeats(window):
                 self.drops["window with a repeated or empty sentence"] += 1

@@ -27,15 +27,16 @@ LABELS: tuple[str, ...] = ("lead", "body")
 @dataclass(frozen=True)
 class SentenceSectionOptions:
     """``per_document``: how many lead and as many body sentences each document gives
-    (default 1 of each; fewer when a part is shorter)."""
+    (default 1 of each; fewer when a part is shorter); 0 = as many as its shorter part has."""
 
     per_document: int = 1
 
     def __post_init__(self) -> None:
         n = self.per_document
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise UsageError(
-                f"[tasks.sentence_section] per_document must be an integer >= 1, not {n!r}"
+                f"[tasks.sentence_section] per_document must be an integer >= 0 (0 = as many "
+                f"as the shorter part has), not {n!r}"
             )
 
 
@@ -88,7 +89,8 @@ class SentenceSection(Task[Document]):
         notes=(
             "Lead = the units of the document's first section (a Wikipedia article's text "
             "before its first heading); body = every later section. Each document gives "
-            "per_document sentences of each (seeded draw; fewer when a part is shorter), so "
+            "per_document sentences of each (seeded draw; fewer when a part is shorter; 0 = as "
+            "many as the shorter part has), so "
             "configs of all candidates are exactly balanced.",
             "Infeasible when the source marks no sections (UD treebanks do not). Dropped and "
             "counted: documents without sections or with one section, documents of "
@@ -129,7 +131,7 @@ class SentenceSection(Task[Document]):
         body = [i for i in body if normalise_text(units[i])]
         if not lead or not body:
             return self.drop("document without a lead and a body")
-        n = min(self.options.per_document, len(lead), len(body))
+        n = min(self.options.per_document or len(units), len(lead), len(body))
         source = document.source.treebank
 
         def drawn(i: int) -> int:  # a seeded order of the units (no version-dependent sample())

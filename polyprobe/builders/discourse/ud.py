@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.assemble import AssembledTask, assemble
 from polyprobe.builders.build import BuildOptions, Outcome
 from polyprobe.builders.discourse.family import DocumentFamily
+from polyprobe.builders.discourse.run import merge_outcomes, run_document_stream
 from polyprobe.builders.stream import first_pass
 from polyprobe.builders.task import Fit, Task, TaskContext
 from polyprobe.builders.variants import SplitSpec
@@ -76,28 +76,6 @@ def document_family(
     return family, without
 
 
-def infeasible_task(
-    name: str, reason: str, options: BuildOptions, split: SplitSpec, staging: Path
-) -> AssembledTask:
-    """A task that made no candidate set at all, with its reason (report and summary)."""
-    from polyprobe.builders.registry import get_task
-
-    metadata = get_task("ud", name).metadata
-    return assemble(
-        [],
-        options.variant_settings(split),
-        options.seed,
-        staging,
-        task_report={
-            "task": name,
-            "level": metadata.level.value,
-            "task_type": metadata.task_type,
-            "infeasible": reason,
-        },
-        infeasible=reason,
-    )
-
-
 def with_documents(
     sentences: Outcome | None,
     documents: Outcome | None,
@@ -114,22 +92,15 @@ def with_documents(
     ``names`` (``documents``: their stream's outcome, None when no treebank marks documents:
     the tasks are then reported infeasible); ``order`` is every task of the build in registry
     order (the card's order), ``without`` the treebanks that mark no document."""
-    from polyprobe.builders.registry import get_task
-
     if documents is None:
-        assembled = [infeasible_task(n, NO_DOCUMENTS, options, split, staging) for n in names]
-        documents = Outcome(
-            assembled=assembled,
-            recipes=[
-                {
-                    "name": n,
-                    "recipe_version": get_task("ud", n).metadata.recipe_version,
-                    "parameters": {},
-                }
-                for n in names
-            ],
-            profile={"tasks": {n: {"infeasible": NO_DOCUMENTS} for n in names}},
-            parameters={"split": split.label, "split_reason": split.reason},
+        documents = run_document_stream(
+            None,
+            names,
+            options,
+            split=split,
+            staging=staging,
+            no_documents=NO_DOCUMENTS,
+            task_family="ud",
         )
     document_note = {
         "treebanks_with_documents": [tb.name for tb in treebanks if tb.name not in without],
@@ -141,40 +112,6 @@ def with_documents(
         ),
     }
     return merge_outcomes(sentences, documents, order, document_note)
-
-
-def merge_outcomes(
-    sentences: Outcome | None,
-    documents: Outcome,
-    order: Sequence[str],
-    document_note: dict[str, Any],
-) -> Outcome:
-    """One outcome of the two streams, tasks in ``order``. Invalid-input counts are the
-    sentence stream's when it ran (both read the same files under one policy); duplicate
-    counts of documents are added under their own names."""
-    parts = [o for o in (sentences, documents) if o is not None]
-    assembled = {a.name: a for o in parts for a in o.assembled}
-    recipes = {r["name"]: r for o in parts for r in o.recipes}
-    base = sentences if sentences is not None else documents
-    profile = dict(base.profile)
-    profile["tasks"] = {**(sentences.profile.get("tasks", {}) if sentences else {})}
-    profile["tasks"].update(documents.profile.get("tasks", {}))
-    profile["documents"] = document_note
-    duplicates = dict(sentences.duplicates) if sentences is not None else {}
-    doc_dups = documents.duplicates
-    if doc_dups:
-        duplicates["documents_read"] = int(doc_dups.get("sentences_read", 0))
-        duplicates["duplicate_documents"] = int(doc_dups.get("duplicate_sentences", 0))
-    return Outcome(
-        assembled=[assembled[n] for n in order if n in assembled],
-        recipes=[recipes[n] for n in order if n in recipes],
-        profile=profile,
-        parameters=dict(base.parameters),
-        skipped=dict(base.skipped),
-        duplicates=duplicates,
-        split=base.split or documents.split,
-        facts={**documents.facts, **(sentences.facts if sentences else {})},
-    )
 
 
 def profile_documents(

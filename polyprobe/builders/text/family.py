@@ -34,11 +34,12 @@ from polyprobe.builders.text.records import raw_sentence
 from polyprobe.builders.variants import MinPerClass, SplitSpec
 from polyprobe.errors import UsageError
 from polyprobe.hashing import normalise_text, stable_u64
+from polyprobe.loaders.rawtext import RawSentence
 from polyprobe.loaders.records import Sentence
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy
 
-__all__ = ["DROPPED", "SentenceFilter", "TextFamily", "raw_text_hash"]
+__all__ = ["DROPPED", "SentenceFilter", "TextFamily", "raw_text_hash", "sentence_verdict"]
 
 DROPPED = "dropped: "  # prefix of the drop reasons counted with the skipped input
 CAPITAL_PREFIX = 5_000  # sentences read to find the forms that keep their capital
@@ -158,15 +159,7 @@ class TextFamily:
             for doc in source.documents(policy):
                 run = 0
                 for index, raw in enumerate(doc.sentences):
-                    reason = raw.dropped
-                    tokens = None
-                    if reason is None:
-                        tokens = (
-                            raw.tokens if raw.tokens is not None else segmenter.tokens(raw.text)
-                        )
-                        reason = keep.problem([f for f, _ in tokens]) if tokens else "empty"
-                    if reason is None and exclude and raw_text_hash(raw.text) in exclude:
-                        reason = "equal to a treebank sentence"
+                    reason, tokens = sentence_verdict(raw, segmenter, keep, exclude)
                     if reason is not None or tokens is None:
                         skipped[DROPPED + str(reason)] += 1
                         run += 1
@@ -199,6 +192,25 @@ class TextFamily:
 
     def describe_input(self) -> str:
         return ", ".join(str(getattr(s, "path", s.name)) for s in self.sources)
+
+
+def sentence_verdict(
+    raw: RawSentence,
+    segmenter: Segmenter,
+    keep: SentenceFilter,
+    exclude: frozenset[int] = frozenset(),
+) -> tuple[str | None, tuple[tuple[str, bool], ...] | None]:
+    """Why a raw sentence is dropped (``None``: kept), and its tokens when it was tokenised.
+    The one rule for the sentence stream and the document stream
+    (:mod:`polyprobe.builders.text.documents`), so both leave out the same sentences."""
+    reason = raw.dropped
+    tokens = None
+    if reason is None:
+        tokens = raw.tokens if raw.tokens is not None else segmenter.tokens(raw.text)
+        reason = keep.problem([f for f, _ in tokens]) if tokens else "empty"
+    if reason is None and exclude and raw_text_hash(raw.text) in exclude:
+        reason = "equal to a treebank sentence"
+    return reason, tokens
 
 
 def keep_case_forms(sentences: Iterator[Sentence], limit: int) -> list[str]:

@@ -103,49 +103,64 @@ class RawTextRecipe:
         return {"word_content": {"noun_share": 0.9 if self.nouns else 0.0}}
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
-        from polyprobe.builders.registry import family_tasks
+        """The sentence tasks on the sentence stream, the document (discourse) tasks on the
+        sources' documents (:mod:`polyprobe.builders.text.documents`), merged."""
+        from polyprobe.builders.discourse.family import is_document_task
+        from polyprobe.builders.registry import family_tasks, get_task
         from polyprobe.builders.stream import run_record_tasks
         from polyprobe.runtime.shards import jobs_for
 
         options_by_task: dict[str, dict[str, Any]] = self.default_task_options()
         for name, table in self.task_options.items():
             options_by_task.setdefault(name, {}).update(table)
-        family = TextFamily(
-            sources=tuple(self.text_sources),
-            lang=resolve_language(options.lang).code,
-            seed=options.seed,
-            min_per_class=options.min_per_class,
-            split=self.split,
-            tasks=family_tasks(self.task_family),
-            sentence_filter=self.sentence_filter,
-            nouns=self.nouns,
-            task_options=options_by_task,
-            profile_path=None if options.profile is None else str(options.profile),
-            annotator=self.annotator,
-        )
+        document_names = [
+            n for n in self.task_names if is_document_task(get_task(self.task_family, n))
+        ]
+        sentence_names = [n for n in self.task_names if n not in document_names]
         segmentation = self.text_sources[0].segmenter.describe()
-        size = sum(Path(p).stat().st_size for s in self.text_sources for p in _paths(s))
-        outcome = run_record_tasks(
-            family,
-            self.task_names,
-            options,
-            split=self.split,
-            staging=staging,
-            jobs=jobs_for(options.jobs, self.task_names, size),
-            progress=progress,
-            parameters={
-                "segmentation": segmentation,
-                "sentence_filter": self.sentence_filter.describe(),
-                "upos": "raw text: PUNCT/SYM/NUM from characters, NOUN from "
-                + (self.noun_source or "no lexicon (none marked)")
-                + ", everything else X (no tagger)"
-                if self.annotator is None
-                else "machine-annotated",
-                **({"annotation": self.annotator.describe()} if self.annotator is not None else {}),
-                "task_options": {k: dict(v) for k, v in sorted(options_by_task.items())},
-                **self.parameters,
-            },
-        )
+        parameters = {
+            "segmentation": segmentation,
+            "sentence_filter": self.sentence_filter.describe(),
+            "upos": "raw text: PUNCT/SYM/NUM from characters, NOUN from "
+            + (self.noun_source or "no lexicon (none marked)")
+            + ", everything else X (no tagger)"
+            if self.annotator is None
+            else "machine-annotated",
+            **({"annotation": self.annotator.describe()} if self.annotator is not None else {}),
+            "task_options": {k: dict(v) for k, v in sorted(options_by_task.items())},
+            **self.parameters,
+        }
+        outcome = None
+        if sentence_names:
+            family = TextFamily(
+                sources=tuple(self.text_sources),
+                lang=resolve_language(options.lang).code,
+                seed=options.seed,
+                min_per_class=options.min_per_class,
+                split=self.split,
+                tasks=family_tasks(self.task_family),
+                sentence_filter=self.sentence_filter,
+                nouns=self.nouns,
+                task_options=options_by_task,
+                profile_path=None if options.profile is None else str(options.profile),
+                annotator=self.annotator,
+            )
+            size = sum(Path(p).stat().st_size for s in self.text_sources for p in _paths(s))
+            outcome = run_record_tasks(
+                family,
+                sentence_names,
+                options,
+                split=self.split,
+                staging=staging,
+                jobs=jobs_for(options.jobs, sentence_names, size),
+                progress=progress,
+                parameters=parameters,
+            )
+        if document_names:
+            outcome = self.run_documents(
+                document_names, options_by_task, outcome, parameters, staging, progress
+            )
+        assert outcome is not None  # resolve_task_names never gives an empty list
         invalid, dropped = split_dropped(outcome.skipped)
         outcome.skipped = invalid
         outcome.parameters["sentences_dropped"] = dropped
@@ -162,6 +177,76 @@ class RawTextRecipe:
                 for s, c in zip(self.text_sources, cleaning, strict=True)
             }
         return outcome
+
+
+    def run_documents(
+        self,
+        names: list[str],
+        options_by_task: Mapping[str, Mapping[str, Any]],
+        sentences: Outcome | None,
+        parameters: dict[str, Any],
+        staging: Path,
+        progress: Progress | None,
+    ) -> Outcome:
+        """The discourse tasks ``names`` on the sources' documents through the generic
+        document family, merged into ``sentences`` (the sentence tasks' outcome, if any)."""
+        from polyprobe.builders.discourse.family import DocumentFamily
+        from polyprobe.builders.discourse.run import merge_outcomes, run_document_stream
+        from polyprobe.builders.profile import checked_profile
+        from polyprobe.builders.registry import family_tasks
+        from polyprobe.builders.task import TaskContext
+        from polyprobe.builders.text.documents import (
+            LINES_NO_DOCUMENTS,
+            RAW_TEXT_DEFAULTS,
+            RawDocumentSource,
+            has_documents,
+        )
+
+        options = self.options
+        known = family_tasks(self.task_family)
+        with_documents = [s for s in self.text_sources if has_documents(s)]
+        family = None
+        if with_documents:
+            profile: dict[str, Any] = {}
+            if options.profile is not None:
+                profile = {
+                    "file": Path(options.profile).name,
+                    **checked_profile(options.profile, dict(known)),
+                }
+            family = DocumentFamily(
+                sources=tuple(RawDocumentSource(s, self.sentence_filter) for s in with_documents),
+                tasks=known,
+                context=TaskContext(
+                    lang=resolve_language(options.lang).code,
+                    seed=options.seed,
+                    min_per_class=options.min_per_class.as_tuple(),
+                    split=self.split.label,
+                ),
+                profile=profile,
+                defaults=RAW_TEXT_DEFAULTS,
+                task_options={n: dict(options_by_task[n]) for n in names if n in options_by_task},
+            )
+        documents = run_document_stream(
+            family,
+            names,
+            options,
+            split=self.split,
+            staging=staging,
+            no_documents=LINES_NO_DOCUMENTS,
+            task_family=self.task_family,
+            progress=progress,
+        )
+        note = {
+            "sources_with_documents": [s.name for s in with_documents],
+            "sources_without_documents": [
+                s.name for s in self.text_sources if s not in with_documents
+            ],
+            "breaks": "a dropped sentence is a break of its document: no window spans it",
+        }
+        merged = merge_outcomes(sentences, documents, self.task_names, note)
+        if sentences is None:
+            merged.parameters.update(parameters)
+        return merged
 
 
 def _paths(source: Any) -> list[Path]:

@@ -1,0 +1,282 @@
+"""Discourse tasks from raw text: ``build wiki`` on the shared English dump and ``build text``
+documents, through the generic document family.
+
+The hand-checked page is *Albedo* (page id 39 of the English excerpt): its first sentence
+has a template hole (dropped), sentences 24 and 25 a formula (dropped); it is kept whole as one
+document whose breaks (before its sentences 26) keep every window inside a run of sentences
+that are adjacent on the page. Sentence ids are indices on the page, dropped ones counted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import datasets
+import pytest
+import yaml
+
+from polyprobe.builders.discourse.common import document_windows
+from polyprobe.builders.discourse.sentence_position import SentencePosition
+from polyprobe.builders.recipes.text import build_text
+from polyprobe.builders.recipes.wiki import build_wiki
+from polyprobe.cards.validate import validate
+from polyprobe.errors import InfeasibleError, UsageError
+from polyprobe.loaders.rawtext import RawDocument, RawSentence
+from polyprobe.loaders.records import Document, SourceFile
+from polyprobe.loaders.segmentation import Segmenter
+from polyprobe.loaders.wikisource import WikiDumpSource
+
+EN = "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
+BG = "bgwiki-latest-pages-articles-shortened.xml.bz2"
+EN_NAME = EN.removesuffix(".bz2")
+ALBEDO = f"{EN_NAME}/39"
+TASKS = ("sentence_position", "binary_sentence_ordering", "discourse_coherence", "sentence_section")
+SOURCE = SourceFile("s", "s.txt", None)
+
+
+# --- documents with breaks (no data) ----------------------------------------------------
+
+
+def _doc(n: int, breaks: tuple[int, ...] = ()) -> Document:
+    return Document(
+        "d", tuple(f"s{i}." for i in range(n)), "sentence", (), SOURCE, 1, breaks=breaks
+    )
+
+
+def test_windows_never_span_a_break() -> None:
+    assert document_windows(_doc(12), 5, 0) == [0, 5]
+    # a break before unit 4: runs 0-3 (too short for 5) and 4-11 (one window, at 4)
+    assert document_windows(_doc(12, (4,)), 5, 0) == [4]
+    assert document_windows(_doc(12, (4,)), 2, 0) == [0, 2, 4, 6, 8, 10]
+    assert document_windows(_doc(12, (3,)), 2, 0) == [0, 3, 5, 7, 9]
+    assert document_windows(_doc(12, (3,)), 2, 2) == [0, 3]  # the first k, in order
+
+
+def test_overlapping_windows_with_a_stride() -> None:
+    assert document_windows(_doc(8), 5, 0, 1) == [0, 1, 2, 3]
+    assert document_windows(_doc(12, (4,)), 5, 0, 2) == [4, 6]  # never across the break
+    options = SentencePosition.Options(windows=0, stride=1)
+    assert options.stride == 1
+    for bad in (0, 6, True, 1.5):
+        with pytest.raises(UsageError, match=r"\[tasks.sentence_position\] stride"):
+            SentencePosition.Options(stride=bad)
+
+
+@pytest.mark.parametrize("breaks", [(0,), (5,), (3, 2), (2, 2)])
+def test_bad_breaks_are_refused(breaks: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match="breaks"):
+        _doc(5, breaks)
+
+
+def _raw(sentences: list[tuple[str | None, str | None]]) -> RawDocument:
+    return RawDocument(
+        "7",
+        "T",
+        SOURCE,
+        1,
+        tuple(
+            RawSentence(f"Sentence {i}.", section, 0, 1, dropped)
+            for i, (section, dropped) in enumerate(sentences)
+        ),
+    )
+
+
+def test_raw_document_keeps_ids_and_marks_dropped_sentences_as_breaks() -> None:
+    raw = _raw([(None, "hole"), (None, None), (None, None), ("H", "hole"), ("H", None)])
+    doc = raw.document()
+    assert doc.units == ("Sentence 1.", "Sentence 2.", "Sentence 4.")
+    assert doc.unit_ids == ("1", "2", "4")  # indices on the page, dropped ones counted
+    assert doc.breaks == (2,)  # sentence 3 is missing between units 1 and 2
+    assert doc.sections == (None, None, "H")
+    # a build's own filter drops more: the drops given win over the source's marks
+    doc = raw.document("sentence", [None, None, "too short", None, None])
+    assert doc.unit_ids == ("0", "1", "3", "4") and doc.breaks == (2,)
+
+
+def test_raw_document_without_a_kept_lead_has_no_sections() -> None:
+    """The lead all dropped: the first titled section must not pass for the lead."""
+    doc = _raw([(None, "hole"), ("History", None), ("Geography", None)]).document()
+    assert doc.sections == ()
+    doc = _raw([(None, None), ("History", None)]).document()
+    assert doc.sections == (None, "History")
+
+
+# --- the shared English dump ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def english(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The four discourse tasks from the English excerpt (one build: the dump is cleaned and
+    tokenised once, ~25 s of CPU)."""
+    out = tmp_path_factory.mktemp("wiki") / "en"
+    build_wiki([data_dir / "wikipedia" / EN], lang="en", out=out, tasks=["discourse"], jobs=1)
+    return out
+
+
+def _rows(folder: Path, config: str) -> dict[str, dict]:
+    ds = datasets.load_dataset(str(folder), config)
+    names = ds["train"].features["label"].names
+    return {
+        r["id"]: {**r, "label": names[r["label"]], "split": split}
+        for split in ds
+        for r in ds[split]
+    }
+
+
+def _card(folder: Path) -> dict:
+    return yaml.safe_load((folder / "README.md").read_text(encoding="utf-8").split("---")[1])
+
+
+def test_english_dump_discourse_tasks_validate_load_and_balance(
+    english: Path, hf_offline: None
+) -> None:
+    assert validate(english).ok
+    for task in TASKS:
+        ds = datasets.load_dataset(str(english), f"{task}.natural-full")
+        counts = {split: Counter(ds[split]["label"]) for split in ds}
+        if task == "sentence_position":  # the moved sentence's position is drawn uniformly
+            total = sum(counts.values(), Counter())
+            n = sum(total.values())
+            assert n > 2500 and len(total) == 5
+            assert all(abs(c - n / 5) < 0.1 * n / 5 for c in total.values()), total
+        else:  # both copies of a pair, or as many lead as body sentences: exactly balanced
+            for split, c in counts.items():
+                assert len(set(c.values())) == 1 and len(c) == 2, (task, split, c)
+    card = _card(english)["polyprobe"]
+    assert card["parameters"]["sentences_dropped"]["template inside the sentence"] > 0
+
+
+def test_albedo_rows_hand_checked(english: Path, hf_offline: None) -> None:
+    sp = _rows(english, "sentence_position.natural-full")
+    albedo = {k.split("/")[-1]: r for k, r in sp.items() if r["group"] == ALBEDO}
+    # windows from sentence 1 (0 is dropped) in fives, never across 24-25 (dropped): the run
+    # 1-23 gives 1, 6, 11, 16; the next run starts at 26
+    assert {"1", "6", "11", "16", "26", "31"} <= set(albedo)
+    assert not {"0", "21", "22", "23", "24", "25"} & set(albedo)
+    first = albedo["1"]
+    assert first["label"] == "5"  # sentence 5 moved to the front, the others in order
+    assert first["sentences"][0] == "Albedo depends on the frequency of the radiation."
+    assert first["sentences"][1] == (
+        "It is the ratio of reflected radiation from the surface to incident radiation upon it."
+    )
+    assert first["sentences"][4].startswith("It is, however, common to assume a surface")
+
+    dc = _rows(english, "discourse_coherence.natural-full")
+    window = dc[f"{ALBEDO}/discourse_coherence/26"]
+    assert window["label"] == "coherent"
+    assert window["sentences"][0].startswith("Directional-hemispherical reflectance is")
+    assert window["sentences"][2].startswith("The albedos of planets, satellites")
+    broken = dc[f"{ALBEDO}/discourse_coherence/26/incoherent"]
+    assert broken["label"] == "incoherent" and broken["split"] == window["split"]
+    differ = [i for i in range(6) if broken["sentences"][i] != window["sentences"][i]]
+    assert len(differ) == 1 and 1 <= differ[0] <= 4  # one of positions 2-5 replaced
+    assert f"{ALBEDO}/discourse_coherence/19" not in dc  # 19-24 would span the dropped 24
+
+    bso = _rows(english, "binary_sentence_ordering.natural-full")
+    assert bso[f"{ALBEDO}/binary_sentence_ordering/26"]["sentences"] == [
+        "Directional-hemispherical reflectance is sometimes referred to as black-sky albedo "
+        "and bi-hemispherical reflectance as white-sky albedo.",
+        "These terms are important because they allow the albedo to be calculated for any "
+        "given illumination conditions from a knowledge of the intrinsic properties of the "
+        "surface.",
+    ]
+    assert bso[f"{ALBEDO}/binary_sentence_ordering/26/swapped"]["label"] == "swapped"
+    assert f"{ALBEDO}/binary_sentence_ordering/23" not in bso  # 23 and 26 are not adjacent
+    # every row of the page is in one split (group = the page)
+    assert len({r["split"] for r in bso.values() if r["group"] == ALBEDO}) == 1
+
+
+def test_albedo_sentence_section_lead_and_body(english: Path, hf_offline: None) -> None:
+    """SSP on a real sectioned page: Albedo's lead keeps sentences 1-11 (0 is dropped), so
+    11 lead and 11 body sentences are drawn."""
+    ssp = _rows(english, "sentence_section.natural-full")
+    albedo = {k.split("/")[-1]: r for k, r in ssp.items() if r["group"] == ALBEDO}
+    labels = Counter(r["label"] for r in albedo.values())
+    assert labels == {"lead": 11, "body": 11}
+    assert {k for k, r in albedo.items() if r["label"] == "lead"} == {str(i) for i in range(1, 12)}
+    assert albedo["11"]["sentences"] == [
+        "The term was introduced into optics by Johann Heinrich Lambert in his 1760 work "
+        "Photometria."
+    ]
+    assert all(int(k) >= 12 for k, r in albedo.items() if r["label"] == "body")
+
+
+# --- any language, plain text -----------------------------------------------------------
+
+
+def test_bulgarian_dump_runs_every_discourse_task_with_no_code_change(
+    data_dir: Path, tmp_path: Path, hf_offline: None
+) -> None:
+    """The Bulgarian excerpt (UTF-16) has one article, the Gregorian calendar (page 558): one
+    document cannot fill three splits, so it is built into train alone (``ratio:100/0/0``, no
+    floors). SP, BSO and SSP are made from it (with Wikipedia's sections); coherence is
+    infeasible with its reason: there is no other document to take a sentence from."""
+    result = build_wiki(
+        [data_dir / "wikipedia" / BG],
+        lang="bg",
+        out=tmp_path / "bg",
+        tasks=["discourse"],
+        split="ratio:100/0/0",
+        min_per_class=(0, 0, 0),
+        balances=["natural"],
+        jobs=1,
+    )
+    built = {t.task: t for t in result.tasks}
+    assert built["discourse_coherence"].infeasible == (
+        "no candidates: no sentence of another document to insert (4)"
+    )
+    assert {t: built[t].candidates for t in TASKS[:2]} == {
+        "sentence_position": 5,
+        "binary_sentence_ordering": 36,
+    }
+    assert validate(result.out).ok
+    page = "bgwiki-latest-pages-articles-shortened/558"
+    bso = _rows(result.out, "binary_sentence_ordering")
+    first = bso[f"{page}/binary_sentence_ordering/0"]
+    assert first["label"] == "in_order"
+    assert first["sentences"][0].startswith("Григорианският календар (понякога наричан")
+    assert first["sentences"][1].startswith("Григорианският календар е въведен в употреба")
+    ssp = _rows(result.out, "sentence_section")
+    lead = {k.split("/")[-1] for k, r in ssp.items() if r["label"] == "lead"}
+    assert lead == {str(i) for i in range(8)}  # the lead's 8 sentences; 8 of the body
+    assert Counter(r["label"] for r in ssp.values()) == {"lead": 8, "body": 8}
+
+
+def test_text_documents_give_discourse_tasks_and_lines_say_why_not(
+    data_dir: Path, tmp_path: Path, hf_offline: None
+) -> None:
+    """Blank-line documents of the English excerpt's kept sentences: SP/BSO/DC rows are
+    windows of one document; a sentence-per-line source has no documents (infeasible)."""
+    source = WikiDumpSource(data_dir / "wikipedia" / EN, Segmenter("en"))
+    documents = []
+    for raw in source.documents():
+        kept = [s.text for s in raw.kept()]
+        if len(kept) >= 12:
+            documents.append("\n".join(kept[:40]))
+        if len(documents) == 60:
+            break
+    text = tmp_path / "docs.txt"
+    text.write_text("\n\n".join(documents) + "\n", encoding="utf-8")
+    result = build_text(
+        [text],
+        lang="en",
+        out=tmp_path / "docs",
+        layout="documents",
+        tasks=["discourse"],
+        min_per_class=(5, 2, 2),
+        balances=["natural"],
+        jobs=1,
+    )
+    built = {t.task: t for t in result.tasks}
+    assert built["sentence_section"].infeasible  # plain text marks no sections
+    assert validate(result.out).ok
+    bso = _rows(result.out, "binary_sentence_ordering")
+    first_doc = documents[0].splitlines()
+    row = bso["docs/docs.txt:1/binary_sentence_ordering/0"]
+    assert row["label"] == "in_order" and row["sentences"] == first_doc[:2]
+
+    lines = tmp_path / "lines.txt"
+    lines.write_text("\n".join(documents) + "\n", encoding="utf-8")
+    with pytest.raises(InfeasibleError, match="no task could be built"):
+        build_text([lines], lang="en", out=tmp_path / "lines", tasks=["discourse"], jobs=1)
