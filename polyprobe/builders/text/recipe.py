@@ -107,7 +107,7 @@ class RawTextRecipe:
         sources' documents (:mod:`polyprobe.builders.text.documents`), merged."""
         from polyprobe.builders.discourse.family import is_document_task
         from polyprobe.builders.registry import family_tasks, get_task
-        from polyprobe.builders.stream import run_record_tasks
+        from polyprobe.builders.stream import RecordStream, run_record_streams
         from polyprobe.runtime.shards import jobs_for
 
         options_by_task: dict[str, dict[str, Any]] = self.default_task_options()
@@ -130,7 +130,8 @@ class RawTextRecipe:
             "task_options": {k: dict(v) for k, v in sorted(options_by_task.items())},
             **self.parameters,
         }
-        outcome = None
+        streams: list[RecordStream] = []
+        size = sum(Path(p).stat().st_size for s in self.text_sources for p in _paths(s))
         if sentence_names:
             family = TextFamily(
                 sources=tuple(self.text_sources),
@@ -145,20 +146,37 @@ class RawTextRecipe:
                 profile_path=None if options.profile is None else str(options.profile),
                 annotator=self.annotator,
             )
-            size = sum(Path(p).stat().st_size for s in self.text_sources for p in _paths(s))
-            outcome = run_record_tasks(
-                family,
-                sentence_names,
+            streams.append(RecordStream(family, tuple(sentence_names), parameters))
+        documents, with_documents = None, []
+        if document_names:
+            documents, with_documents = self.document_family(document_names, options_by_task)
+            if documents is not None:
+                streams.append(RecordStream(documents, tuple(document_names)))
+        outcomes = (
+            run_record_streams(
+                streams,
                 options,
                 split=self.split,
                 staging=staging,
-                jobs=jobs_for(options.jobs, sentence_names, size),
+                jobs=jobs_for(
+                    options.jobs,
+                    sentence_names + (document_names if documents is not None else []),
+                    size,
+                ),
                 progress=progress,
-                parameters=parameters,
             )
+            if streams
+            else []
+        )
+        outcome = outcomes.pop(0) if sentence_names else None
         if document_names:
-            outcome = self.run_documents(
-                document_names, options_by_task, outcome, parameters, staging, progress
+            outcome = self.with_documents(
+                outcome,
+                outcomes.pop(0) if documents is not None else None,
+                document_names,
+                with_documents,
+                parameters,
+                staging,
             )
         assert outcome is not None  # resolve_task_names never gives an empty list
         invalid, dropped = split_dropped(outcome.skipped)
@@ -179,24 +197,16 @@ class RawTextRecipe:
         return outcome
 
 
-    def run_documents(
-        self,
-        names: list[str],
-        options_by_task: Mapping[str, Mapping[str, Any]],
-        sentences: Outcome | None,
-        parameters: dict[str, Any],
-        staging: Path,
-        progress: Progress | None,
-    ) -> Outcome:
-        """The discourse tasks ``names`` on the sources' documents through the generic
-        document family, merged into ``sentences`` (the sentence tasks' outcome, if any)."""
+    def document_family(
+        self, names: list[str], options_by_task: Mapping[str, Mapping[str, Any]]
+    ) -> tuple[Any, list[Any]]:
+        """The generic document family over the sources that have documents (None when
+        none has), and those sources."""
         from polyprobe.builders.discourse.family import DocumentFamily
-        from polyprobe.builders.discourse.run import merge_outcomes, run_document_stream
         from polyprobe.builders.profile import checked_profile
         from polyprobe.builders.registry import family_tasks
         from polyprobe.builders.task import TaskContext
         from polyprobe.builders.text.documents import (
-            LINES_NO_DOCUMENTS,
             RAW_TEXT_DEFAULTS,
             RawDocumentSource,
             has_documents,
@@ -205,37 +215,54 @@ class RawTextRecipe:
         options = self.options
         known = family_tasks(self.task_family)
         with_documents = [s for s in self.text_sources if has_documents(s)]
-        family = None
-        if with_documents:
-            profile: dict[str, Any] = {}
-            if options.profile is not None:
-                profile = {
-                    "file": Path(options.profile).name,
-                    **checked_profile(options.profile, dict(known)),
-                }
-            family = DocumentFamily(
-                sources=tuple(RawDocumentSource(s, self.sentence_filter) for s in with_documents),
-                tasks=known,
-                context=TaskContext(
-                    lang=resolve_language(options.lang).code,
-                    seed=options.seed,
-                    min_per_class=options.min_per_class.as_tuple(),
-                    split=self.split.label,
-                ),
-                profile=profile,
-                defaults=RAW_TEXT_DEFAULTS,
-                task_options={n: dict(options_by_task[n]) for n in names if n in options_by_task},
-            )
-        documents = run_document_stream(
-            family,
-            names,
-            options,
-            split=self.split,
-            staging=staging,
-            no_documents=LINES_NO_DOCUMENTS,
-            task_family=self.task_family,
-            progress=progress,
+        if not with_documents:
+            return None, []
+        profile: dict[str, Any] = {}
+        if options.profile is not None:
+            profile = {
+                "file": Path(options.profile).name,
+                **checked_profile(options.profile, dict(known)),
+            }
+        family = DocumentFamily(
+            sources=tuple(RawDocumentSource(s, self.sentence_filter) for s in with_documents),
+            tasks=known,
+            context=TaskContext(
+                lang=resolve_language(options.lang).code,
+                seed=options.seed,
+                min_per_class=options.min_per_class.as_tuple(),
+                split=self.split.label,
+            ),
+            profile=profile,
+            defaults=RAW_TEXT_DEFAULTS,
+            task_options={n: dict(options_by_task[n]) for n in names if n in options_by_task},
         )
+        return family, with_documents
+
+    def with_documents(
+        self,
+        sentences: Outcome | None,
+        documents: Outcome | None,
+        names: list[str],
+        with_documents: list[Any],
+        parameters: dict[str, Any],
+        staging: Path,
+    ) -> Outcome:
+        """The discourse tasks' outcome (``documents``; None when no source has documents:
+        every task is then infeasible with the reason) merged into ``sentences`` (the
+        sentence tasks' outcome, if any)."""
+        from polyprobe.builders.discourse.run import merge_outcomes, run_document_stream
+        from polyprobe.builders.text.documents import LINES_NO_DOCUMENTS
+
+        if documents is None:
+            documents = run_document_stream(
+                None,
+                names,
+                self.options,
+                split=self.split,
+                staging=staging,
+                no_documents=LINES_NO_DOCUMENTS,
+                task_family=self.task_family,
+            )
         note = {
             "sources_with_documents": [s.name for s in with_documents],
             "sources_without_documents": [
