@@ -1,6 +1,8 @@
 """The spaCy tokenizer is made afresh once it has seen ``VOCAB_RENEWAL`` new words, so that
-a worker's memory does not grow with a dump's vocabulary; the tokens never change. And
-``guess_upos``'s letters-only fast path gives the answer of the category rule."""
+a worker's memory does not grow with a dump's vocabulary; its vocabulary computes no
+lexical attribute but ``is_space`` (``tokenizer_only``): in both cases the tokens equal a
+default ``spacy.blank`` tokenizer's. And ``guess_upos``'s letters-only fast path gives the
+answer of the category rule."""
 
 from __future__ import annotations
 
@@ -98,3 +100,60 @@ def test_guess_upos_fast_path_matches_category_rule(form: str) -> None:
     nouns = frozenset({lexical_key("house"), lexical_key("дом")})
     assert guess_upos(form, nouns) == _category_rule(form, nouns)
     assert guess_upos(form, frozenset()) == _category_rule(form, frozenset())
+
+
+SENTENCES = {
+    "en": "Didn't Dr. O'Neil pay $3.50 (approx. 2.9 €) at 10:30 a.m. on e-mail@x.org's site?",
+    "de": "Das kostet z.B. 3,5 Mio. € – oder? „Ja“, sagte Frau Müller-Lüdenscheidt.",
+    "ru": "Т.е. в 1990-х гг. он (т. н. «отец») жил в С.-Петербурге.",
+    "ka": "საქართველო არის ქვეყანა. ის მდებარეობს კავკასიაში!",
+    "tr": "Dr. Ahmet'in 3.5 km'lik yolu vardı, değil mi?",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SENTENCES))
+def test_tokenizer_only_vocabulary_same_tokens(lang: str) -> None:
+    import spacy
+
+    ours = Segmenter(lang, tokenizer="spacy")
+    reference = spacy.blank(ours._spacy_lang or lang) if lang != "ka" else None
+    text = SENTENCES[lang] + "  with  spaces\tand tabs "
+    got = ours.tokens(text)
+    assert ours._nlp.vocab.lex_attr_getters.keys() <= {spacy.attrs.IS_SPACE}
+    if reference is not None:
+        expected = []
+        for tok in reference.tokenizer(text):
+            if tok.is_space:
+                expected[-1] = (expected[-1][0], True)
+                continue
+            expected.append((tok.text, bool(tok.whitespace_)))
+        assert got == expected
+    assert "".join(f + (" " if sp else "") for f, sp in got).split() == text.split()
+
+
+def test_tokenizer_only_vocabulary_same_tokens_on_a_dump(data_dir) -> None:  # noqa: ANN001
+    import spacy
+
+    from polyprobe.loaders.wikisource import WikiDumpSource
+
+    path = (
+        data_dir
+        / "wikipedia"
+        / "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
+    )
+    source = WikiDumpSource(path, Segmenter("en", tokenizer="spacy"))
+    ours = Segmenter("en", tokenizer="spacy")
+    reference = spacy.blank("en")
+    n = 0
+    for doc in source.documents():
+        for s in doc.sentences[:40]:
+            expected = []
+            for tok in reference.tokenizer(s.text):
+                if tok.is_space:
+                    if expected:
+                        expected[-1] = (expected[-1][0], True)
+                    continue
+                expected.append((tok.text, bool(tok.whitespace_)))
+            assert ours.tokens(s.text) == expected, s.text
+            n += 1
+    assert n > 3000
