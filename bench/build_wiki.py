@@ -13,9 +13,11 @@ Each step then runs in a fresh process (so that its peak memory is its own):
 3. the same with 2 workers and 2 shards. Two figures: the **CPU-time scaling**
    ``2 × CPU(1 worker) / CPU(2 workers, summed)``, the speed-up two idle cores would give
    (below 2 by the work a second shard repeats: each shard decompresses and parses the whole
-   dump to find its blocks, and starts its own tokenizer), and the **wall ratio**
-   ``wall(1) / wall(2)``, what this machine gave under its load (printed with ``uptime``'s
-   load averages); target ≥ 1.8×;
+   dump to find its blocks, starts its own tokenizer and learns its own vocabulary), and the
+   **wall ratio** ``wall(1) / wall(2)``, what this machine gave under its load (printed with
+   the load averages); target ≥ 1.8×. The loss is split in two by running the same 2 shards
+   in 1 worker: the second shard's own work, and what two workers running side by side cost
+   each other (shared caches and memory bandwidth: CPU time grows when cores are shared);
 4. peak RSS of one worker at ×10 and ×20 (``--memory-repeats``): the worker runs shard 0 of
    N for a ×N dump, so it decompresses and parses the *whole* dump (60 / 120 MB of XML) but
    cleans and tokenises about the same ~300 pages at both sizes (the stage's cost is per
@@ -148,6 +150,7 @@ def main() -> None:
         mb = synthetic_dump(source, args.repeat, big) / 1e6
         bare = run(_BARE.format(dump=str(big)))
         one = stage(big, 1, 1)
+        serial = stage(big, 1, 2)
         two = stage(big, 2, 2)
         try:
             import datatrove  # noqa: F401
@@ -182,6 +185,12 @@ def main() -> None:
         f"CPU-time scaling {cpu_scaling:.2f}× (target ≥ 1.8×: "
         + ("met" if cpu_scaling >= 1.8 else "NOT met")
         + f"), wall ratio {wall_ratio:.2f}× ({two['wall']:.1f} s) under this load"
+    )
+    print(
+        f"  of which a second shard's own work (2 shards in 1 worker: "
+        f"{serial['cpu'] / one['cpu']:.2f}× the CPU of 1 shard; same tables as 2 workers: "
+        f"{serial['digest'] == two['digest']}) and two workers side by side "
+        f"({two['cpu'] / serial['cpu']:.2f}× the CPU of the same 2 shards in 1 worker)"
     )
     print(
         f"peak RSS per worker with 2 workers: {two['rss_children_kb'] / 1024:.0f} MB "
