@@ -8,8 +8,10 @@ Each step then runs in a fresh process (so that its peak memory is its own):
 1. bare bz2 decompression of the ×``--repeat`` dump (the floor, ≈ 22 MB/s on an idle core);
 2. the input-shard stage (read, clean, split, tokenise, write the tables: the build's whole
    per-page cost) with 1 worker, 1 shard: MB of XML per **CPU-second** (target ≥ 3 MB/s per
-   core) beside MB per wall second. CPU time is what a loaded machine cannot inflate (other
-   processes take wall time, not our CPU time), so it is the figure to compare between runs;
+   core) beside MB per wall second. CPU time is far less inflated by load than wall time
+   (other processes take wall time, not our CPU time), but on a shared 2-core VM it still
+   varies by ±10-20 % between the steps of one run (caches, memory bandwidth, sibling
+   threads): compare versions by running their benches side by side, not one after another;
 3. the same with 2 workers and 2 shards. Two figures: the **CPU-time scaling**
    ``2 × CPU(1 worker) / CPU(2 workers, summed)``, the speed-up two idle cores would give
    (below 2 by the work a second shard repeats: each shard decompresses and parses the whole
