@@ -22,10 +22,10 @@ Each step then runs in a fresh process (so that its peak memory is its own):
    each other (shared caches and memory bandwidth: CPU time grows when cores are shared);
 4. peak RSS of one worker at ×10 and ×20 (``--memory-repeats``): the worker runs shard 0 of
    N for a ×N dump, so it decompresses and parses the *whole* dump (60 / 120 MB of XML) but
-   cleans and tokenises about the same ~300 pages at both sizes (the stage's cost is per
+   cleans and tokenises a similar share (3 blocks of 100 pages: 100-150 articles) (the stage's cost is per
    page; the whole ×20 in one worker would take minutes). Target: equal peaks, i.e. memory
    independent of the dump's size. Repetition cannot show growth by *vocabulary* (every copy
-   has the same words): that is bounded by the tokenizer's memory zone per page
+   has the same words): that is bounded by renewing the tokenizer every ``VOCAB_RENEWAL`` new words
    (:mod:`polyprobe.loaders.segmentation`), tested in ``tests/test_segmentation_vocab.py``;
 5. ``--executor datatrove-local`` vs local on (3): same tables, overhead (when installed).
 
