@@ -28,6 +28,8 @@ _NO_SPACE = {"SpaceAfter": "No"}
 
 def guess_upos(form: str, nouns: frozenset[str]) -> str:
     """The UPOS a raw token can be given without a tagger (see the module docstring)."""
+    if form.isalpha():  # letters only (most tokens): neither PUNCT, SYM nor NUM, decided in C
+        return "NOUN" if nouns and lexical_key(form) in nouns else "X"
     cats = {unicodedata.category(c)[0] for c in form}
     if cats == {"P"}:
         return "PUNCT"
