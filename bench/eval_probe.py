@@ -57,62 +57,95 @@ def trec_features(folder: str) -> dict:
     return out
 
 
-def sklearn_trec(feats: dict, folds: int = 5) -> tuple[float, float, float]:
-    """(seconds, chosen C, test accuracy) of scikit-learn over the lr preset's grid and folds."""
+def sklearn_trec(feats: dict, folds: int = 5) -> tuple[float, float, float, float]:
+    """(wall seconds, CPU seconds, chosen C, test accuracy) of scikit-learn over the lr
+    preset's grid and folds. BLAS gets the threads polyprobe's own policy would give it
+    (``logreg.probe_threads``: the idle cores), so both sides see the machine alike."""
     from sklearn.linear_model import LogisticRegression
+    from threadpoolctl import threadpool_limits
 
+    from polyprobe.evaluation.logreg import probe_threads
     from polyprobe.evaluation.probes import LR_GRID, Standardizer
     from polyprobe.evaluation.protocols import group_kfold
 
     X, y, g, k = feats["train"]
     Xte, yte = feats["test"][:2]
-    t = time.perf_counter()
-    fold_ids = group_kfold(g, k, folds, 0)
-    scores = np.zeros(len(LR_GRID))
-    for f in range(int(fold_ids.max()) + 1):
-        tr, va = fold_ids != f, fold_ids == f
-        sc = Standardizer(X[tr])
-        for j, C in enumerate(LR_GRID):
-            m = LogisticRegression(C=C).fit(sc(X[tr]), y[tr])
-            scores[j] += (m.predict(sc(X[va])) == y[va]).mean()
-    best = int(np.argmax(scores))
-    sc = Standardizer(X)
-    m = LogisticRegression(C=LR_GRID[best]).fit(sc(X), y)
-    acc = float((m.predict(sc(Xte)) == yte).mean())
-    return time.perf_counter() - t, LR_GRID[best], acc
+    t, c = time.perf_counter(), time.process_time()
+    with threadpool_limits(probe_threads()):
+        fold_ids = group_kfold(g, k, folds, 0)
+        scores = np.zeros(len(LR_GRID))
+        for f in range(int(fold_ids.max()) + 1):
+            tr, va = fold_ids != f, fold_ids == f
+            sc = Standardizer(X[tr])
+            for j, C in enumerate(LR_GRID):
+                m = LogisticRegression(C=C).fit(sc(X[tr]), y[tr])
+                scores[j] += (m.predict(sc(X[va])) == y[va]).mean()
+        best = int(np.argmax(scores))
+        sc = Standardizer(X)
+        m = LogisticRegression(C=LR_GRID[best]).fit(sc(X), y)
+        acc = float((m.predict(sc(Xte)) == yte).mean())
+    return time.perf_counter() - t, time.process_time() - c, LR_GRID[best], acc
 
 
-def polyprobe_trec(folder: str, extra: list[str]) -> tuple[float, float]:
-    """(seconds, test accuracy) of the whole ``polyprobe evaluate`` command, fresh process."""
+def polyprobe_trec(folder: str, extra: list[str], path: str | None) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, test accuracy) of the whole ``polyprobe evaluate`` command
+    in a fresh process; ``path``: the checkout to import polyprobe from (default: this one)."""
     import json
+    import resource
 
+    env = dict(os.environ)
+    if path:
+        env["PYTHONPATH"] = str(Path(path).resolve())
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "polyprobe", "evaluate", folder, "--config", "coarse"]
         cmd += ["--encoder", "random", "--probe", "lr", "--out", f"{tmp}/out"]
         cmd += ["--cache", f"{tmp}/cache", "--no-progress", *extra]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ))
-        seconds = time.perf_counter() - t
-        (path,) = Path(tmp, "out").rglob("lr.json")
-        result = json.loads(path.read_text())
-    return seconds, result["metrics"]["accuracy"]["mean"]
-
-
-def run_trec(folder: str, repeat: int, extra: list[str]) -> None:
-    feats = trec_features(folder)
-    print(f"TREC coarse, random encoder: train {feats['train'][0].shape}, test {len(feats['test'][1])}")
-    ours, theirs = [], []
-    for r in range(repeat):  # interleaved: both see the same machine load
-        s_ours, acc_ours = polyprobe_trec(folder, extra)
-        s_sk, C_sk, acc_sk = sklearn_trec(feats)
-        ours.append(s_ours)
-        theirs.append(s_sk)
-        print(
-            f"round {r}: polyprobe command {s_ours:6.1f} s (acc {acc_ours:.4f})  "
-            f"sklearn grid {s_sk:6.1f} s (C={C_sk}, acc {acc_sk:.4f})  ratio {s_sk / s_ours:.2f}x"
+        subprocess.run(
+            cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
         )
-    mo, mt = statistics.median(ours), statistics.median(theirs)
-    print(f"median: polyprobe {mo:.1f} s, sklearn {mt:.1f} s, sklearn/polyprobe {mt / mo:.2f}x")
+        seconds = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        (path_,) = Path(tmp, "out").rglob("lr.json")
+        result = json.loads(path_.read_text())
+    return seconds, cpu, result["metrics"]["accuracy"]["mean"]
+
+
+def run_trec(folder: str, repeat: int, extra: list[str], compare: list[str]) -> None:
+    """Interleaved rounds: this checkout's command, each ``--compare`` checkout's (e.g. main
+    before a change), scikit-learn's grid; ratios per round and their medians."""
+    feats = trec_features(folder)
+    print(
+        f"TREC coarse, random encoder: train {feats['train'][0].shape}, "
+        f"test {len(feats['test'][1])}, evaluate args {' '.join(extra) or '(none)'}"
+    )
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    sides = [("this", None), *[(c, c) for c in compare]]
+    walls: dict[str, list[float]] = {name: [] for name, _ in sides}
+    cpus: dict[str, list[float]] = {name: [] for name, _ in sides}
+    sk_wall, sk_cpu = [], []
+    for r in range(repeat):  # interleaved: every side sees the same machine load
+        line = [f"round {r}:"]
+        for name, path in sides:
+            w, c, a = polyprobe_trec(folder, extra, path)
+            walls[name].append(w)
+            cpus[name].append(c)
+            line.append(f"polyprobe[{name}] {w:6.1f} s wall {c:6.1f} s CPU (acc {a:.4f})")
+        w, c, C_sk, acc_sk = sklearn_trec(feats)
+        sk_wall.append(w)
+        sk_cpu.append(c)
+        line.append(f"sklearn grid {w:6.1f} s wall {c:6.1f} s CPU (C={C_sk}, acc {acc_sk:.4f})")
+        print("\n  ".join(line), flush=True)
+    mw, mc = statistics.median(sk_wall), statistics.median(sk_cpu)
+    for name, _ in sides:
+        ow, oc = statistics.median(walls[name]), statistics.median(cpus[name])
+        print(
+            f"median polyprobe[{name}]: {ow:.1f} s wall, {oc:.1f} s CPU; sklearn {mw:.1f} s "
+            f"wall, {mc:.1f} s CPU; sklearn/polyprobe {mw / ow:.2f}x wall, {mc / oc:.2f}x CPU"
+        )
+    print(f"load average at end: {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
@@ -127,13 +160,19 @@ def main() -> None:
     ap.add_argument("--skip-mlp", action="store_true")
     ap.add_argument("--trec", default=None, help="a `polyprobe build trec` folder")
     ap.add_argument("--repeat", type=int, default=1, help="interleaved TREC rounds")
+    ap.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        help="another checkout whose command also runs (e.g. /work/main: before a change)",
+    )
     ap.add_argument("--skip-synthetic", action="store_true")
     ap.add_argument(
         "--evaluate-args", default="", help="extra `polyprobe evaluate` arguments (TREC)"
     )
     args = ap.parse_args()
     if args.trec:
-        run_trec(args.trec, args.repeat, args.evaluate_args.split())
+        run_trec(args.trec, args.repeat, args.evaluate_args.split(), args.compare)
     if args.skip_synthetic:
         return
 

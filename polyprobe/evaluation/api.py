@@ -36,7 +36,7 @@ from polyprobe.evaluation.diagnostics import probe_warnings
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
 from polyprobe.evaluation.heads import pair_representation
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
-from polyprobe.evaluation.protocols import SplitArrays, majority_outcome, run_protocol
+from polyprobe.evaluation.protocols import SplitArrays, majority_outcome, run_protocols
 from polyprobe.evaluation.results import (
     dataset_identity,
     job_block,
@@ -430,15 +430,21 @@ class _EncoderWork:
                 t_seed_encode += dt
                 if run.bar is not None:
                     run.bar.set_description(f"probe {spec.name} seed {seed} layer {layer}")
-                if seed in self.fit_seeds:
-                    data = SplitArrays(feats, c.labels, c.groups, c.lex)
-                    outcome = run_protocol(spec, data, c.n_classes, seed, run.folds)
+                # The task and its control share features and folds: one call, which for
+                # ``lr`` is one batched solve (protocols.run_protocols).
+                fit_task, fit_control = seed in self.fit_seeds, plan.skip is None
+                label_sets = [c.labels] if fit_task else []
+                if fit_control:
+                    label_sets.append(plan.labels(cfg, seed))
+                data = SplitArrays(feats, c.labels, c.groups, c.lex)
+                outcomes = run_protocols(spec, data, label_sets, c.n_classes, seed, run.folds)
+                if fit_task:
+                    outcome = outcomes[0]
                     preds.append(outcome.y_pred)
                     chosen += [{"seed": seed, **rec} for rec in outcome.chosen]
                     y_true, protocol = outcome.y_true, outcome.protocol
-                if plan.skip is None:
-                    ctl = SplitArrays(feats, plan.labels(cfg, seed), c.groups, c.lex)
-                    c_out = run_protocol(spec, ctl, c.n_classes, seed, run.folds)
+                if fit_control:
+                    c_out = outcomes[-1]
                     control_pairs.append((c_out.y_true, c_out.y_pred))
         metrics = summarise(y_true, preds, cfg.label_names, tag, run.n_boot)
         if plan is None:

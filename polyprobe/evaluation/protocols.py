@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid, fit_lr_masks
+from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid, fit_lr_masks, fit_lr_sets
 from polyprobe.hashing import stable_u64
 
 
@@ -188,6 +188,8 @@ def run_protocol(
     k = spec.folds if spec.protocol == "cv" else folds
     if spec.protocol == "cv" or not data.has("test"):
         return _outer_cv(spec, data, n_classes, seed, k)
+    if _batchable(spec, data):
+        return run_protocols(spec, data, [data.y], n_classes, seed, folds)[0]
     Xtr, ytr = data.X["train"], data.y["train"]
     Xte, yte = data.X["test"], data.y["test"]
     maj = np.full(len(yte), _majority(ytr, n_classes), dtype=np.int64)
@@ -233,6 +235,83 @@ def run_protocol(
     if len(points) > 1:
         chosen.update(convergence_summary(grid_fits))
     return Outcome("kfold", yte, fitted[0].predict(Xte), maj, [chosen])
+
+
+def _batchable(spec: ProbeSpec, data: SplitArrays) -> bool:
+    return spec.kind == "lr" and spec.protocol != "cv" and data.has("test")
+
+
+def run_protocols(
+    spec: ProbeSpec,
+    data: SplitArrays,
+    label_sets: list[dict[str, np.ndarray]],
+    n_classes: int,
+    seed: int,
+    folds: int = 5,
+) -> list[Outcome]:
+    """:func:`run_protocol` for several label sets on the same features and rows (a task and
+    its control task), one outcome per label set. ``lr`` under the split or inner k-fold
+    protocol solves every label set, fold, grid point *and the final refit on all of train*
+    in one batched solve per C (``probes.fit_lr_sets``): the final model of each label set is
+    the all-of-train problem at its chosen C, warm-started along the C path like the fold
+    problems, instead of a second, cold solve after selection. Other probes and the pooled-CV
+    protocol run :func:`run_protocol` once per label set."""
+    if not _batchable(spec, data):
+        return [
+            run_protocol(spec, SplitArrays(data.X, ys, data.groups, data.keys), n_classes, seed,
+                         folds)
+            for ys in label_sets
+        ]  # fmt: skip
+    points = spec.grid_points()
+    Xtr, Xte = data.X["train"], data.X["test"]
+    train = np.stack([ys["train"] for ys in label_sets])
+    if data.has("validation"):  # split protocol: fit on train, select on validation
+        Xva = data.X["validation"]
+        fits = fit_lr_sets(spec, Xtr, train, np.ones((1, len(Xtr)), bool), n_classes, points)
+        out = []
+        for ys, per_mask in zip(label_sets, fits, strict=True):
+            fitted = per_mask[0]
+            maj = np.full(len(ys["test"]), _majority(ys["train"], n_classes), dtype=np.int64)
+            if len(fitted) == 1:
+                model, rec = fitted[0], _record(fitted[0], [], 0, "fixed")
+            else:
+                best, scores = _select(fitted, Xva, ys["validation"])
+                model, rec = fitted[best], _record(fitted[best], scores, best, "validation")
+                rec.update(convergence_summary(fitted))
+            out.append(Outcome("split", ys["test"], model.predict(Xte), maj, [rec]))
+        return out
+    k = folds
+    g, kk = data.groups["train"], data.keys["train"]
+    n_folds = 0
+    masks = [np.ones(len(Xtr), bool)]  # mask 0: all of train (the final refit)
+    if len(points) > 1:
+        fold_ids = group_kfold(g, kk, k, seed)
+        n_folds = int(fold_ids.max()) + 1
+        masks += [fold_ids != f for f in range(n_folds)]
+    fits = fit_lr_sets(spec, Xtr, train, np.stack(masks), n_classes, points)
+    out = []
+    for ys, per_mask in zip(label_sets, fits, strict=True):
+        ytr, yte = ys["train"], ys["test"]
+        maj = np.full(len(yte), _majority(ytr, n_classes), dtype=np.int64)
+        if n_folds:
+            totals = np.zeros(len(points))
+            grid_fits: list[Fitted] = []
+            for f in range(n_folds):
+                va = fold_ids == f
+                fitted = per_mask[f + 1]
+                totals += [_accuracy(ytr[va], m.predict(Xtr[va])) for m in fitted]
+                grid_fits += fitted
+            scores = list(totals / n_folds)
+            best = int(np.argmax(scores))
+            how = f"{n_folds}-fold-cv-on-train"
+        else:
+            scores, best, how, grid_fits = [], 0, "fixed", []
+        final = per_mask[0][best]
+        rec = _record(final, scores, best, how)
+        if n_folds:
+            rec.update(convergence_summary(grid_fits))
+        out.append(Outcome("kfold", yte, final.predict(Xte), maj, [rec]))
+    return out
 
 
 def _pooled(data: SplitArrays) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
