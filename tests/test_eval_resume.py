@@ -47,13 +47,13 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 class _Count:
     def __init__(self, monkeypatch: pytest.MonkeyPatch):
         self.calls = 0
-        real = api.run_protocol
+        real = api.run_protocols
 
         def counted(*args, **kwargs):
             self.calls += 1
             return real(*args, **kwargs)
 
-        monkeypatch.setattr(api, "run_protocol", counted)
+        monkeypatch.setattr(api, "run_protocols", counted)
 
 
 ENCODERS = ["random", "char-ngrams?dim=64"]
@@ -120,5 +120,6 @@ def test_unconverged_fits_and_grid_edge_are_warnings(toy: Path, tmp_path: Path) 
     ] + [{"seed": 2, "C": 1.0, "converged": True}]
     assert probe_warnings(get_probe("lr"), chosen) == [
         "lr: C=0.25 chosen 2 time(s) is the lowest value of the grid "
-        "[0.25, 0.5, 1.0, 2.0, 4.0, 8.0]: the best C may lie below it"
+        "[0.25, 0.5, 1.0, 2.0, 4.0, 8.0] (--extend-grid N searches beyond it): the best C may "
+        "lie below it"
     ]

@@ -177,6 +177,7 @@ def evaluate(
     on_result: Callable[[dict[str, Any]], None] | None = None,
     force: bool = False,
     top_n: int | None = 200_000,
+    extend_grid: int = 0,
 ) -> list[dict[str, Any]]:
     """Evaluate ``encoders`` on ``dataset`` (folder or hub id); one result per config × encoder
     × layer. ``config``: None (the card's default), a name, a list, ``"all"`` or
@@ -189,8 +190,12 @@ def evaluate(
     cache (default ``$POLYPROBE_CACHE/embeddings``); ``cache_dir``: where ``datasets`` keeps a
     Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A local folder is read in place
     and adds nothing to the datasets cache. ``top_n``: lexical configs' word space, the
-    encoder's ``top_n`` most frequent words plus the dataset's (``evaluation.lexical``)."""
+    encoder's ``top_n`` most frequent words plus the dataset's (``evaluation.lexical``).
+    ``extend_grid``: ``lr`` probes add up to that many C values beyond an edge of the grid
+    when the chosen C lies on it (``protocols.extend_grid``; 0 keeps the grid and warns)."""
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
+    if extend_grid and spec.kind == "lr":  # recorded in the probe's params (and the job)
+        spec.params["extend_grid"] = int(extend_grid)
     if device and device.startswith("cuda") and spec.device is None:
         spec.device = check_device(device)  # LR fits follow an explicit CUDA request (else CPU)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]

@@ -63,6 +63,18 @@ class Solutions:
     mean: np.ndarray
     std: np.ndarray
 
+    def select(self, rows: slice) -> Solutions:
+        """The solutions of problems ``rows`` (the per-mask statistics unchanged)."""
+        return Solutions(
+            self.coef[rows],
+            self.intercept[rows],
+            self.iterations[rows],
+            self.converged[rows],
+            self.grad_max[rows],
+            self.mean,
+            self.std,
+        )
+
 
 def probe_threads() -> int:
     """CPU threads for the fits: ``POLYPROBE_THREADS`` when set, else the cores this process

@@ -111,9 +111,7 @@ def _train(X, y, X_val, y_val, n_classes, points, params, seed):
         perm = torch.randperm(len(Xt), generator=gen)
         for s in range(0, len(Xt), bs):
             idx = perm[s : s + bs]
-            noise = [
-                _noise(len(idx), nets[i].hidden, nets[i].dropout, nets[i].gen) for i in active
-            ]
+            noise = [_noise(len(idx), nets[i].hidden, nets[i].dropout, nets[i].gen) for i in active]
             state.step(Xt[idx], yt[idx], noise, act, lr, wd)
         for i in active:
             nets[i].epochs = epoch

@@ -10,6 +10,9 @@ solutions (measured on 20k × 768: batching the six C values from zero instead t
 time of the warm-started path, whose later C values need a few iterations each);
 ``tests/test_eval_probes.py`` checks coefficients, grid scores and the chosen C against
 scikit-learn. Whether each fit converged within ``max_iter`` is recorded with the fit.
+``fit_lr_sets`` widens the batch further: several label sets on the same rows (a task and its
+control task) and the final all-of-train refit ride in the same solves
+(``protocols.run_protocols``).
 
 ``mlp`` family: one hidden layer, Adam, early stopping on validation accuracy with the best
 epoch's weights restored (SentEval's MLP: Linear → Dropout → activation → Linear). A grid's
@@ -218,22 +221,33 @@ def fit_lr_sets(
     standardize = bool(spec.params.get("standardize", True))
     # One batched solve per C, all problems together, in increasing C, each warm-started from
     # the previous C's solutions (scikit-learn's regularisation path): the later, weaker
-    # penalties start near their optimum and take a fraction of the iterations.
+    # penalties start near their optimum and take a fraction of the iterations, and more of
+    # them converge within max_iter. ``c_path="joint"`` instead solves every C at once from
+    # zero — scikit-learn's cold start for every fit, one L-BFGS loop for the whole grid:
+    # measured on TREC coarse (5,442 × 300, task + control, 72 problems) 8.5 s CPU against
+    # the warm path's 12.7 s, same chosen C and test accuracy, but 0/30 selection fits
+    # converged within 100 iterations against 24/30.
     per_c: dict[float, Any] = {}
     previous = None
-    for C in sorted(set(Cs)):
+    settings = {
+        "max_iter": int(spec.params.get("max_iter", 100)),
+        "tol": float(spec.params.get("tol", 1e-4)),
+        "standardize": standardize,
+        "device": spec.device,
+    }
+    if spec.params.get("c_path", "warm") == "joint":
+        grid = sorted(set(Cs))
+        problems = [Problem(ls, m, C) for C in grid for ls, m in pairs]
+        whole = solve(X, labels, masks, problems, n_classes, **settings)
+        for i, C in enumerate(grid):
+            per_c[C] = whole.select(slice(i * len(pairs), (i + 1) * len(pairs)))
+        grid = []
+    else:
+        grid = sorted(set(Cs))
+    for C in grid:
         problems = [Problem(ls, m, C) for ls, m in pairs]
         previous = per_c[C] = solve(
-            X,
-            labels,
-            masks,
-            problems,
-            n_classes,
-            max_iter=int(spec.params.get("max_iter", 100)),
-            tol=float(spec.params.get("tol", 1e-4)),
-            standardize=standardize,
-            device=spec.device,
-            init=previous,
+            X, labels, masks, problems, n_classes, **settings, init=previous
         )
     first = per_c[Cs[0]]
     scalers = [

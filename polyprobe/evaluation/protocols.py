@@ -275,9 +275,24 @@ def run_protocols(
             if len(fitted) == 1:
                 model, rec = fitted[0], _record(fitted[0], [], 0, "fixed")
             else:
-                best, scores = _select(fitted, Xva, ys["validation"])
+                yva = ys["validation"]
+                scores = [_accuracy(yva, f.predict(Xva)) for f in fitted]
+                pts, fitted = list(points), list(fitted)
+                ytr_ = ys["train"][None]
+
+                def fit_more(new: list[dict[str, Any]], ytr_: np.ndarray = ytr_) -> list[Fitted]:
+                    whole = np.ones((1, len(Xtr)), bool)
+                    return fit_lr_sets(spec, Xtr, ytr_, whole, n_classes, new)[0][0]
+
+                def val_scores(fs: list[Fitted], yva: np.ndarray = yva) -> list[float]:
+                    return [_accuracy(yva, f.predict(Xva)) for f in fs]
+
+                added = extend_grid(spec, pts, scores, fitted, fit_more, val_scores)
+                best = int(np.argmax(scores))
                 model, rec = fitted[best], _record(fitted[best], scores, best, "validation")
                 rec.update(convergence_summary(fitted))
+                if added:
+                    rec["grid_searched"] = [p_["C"] for p_ in pts]
             out.append(Outcome("split", ys["test"], model.predict(Xte), maj, [rec]))
         return out
     k = folds
@@ -288,30 +303,85 @@ def run_protocols(
         fold_ids = group_kfold(g, kk, k, seed)
         n_folds = int(fold_ids.max()) + 1
         masks += [fold_ids != f for f in range(n_folds)]
-    fits = fit_lr_sets(spec, Xtr, train, np.stack(masks), n_classes, points)
+    stacked = np.stack(masks)
+    fits = fit_lr_sets(spec, Xtr, train, stacked, n_classes, points)
     out = []
-    for ys, per_mask in zip(label_sets, fits, strict=True):
+    for ls, (ys, per_mask) in enumerate(zip(label_sets, fits, strict=True)):
         ytr, yte = ys["train"], ys["test"]
         maj = np.full(len(yte), _majority(ytr, n_classes), dtype=np.int64)
         if n_folds:
-            totals = np.zeros(len(points))
-            grid_fits: list[Fitted] = []
-            for f in range(n_folds):
-                va = fold_ids == f
-                fitted = per_mask[f + 1]
-                totals += [_accuracy(ytr[va], m.predict(Xtr[va])) for m in fitted]
-                grid_fits += fitted
-            scores = list(totals / n_folds)
+
+            def cv_scores(per_point: list[list[Fitted]], ytr: np.ndarray = ytr) -> list[float]:
+                """Mean fold accuracy of each point; ``per_point[j][m]``: point j, mask m."""
+                return [
+                    float(np.mean([
+                        _accuracy(ytr[fold_ids == f], fs[f + 1].predict(Xtr[fold_ids == f]))
+                        for f in range(n_folds)
+                    ]))
+                    for fs in per_point
+                ]  # fmt: skip
+
+            per_point = [[per_mask[m][j] for m in range(len(masks))] for j in range(len(points))]
+            pts, scores = list(points), cv_scores(per_point)
+
+            def fit_more(new: list[dict[str, Any]], ls: int = ls) -> list[list[Fitted]]:
+                sets = fit_lr_sets(spec, Xtr, train[ls : ls + 1], stacked, n_classes, new)[0]
+                return [[sets[m][j] for m in range(len(masks))] for j in range(len(new))]
+
+            added = extend_grid(spec, pts, scores, per_point, fit_more, cv_scores)
             best = int(np.argmax(scores))
-            how = f"{n_folds}-fold-cv-on-train"
-        else:
-            scores, best, how, grid_fits = [], 0, "fixed", []
-        final = per_mask[0][best]
-        rec = _record(final, scores, best, how)
-        if n_folds:
+            grid_fits = [f for fs in per_point for f in fs[1:]]
+            final = per_point[best][0]
+            rec = _record(final, scores, best, f"{n_folds}-fold-cv-on-train")
             rec.update(convergence_summary(grid_fits))
+            if added:
+                rec["grid_searched"] = [p_["C"] for p_ in pts]
+        else:
+            final = per_mask[0][0]
+            rec = _record(final, [], 0, "fixed")
         out.append(Outcome("kfold", yte, final.predict(Xte), maj, [rec]))
     return out
+
+
+def extend_grid(
+    spec: ProbeSpec,
+    points: list[dict[str, Any]],
+    scores: list[float],
+    fits: list[Any],
+    fit_more: Any,
+    score: Any,
+) -> list[float]:
+    """While the best point is at an edge of a one-parameter geometric grid (``lr``'s C) and
+    the preset allows (``extend_grid``: at most that many steps), add the next value beyond
+    that edge (the grid's own ratio: 2^-3 below 2^-2), fit and score it, and look again.
+    ``points``/``scores``/``fits`` are extended in place, in grid order; returns the values
+    added. The best value then lies inside the searched grid unless the budget ran out (then
+    the result still says ``grid_edge`` and the warning names the searched grid)."""
+    budget = int(spec.params.get("extend_grid", 0) or 0)
+    keys = [k for k, v in spec.grid.items() if len(v) > 1]
+    if budget <= 0 or len(keys) != 1 or len(points) < 2:
+        return []
+    key = keys[0]
+    values = [float(p[key]) for p in points]
+    if min(values) <= 0 or values != sorted(values):
+        return []
+    ratio = (values[-1] / values[0]) ** (1 / (len(values) - 1))
+    added: list[float] = []
+    while len(added) < budget:
+        edge = grid_edge(scores, int(np.argmax(scores)))
+        if edge is None:
+            break
+        low = edge == "lowest"
+        value = float(points[0][key]) / ratio if low else float(points[-1][key]) * ratio
+        point = {**(points[0] if low else points[-1]), key: value}
+        (new_fit,) = fit_more([point])
+        (new_score,) = score([new_fit])
+        at = 0 if low else len(points)
+        points.insert(at, point)
+        scores.insert(at, new_score)
+        fits.insert(at, new_fit)
+        added.append(value)
+    return added
 
 
 def _pooled(data: SplitArrays) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
