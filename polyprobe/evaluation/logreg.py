@@ -289,7 +289,9 @@ def _solve(
         slot[ki] = (pos + 1) % HISTORY
         n_hist[ki] = (n_hist[ki] + 1).clamp_max(HISTORY)
         w[idx] = w0 + s
-        rel = (f0 - f_new) / torch.maximum(torch.maximum(f0.abs(), f_new.abs()), torch.ones_like(f0))
+        rel = (f0 - f_new) / torch.maximum(
+            torch.maximum(f0.abs(), f_new.abs()), torch.ones_like(f0)
+        )
         f[idx], g[idx] = f_new, g_new
         iters[idx] += 1
         gmax = g_new.abs().amax(1)
@@ -313,31 +315,30 @@ def _solve(
 
 
 def _two_loop(g, S, Y, rho, n_hist, slot):
-    """L-BFGS direction −H·g for a batch, each problem with its own history ring buffer."""
+    """L-BFGS direction −H·g for a batch, each problem with its own history ring buffer.
+    Each problem's history is gathered once, newest first (three gathers instead of three
+    per history slot and loop)."""
     import torch
 
     q = g.clone()
     m = S.shape[0]
-    alpha = torch.zeros((m, len(g)), dtype=g.dtype, device=g.device)
     cols = torch.arange(len(g), device=g.device)
-    for j in range(1, m + 1):  # newest first
-        pos = (slot - j) % m
-        valid = (n_hist >= j).to(g.dtype)
-        s, y, r = S[pos, cols], Y[pos, cols], rho[pos, cols]
-        a = r * (s * q).sum(1) * valid
-        alpha[j - 1] = a
-        q -= a[:, None] * y
-    newest = (slot - 1) % m
-    y_new, s_new = Y[newest, cols], S[newest, cols]
+    ages = torch.arange(1, m + 1, device=g.device)[:, None]  # 1 = newest
+    pos = (slot[None, :] - ages) % m  # (m, problems)
+    S_o, Y_o, r_o = S[pos, cols[None]], Y[pos, cols[None]], rho[pos, cols[None]]
+    valid = (n_hist[None, :] >= ages).to(g.dtype)  # (m, problems)
+    alpha = torch.zeros((m, len(g)), dtype=g.dtype, device=g.device)
+    for j in range(m):  # newest first
+        a = r_o[j] * (S_o[j] * q).sum(1) * valid[j]
+        alpha[j] = a
+        q -= a[:, None] * Y_o[j]
+    y_new, s_new = Y_o[0], S_o[0]
     yy = (y_new * y_new).sum(1)
     gamma = torch.where(
         n_hist > 0, (s_new * y_new).sum(1) / yy.clamp_min(1e-300), torch.ones_like(yy)
     )
     r_vec = gamma[:, None] * q
-    for j in range(m, 0, -1):  # oldest first
-        pos = (slot - j) % m
-        valid = (n_hist >= j).to(g.dtype)
-        s, y, r = S[pos, cols], Y[pos, cols], rho[pos, cols]
-        beta = r * (y * r_vec).sum(1)
-        r_vec += s * ((alpha[j - 1] - beta) * valid)[:, None]
+    for j in range(m - 1, -1, -1):  # oldest first
+        beta = r_o[j] * (Y_o[j] * r_vec).sum(1)
+        r_vec += S_o[j] * ((alpha[j] - beta) * valid[j])[:, None]
     return -r_vec
