@@ -130,15 +130,18 @@ def solve(
     standardize: bool = True,
     device: str | None = None,
     init: Solutions | None = None,
+    scalers: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Solutions:
     """Fit every problem; ``labels`` (L, n) int, ``masks`` (M, n) bool over the rows of ``X``.
     ``init``: start each problem from the same-index solution of an earlier call (a warm start
-    along the C path) instead of zero weights and the log class priors."""
+    along the C path) instead of zero weights and the log class priors. ``scalers``: the
+    masks' ``mask_scalers(X, masks)`` when the caller has them (one pass over ``X`` for a
+    whole C path instead of one per C: 18% of a 20k × 768 grid's time)."""
     args = (X, labels, masks, problems, n_classes, max_iter, tol, standardize)
     if device in (None, "cpu"):
         with torch_threads(probe_threads()):
-            return _solve(*args, None, init)
-    return _solve(*args, device, init)
+            return _solve(*args, None, init, scalers)
+    return _solve(*args, device, init, scalers)
 
 
 def _solve(
@@ -152,6 +155,7 @@ def _solve(
     standardize: bool,
     device: str | None,
     init: Solutions | None = None,
+    scalers: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Solutions:
     import torch
 
@@ -161,7 +165,7 @@ def _solve(
     labels = np.atleast_2d(np.asarray(labels, dtype=np.int64))
     masks = np.atleast_2d(np.asarray(masks, dtype=bool))
     if standardize:
-        mean, std = mask_scalers(X, masks)
+        mean, std = scalers if scalers is not None else mask_scalers(X, masks)
     else:
         mean = np.zeros((len(masks), d), np.float32)
         std = np.ones((len(masks), d), np.float32)
@@ -214,7 +218,9 @@ def _solve(
             G.scatter_add_(1, y[:, None], torch.full_like(G[:, :1], -1.0))
             G.mul_(weight[:, None])
         f = (loss * weight).sum(0, dtype=torch.float64) + 0.5 * lam[idx] * (W * W).sum((1, 2))
-        gWt = (Xt.T @ G.view(n, k * q)).view(d, k, q).permute(2, 0, 1).double()
+        # Gᵀ·X rather than Xᵀ·G: torch runs the transposed-X product up to 8× slower (measured
+        # 136 vs 16 ms at 20,000 × 768 × 10 on one thread); the two are the same numbers.
+        gWt = (G.view(n, k * q).T @ Xt).view(k, q, d).permute(1, 2, 0).double()
         gb = G.sum(0, dtype=torch.float64).T  # (q, k)
         gW = gWt * inv[:, :, None] - (mu[m_i] * inv)[:, :, None] * gb[:, None, :]
         gW = gW + lam[idx][:, None, None] * W

@@ -235,6 +235,10 @@ def fit_lr_sets(
         "standardize": standardize,
         "device": spec.device,
     }
+    if standardize:  # the masks' statistics once for the whole C path
+        from polyprobe.evaluation.logreg import mask_scalers
+
+        settings["scalers"] = mask_scalers(np.ascontiguousarray(X, dtype=np.float32), masks)
     if spec.params.get("c_path", "warm") == "joint":
         grid = sorted(set(Cs))
         problems = [Problem(ls, m, C) for C in grid for ls, m in pairs]
