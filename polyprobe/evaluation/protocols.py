@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid, fit_lr_masks, fit_lr_sets
+from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid, fit_lr_sets
 from polyprobe.hashing import stable_u64
 
 
@@ -207,17 +207,9 @@ def run_protocol(
         n_folds = int(fold_ids.max()) + 1
         totals = np.zeros(len(points))
         grid_fits: list[Fitted] = []
-        if spec.kind == "lr":  # every fold × grid point in one batched solve
-            masks = np.stack([fold_ids != f for f in range(n_folds)])
-            per_fold = fit_lr_masks(spec, Xtr, ytr, masks, n_classes, points)
-        for f in range(n_folds):
+        for f in range(n_folds):  # lr never gets here: run_protocols solves it batched
             tr, va = fold_ids != f, fold_ids == f
-            if spec.kind == "lr":
-                fitted = per_fold[f]
-            else:
-                fitted = fit_grid(
-                    spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, points
-                )
+            fitted = fit_grid(spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, points)
             totals += [_accuracy(ytr[va], m.predict(Xtr[va])) for m in fitted]
             grid_fits += fitted
         scores = list(totals / max(1, n_folds))
