@@ -273,6 +273,45 @@ def fit_lr_sets(
     return out
 
 
+def fit_lr_final(
+    spec: ProbeSpec,
+    X: np.ndarray,
+    label_sets: np.ndarray,
+    n_classes: int,
+    points: list[dict[str, Any]],
+) -> list[Fitted]:
+    """The final refit on all rows after selection: label set ``l`` at grid point
+    ``points[l]`` (each its own C), every one in one batched solve from zero weights — the
+    cold start scikit-learn's refit has too."""
+    from polyprobe.evaluation.logreg import Problem, solve
+
+    labels = np.atleast_2d(np.asarray(label_sets))
+    whole = np.ones((1, len(X)), bool)
+    standardize = bool(spec.params.get("standardize", True))
+    Cs = [float(p.get("C", spec.params.get("C", 1.0))) for p in points]
+    sol = solve(
+        X,
+        labels,
+        whole,
+        [Problem(ls, 0, C) for ls, C in enumerate(Cs)],
+        n_classes,
+        max_iter=int(spec.params.get("max_iter", 100)),
+        tol=float(spec.params.get("tol", 1e-4)),
+        standardize=standardize,
+        device=spec.device,
+    )
+    scaler = Standardizer.from_stats(sol.mean[0], sol.std[0]) if standardize else None
+    out = []
+    for j, p in enumerate(points):
+        info = {
+            "iterations": int(sol.iterations[j]),
+            "converged": bool(sol.converged[j]),
+            "grad_max": float(f"{sol.grad_max[j]:.3g}"),
+        }
+        out.append(Fitted(p, _linear_predictor(sol.coef[j], sol.intercept[j]), scaler, info))
+    return out
+
+
 def _linear_predictor(coef: np.ndarray, intercept: np.ndarray):
     coef32 = coef.astype(np.float32)
     b32 = intercept.astype(np.float32)

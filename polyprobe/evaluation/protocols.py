@@ -22,7 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid, fit_lr_sets
+from polyprobe.evaluation.probes import (
+    Fitted,
+    ProbeSpec,
+    fit_grid,
+    fit_lr_final,
+    fit_lr_sets,
+)
 from polyprobe.hashing import stable_u64
 
 
@@ -243,11 +249,10 @@ def run_protocols(
 ) -> list[Outcome]:
     """:func:`run_protocol` for several label sets on the same features and rows (a task and
     its control task), one outcome per label set. ``lr`` under the split or inner k-fold
-    protocol solves every label set, fold, grid point *and the final refit on all of train*
-    in one batched solve per C (``probes.fit_lr_sets``): the final model of each label set is
-    the all-of-train problem at its chosen C, warm-started along the C path like the fold
-    problems, instead of a second, cold solve after selection. Other probes and the pooled-CV
-    protocol run :func:`run_protocol` once per label set."""
+    protocol solves every label set, fold and grid point in one batched solve per C
+    (``probes.fit_lr_sets``), then every label set's final refit on all of train at its own
+    chosen C in one more (``probes.fit_lr_final``, cold, as scikit-learn refits). Other
+    probes and the pooled-CV protocol run :func:`run_protocol` once per label set."""
     if not _batchable(spec, data):
         return [
             run_protocol(spec, SplitArrays(data.X, ys, data.groups, data.keys), n_classes, seed,
@@ -289,48 +294,55 @@ def run_protocols(
         return out
     k = folds
     g, kk = data.groups["train"], data.keys["train"]
-    n_folds = 0
-    masks = [np.ones(len(Xtr), bool)]  # mask 0: all of train (the final refit)
-    if len(points) > 1:
-        fold_ids = group_kfold(g, kk, k, seed)
-        n_folds = int(fold_ids.max()) + 1
-        masks += [fold_ids != f for f in range(n_folds)]
-    stacked = np.stack(masks)
-    fits = fit_lr_sets(spec, Xtr, train, stacked, n_classes, points)
-    out = []
+    ytes = [ys["test"] for ys in label_sets]
+    majs = [
+        np.full(len(ys["test"]), _majority(ys["train"], n_classes), dtype=np.int64)
+        for ys in label_sets
+    ]
+    if len(points) == 1:  # nothing to select: one refit per label set
+        finals = fit_lr_final(spec, Xtr, train, n_classes, [points[0]] * len(label_sets))
+        return [
+            Outcome("kfold", yte, f.predict(Xte), maj, [_record(f, [], 0, "fixed")])
+            for yte, f, maj in zip(ytes, finals, majs, strict=True)
+        ]
+    fold_ids = group_kfold(g, kk, k, seed)
+    n_folds = int(fold_ids.max()) + 1
+    masks = np.stack([fold_ids != f for f in range(n_folds)])
+    fits = fit_lr_sets(spec, Xtr, train, masks, n_classes, points)
+    records, chosen_points = [], []
     for ls, (ys, per_mask) in enumerate(zip(label_sets, fits, strict=True)):
-        ytr, yte = ys["train"], ys["test"]
-        maj = np.full(len(yte), _majority(ytr, n_classes), dtype=np.int64)
-        if n_folds:
+        ytr = ys["train"]
 
-            def cv_scores(per_point: list[list[Fitted]], ytr: np.ndarray = ytr) -> list[float]:
-                """Mean fold accuracy of each point; ``per_point[j][m]``: point j, mask m."""
-                return [
-                    float(np.mean([
-                        _accuracy(ytr[fold_ids == f], fs[f + 1].predict(Xtr[fold_ids == f]))
-                        for f in range(n_folds)
-                    ]))
-                    for fs in per_point
-                ]  # fmt: skip
+        def cv_scores(per_point: list[list[Fitted]], ytr: np.ndarray = ytr) -> list[float]:
+            """Mean fold accuracy of each point; ``per_point[j][f]``: point j, fold f."""
+            return [
+                float(np.mean([
+                    _accuracy(ytr[fold_ids == f], fs[f].predict(Xtr[fold_ids == f]))
+                    for f in range(n_folds)
+                ]))
+                for fs in per_point
+            ]  # fmt: skip
 
-            per_point = [[per_mask[m][j] for m in range(len(masks))] for j in range(len(points))]
-            pts, scores = list(points), cv_scores(per_point)
+        def fit_more(new: list[dict[str, Any]], ls: int = ls) -> list[list[Fitted]]:
+            sets = fit_lr_sets(spec, Xtr, train[ls : ls + 1], masks, n_classes, new)[0]
+            return [[sets[f][j] for f in range(n_folds)] for j in range(len(new))]
 
-            def fit_more(new: list[dict[str, Any]], ls: int = ls) -> list[list[Fitted]]:
-                sets = fit_lr_sets(spec, Xtr, train[ls : ls + 1], stacked, n_classes, new)[0]
-                return [[sets[m][j] for m in range(len(masks))] for j in range(len(new))]
-
-            added = extend_grid(spec, pts, scores, per_point, fit_more, cv_scores)
-            best = int(np.argmax(scores))
-            grid_fits = [f for fs in per_point for f in fs[1:]]
-            final = per_point[best][0]
-            rec = _record(final, scores, best, f"{n_folds}-fold-cv-on-train")
-            rec.update(convergence_summary(grid_fits))
-            if added:
-                rec["grid_searched"] = [p_["C"] for p_ in pts]
-        else:
-            final = per_mask[0][0]
-            rec = _record(final, [], 0, "fixed")
+        per_point = [[per_mask[f][j] for f in range(n_folds)] for j in range(len(points))]
+        pts, scores = list(points), cv_scores(per_point)
+        added = extend_grid(spec, pts, scores, per_point, fit_more, cv_scores)
+        best = int(np.argmax(scores))
+        chosen_points.append(pts[best])
+        records.append((scores, best, [f for fs in per_point for f in fs], added, pts))
+    # The final models: every label set's chosen point refitted on all of train, together.
+    finals = fit_lr_final(spec, Xtr, train, n_classes, chosen_points)
+    out = []
+    for yte, maj, final, (scores, best, grid_fits, added, pts) in zip(
+        ytes, majs, finals, records, strict=True
+    ):
+        rec = _record(final, scores, best, f"{n_folds}-fold-cv-on-train")
+        rec.update(convergence_summary(grid_fits))
+        if added:
+            rec["grid_searched"] = [p_["C"] for p_ in pts]
         out.append(Outcome("kfold", yte, final.predict(Xte), maj, [rec]))
     return out
 
