@@ -11,8 +11,8 @@ time of the warm-started path, whose later C values need a few iterations each);
 ``tests/test_eval_probes.py`` checks coefficients, grid scores and the chosen C against
 scikit-learn. Whether each fit converged within ``max_iter`` is recorded with the fit.
 ``fit_lr_sets`` widens the batch further: several label sets on the same rows (a task and its
-control task) and the final all-of-train refit ride in the same solves
-(``protocols.run_protocols``).
+control task) ride in the same solves, and ``fit_lr_final`` refits every label set at its own
+chosen C in one more (``protocols.run_protocols``).
 
 ``mlp`` family: one hidden layer, Adam, early stopping on validation accuracy with the best
 epoch's weights restored (SentEval's MLP: Linear → Dropout → activation → Linear). A grid's
