@@ -13,9 +13,15 @@ from sklearn.linear_model import LogisticRegression
 
 from polyprobe.builders.recipes.trec import build_trec
 from polyprobe.evaluation.data import load_config, read_card
+from polyprobe.evaluation.diagnostics import probe_warnings
 from polyprobe.evaluation.encoders import build_encoder
 from polyprobe.evaluation.probes import LR_GRID, Standardizer, get_probe
-from polyprobe.evaluation.protocols import SplitArrays, group_kfold, run_protocol
+from polyprobe.evaluation.protocols import (
+    SplitArrays,
+    group_kfold,
+    run_protocol,
+    run_protocols,
+)
 
 N_TRAIN = 1500  # a slice of TREC's train keeps scikit-learn's 30 fits quick
 
@@ -113,3 +119,57 @@ def test_unconverged_fits_and_grid_edge_are_reported(trec: dict) -> None:
     assert chosen["converged"] is False and chosen["iterations"] == 3
     assert chosen["grid_fits_converged"] == "0/9"
     assert chosen["C"] == 1e-2 and chosen["grid_edge"] == "highest"
+
+
+def _data(trec: dict) -> SplitArrays:
+    X, y, g, k = trec["train"]
+    Xte, yte, gte, kte = trec["test"]
+    return SplitArrays({"train": X, "test": Xte}, {"train": y, "test": yte},
+                       {"train": g, "test": gte}, {"train": k, "test": kte})  # fmt: skip
+
+
+def test_grid_is_extended_past_its_edge_as_sklearn_would_choose(trec: dict) -> None:
+    """A grid far too regularising (C ≤ 1e-2): ``extend_grid`` adds 1e-1, 1, … until the best
+    C is inside; every added point's score equals scikit-learn's at that C."""
+    X, y, g, k = trec["train"]
+    spec = get_probe("lr")
+    spec.params.update(max_iter=2000, tol=1e-7, extend_grid=4)
+    spec.grid = {"C": [1e-4, 1e-3, 1e-2]}
+    (chosen,) = run_protocol(spec, _data(trec), trec["n_classes"], seed=0, folds=3).chosen
+    searched = chosen["grid_searched"]
+    assert searched[:3] == [1e-4, 1e-3, 1e-2] and len(searched) > 3
+    assert np.allclose(searched[3:], [10.0 ** (j - 1) for j in range(len(searched) - 3)])
+    assert "grid_edge" not in chosen  # the best C now lies inside the searched grid
+    sk = _sklearn_grid(X, y, group_kfold(g, k, 3, 0), searched)
+    assert np.abs(np.array(chosen["grid_scores"]) - sk).max() < 1e-3
+    assert chosen["C"] == searched[int(np.argmax(sk))]
+    # Task and control solved together extend each on its own: the task's record is the same.
+    rng = np.random.default_rng(0)
+    control = {s: rng.integers(0, trec["n_classes"], len(v)) for s, v in _data(trec).y.items()}
+    both = run_protocols(spec, _data(trec), [_data(trec).y, control], trec["n_classes"], 0, 3)
+    (together,) = both[0].chosen
+    for field in ("C", "grid_scores", "grid_searched", "selected_by"):
+        assert together[field] == chosen[field], field
+
+
+def test_grid_extension_on_a_validation_split_and_off_by_default(trec: dict) -> None:
+    X, y, g, k = trec["train"]
+    data = _data(trec)
+    data.X["validation"], data.y["validation"] = X[1000:], y[1000:]
+    data.X["train"], data.y["train"] = X[:1000], y[:1000]
+    spec = get_probe("lr")
+    spec.grid = {"C": [1e-4, 1e-3, 1e-2]}
+    (plain,) = run_protocol(spec, data, trec["n_classes"], seed=0).chosen
+    assert plain["C"] == 1e-2 and plain["grid_edge"] == "highest"
+    assert "grid_searched" not in plain
+    spec.params["extend_grid"] = 5
+    (ext,) = run_protocol(spec, data, trec["n_classes"], seed=0).chosen
+    assert ext["grid_searched"][:4] == [1e-4, 1e-3, 1e-2, 0.1]
+    assert "grid_edge" not in ext and ext["C"] in ext["grid_searched"][1:-1]
+    spec.grid = {"C": [1e-5, 1e-4, 1e-3]}
+    spec.params["extend_grid"] = 1  # one step only: still at the (new) edge, and it says so
+    (one,) = run_protocol(spec, data, trec["n_classes"], seed=0).chosen
+    assert np.allclose(one["grid_searched"], [1e-5, 1e-4, 1e-3, 1e-2])
+    assert one["C"] == one["grid_searched"][-1] and one["grid_edge"] == "highest"
+    (warning,) = [w for w in probe_warnings(spec, [one]) if "highest" in w]
+    assert "(extended by --extend-grid 1)" in warning

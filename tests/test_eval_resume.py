@@ -47,13 +47,13 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 class _Count:
     def __init__(self, monkeypatch: pytest.MonkeyPatch):
         self.calls = 0
-        real = api.run_protocol
+        real = api.run_protocols
 
         def counted(*args, **kwargs):
             self.calls += 1
             return real(*args, **kwargs)
 
-        monkeypatch.setattr(api, "run_protocol", counted)
+        monkeypatch.setattr(api, "run_protocols", counted)
 
 
 ENCODERS = ["random", "char-ngrams?dim=64"]
@@ -115,10 +115,31 @@ def test_unconverged_fits_and_grid_edge_are_warnings(toy: Path, tmp_path: Path) 
         f"{6 - done} of 6 selection fits stopped at max_iter=2 before converging"
     )
     # The edge sentence, from the records protocols.py writes (grid_edge: see test_eval_lr_grid).
-    chosen = [
-        {"seed": s, "C": 0.25, "grid_edge": "lowest", "converged": True} for s in (0, 1)
-    ] + [{"seed": 2, "C": 1.0, "converged": True}]
+    chosen = [{"seed": s, "C": 0.25, "grid_edge": "lowest", "converged": True} for s in (0, 1)] + [
+        {"seed": 2, "C": 1.0, "converged": True}
+    ]
     assert probe_warnings(get_probe("lr"), chosen) == [
         "lr: C=0.25 chosen 2 time(s) is the lowest value of the grid "
-        "[0.25, 0.5, 1.0, 2.0, 4.0, 8.0]: the best C may lie below it"
+        "[0.25, 0.5, 1.0, 2.0, 4.0, 8.0] (--extend-grid N searches beyond it): the best C may "
+        "lie below it"
     ]
+
+
+def test_extend_grid_is_a_probe_parameter_of_the_job(
+    toy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``--extend-grid N`` is recorded in the probe's params (and so in the job a re-run
+    compares): the same command with and without it are two jobs; a negative N is refused."""
+    from polyprobe.cli import main
+
+    out = tmp_path / "out"
+    (plain,) = evaluate(str(toy), encoders=ENCODERS[1:], seeds=1, out=out, n_boot=50)
+    assert "extend_grid" not in plain["probe"]["params"]
+    count = _Count(monkeypatch)
+    (ext,) = evaluate(str(toy), encoders=ENCODERS[1:], seeds=1, out=out, n_boot=50, extend_grid=2)
+    assert count.calls > 0 and not ext.get("resumed")
+    assert ext["probe"]["params"]["extend_grid"] == 2 and ext["job"] != plain["job"]
+    code = main(["evaluate", str(toy), "--encoder", "random", "--out", str(out),
+                 "--extend-grid", "-1"])  # fmt: skip
+    assert code == 2
+    assert "--extend-grid must be >= 0" in capsys.readouterr().err

@@ -62,17 +62,18 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class _Spy:
-    """Counts ``run_protocol`` calls (main probe and control alike) by seed."""
+    """Counts fits (main probe and control alike: one per label set given to
+    ``run_protocols``) by seed."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch):
         self.seeds: list[int] = []
-        real = api.run_protocol
+        real = api.run_protocols
 
-        def spy(spec, data, n_classes, seed, folds=5):
-            self.seeds.append(seed)
-            return real(spec, data, n_classes, seed, folds)
+        def spy(spec, data, label_sets, n_classes, seed, folds=5):
+            self.seeds += [seed] * len(label_sets)
+            return real(spec, data, label_sets, n_classes, seed, folds)
 
-        monkeypatch.setattr(api, "run_protocol", spy)
+        monkeypatch.setattr(api, "run_protocols", spy)
 
 
 def test_a_deterministic_setup_fits_once_and_says_so(

@@ -36,7 +36,7 @@ from polyprobe.evaluation.diagnostics import probe_warnings
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
 from polyprobe.evaluation.heads import pair_representation
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
-from polyprobe.evaluation.protocols import SplitArrays, majority_outcome, run_protocol
+from polyprobe.evaluation.protocols import SplitArrays, majority_outcome, run_protocols
 from polyprobe.evaluation.results import (
     dataset_identity,
     job_block,
@@ -177,6 +177,7 @@ def evaluate(
     on_result: Callable[[dict[str, Any]], None] | None = None,
     force: bool = False,
     top_n: int | None = 200_000,
+    extend_grid: int = 0,
 ) -> list[dict[str, Any]]:
     """Evaluate ``encoders`` on ``dataset`` (folder or hub id); one result per config × encoder
     × layer. ``config``: None (the card's default), a name, a list, ``"all"`` or
@@ -189,8 +190,12 @@ def evaluate(
     cache (default ``$POLYPROBE_CACHE/embeddings``); ``cache_dir``: where ``datasets`` keeps a
     Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A local folder is read in place
     and adds nothing to the datasets cache. ``top_n``: lexical configs' word space, the
-    encoder's ``top_n`` most frequent words plus the dataset's (``evaluation.lexical``)."""
+    encoder's ``top_n`` most frequent words plus the dataset's (``evaluation.lexical``).
+    ``extend_grid``: ``lr`` probes add up to that many C values beyond an edge of the grid
+    when the chosen C lies on it (``protocols.extend_grid``; 0 keeps the grid and warns)."""
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
+    if extend_grid and spec.kind == "lr":  # recorded in the probe's params (and the job)
+        spec.params["extend_grid"] = int(extend_grid)
     if device and device.startswith("cuda") and spec.device is None:
         spec.device = check_device(device)  # LR fits follow an explicit CUDA request (else CPU)
     seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
@@ -430,15 +435,21 @@ class _EncoderWork:
                 t_seed_encode += dt
                 if run.bar is not None:
                     run.bar.set_description(f"probe {spec.name} seed {seed} layer {layer}")
-                if seed in self.fit_seeds:
-                    data = SplitArrays(feats, c.labels, c.groups, c.lex)
-                    outcome = run_protocol(spec, data, c.n_classes, seed, run.folds)
+                # The task and its control share features and folds: one call, which for
+                # ``lr`` is one batched solve (protocols.run_protocols).
+                fit_task, fit_control = seed in self.fit_seeds, plan.skip is None
+                label_sets = [c.labels] if fit_task else []
+                if fit_control:
+                    label_sets.append(plan.labels(cfg, seed))
+                data = SplitArrays(feats, c.labels, c.groups, c.lex)
+                outcomes = run_protocols(spec, data, label_sets, c.n_classes, seed, run.folds)
+                if fit_task:
+                    outcome = outcomes[0]
                     preds.append(outcome.y_pred)
                     chosen += [{"seed": seed, **rec} for rec in outcome.chosen]
                     y_true, protocol = outcome.y_true, outcome.protocol
-                if plan.skip is None:
-                    ctl = SplitArrays(feats, plan.labels(cfg, seed), c.groups, c.lex)
-                    c_out = run_protocol(spec, ctl, c.n_classes, seed, run.folds)
+                if fit_control:
+                    c_out = outcomes[-1]
                     control_pairs.append((c_out.y_true, c_out.y_pred))
         metrics = summarise(y_true, preds, cfg.label_names, tag, run.n_boot)
         if plan is None:

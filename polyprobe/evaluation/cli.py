@@ -72,6 +72,15 @@ def add_evaluate_parser(subparsers: Any) -> None:
     p.add_argument("--probe", default="lr", choices=PROBES, help="probe preset (default lr)")
     p.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
     p.add_argument("--folds", type=int, default=5, help="folds when there is no validation split")
+    p.add_argument(
+        "--extend-grid",
+        type=int,
+        default=0,
+        metavar="N",
+        help="lr: when the chosen C is at an end of the grid, add up to N values beyond it (the "
+        "grid's ratio, 2^-3 below 2^-2) until the best C lies inside (default 0: keep "
+        "SentEval's grid and warn)",
+    )
     p.add_argument("--out", required=True, type=Path, help="results folder")
     p.add_argument(
         "--force",
@@ -224,6 +233,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         print("polyprobe evaluate: error: --seeds must be >= 1", file=sys.stderr)
         return EXIT_USAGE
+    if args.extend_grid < 0:
+        print("polyprobe evaluate: error: --extend-grid must be >= 0", file=sys.stderr)
+        return EXIT_USAGE
     config: Any = "all" if args.all else "recommended" if args.recommended else args.config
     if isinstance(config, list) and len(config) == 1:
         config = config[0]
@@ -252,6 +264,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
                 on_result=finished.append,
                 force=args.force,
                 top_n=args.top_n,
+                extend_grid=args.extend_grid,
             )
     except PolyprobeError as exc:
         print(f"polyprobe evaluate: error: {exc}", file=sys.stderr)

@@ -47,9 +47,16 @@ def probe_warnings(spec: Any, chosen: list[dict[str, Any]]) -> list[str]:
         for tag, who in sorted(edges.items()):
             edge, value = tag.split("|", 1)
             side = "below" if edge == "lowest" else "above"
+            searched = [c["grid_searched"] for c in chosen if c.get("grid_searched")]
+            if searched:
+                grid = max(searched, key=len)
+                hint = f" (extended by --extend-grid {spec.params.get('extend_grid')})"
+            else:
+                grid = spec.grid[key]
+                hint = " (--extend-grid N searches beyond it)" if spec.kind == "lr" else ""
             out.append(
                 f"{spec.name}: {key}={value} chosen {len(who)} time(s) is the {edge} value of "
-                f"the grid {spec.grid[key]}: the best {key} may lie {side} it"
+                f"the grid {grid}{hint}: the best {key} may lie {side} it"
             )
     return out
 

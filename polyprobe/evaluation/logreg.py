@@ -63,6 +63,18 @@ class Solutions:
     mean: np.ndarray
     std: np.ndarray
 
+    def select(self, rows: slice) -> Solutions:
+        """The solutions of problems ``rows`` (the per-mask statistics unchanged)."""
+        return Solutions(
+            self.coef[rows],
+            self.intercept[rows],
+            self.iterations[rows],
+            self.converged[rows],
+            self.grad_max[rows],
+            self.mean,
+            self.std,
+        )
+
 
 def probe_threads() -> int:
     """CPU threads for the fits: ``POLYPROBE_THREADS`` when set, else the cores this process
@@ -118,15 +130,18 @@ def solve(
     standardize: bool = True,
     device: str | None = None,
     init: Solutions | None = None,
+    scalers: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Solutions:
     """Fit every problem; ``labels`` (L, n) int, ``masks`` (M, n) bool over the rows of ``X``.
     ``init``: start each problem from the same-index solution of an earlier call (a warm start
-    along the C path) instead of zero weights and the log class priors."""
+    along the C path) instead of zero weights and the log class priors. ``scalers``: the
+    masks' ``mask_scalers(X, masks)`` when the caller has them (one pass over ``X`` for a
+    whole C path instead of one per C: 18% of a 20k × 768 grid's time)."""
     args = (X, labels, masks, problems, n_classes, max_iter, tol, standardize)
     if device in (None, "cpu"):
         with torch_threads(probe_threads()):
-            return _solve(*args, None, init)
-    return _solve(*args, device, init)
+            return _solve(*args, None, init, scalers)
+    return _solve(*args, device, init, scalers)
 
 
 def _solve(
@@ -140,6 +155,7 @@ def _solve(
     standardize: bool,
     device: str | None,
     init: Solutions | None = None,
+    scalers: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Solutions:
     import torch
 
@@ -149,7 +165,7 @@ def _solve(
     labels = np.atleast_2d(np.asarray(labels, dtype=np.int64))
     masks = np.atleast_2d(np.asarray(masks, dtype=bool))
     if standardize:
-        mean, std = mask_scalers(X, masks)
+        mean, std = scalers if scalers is not None else mask_scalers(X, masks)
     else:
         mean = np.zeros((len(masks), d), np.float32)
         std = np.ones((len(masks), d), np.float32)
@@ -202,7 +218,9 @@ def _solve(
             G.scatter_add_(1, y[:, None], torch.full_like(G[:, :1], -1.0))
             G.mul_(weight[:, None])
         f = (loss * weight).sum(0, dtype=torch.float64) + 0.5 * lam[idx] * (W * W).sum((1, 2))
-        gWt = (Xt.T @ G.view(n, k * q)).view(d, k, q).permute(2, 0, 1).double()
+        # Gᵀ·X rather than Xᵀ·G: torch runs the transposed-X product up to 8× slower (measured
+        # 136 vs 16 ms at 20,000 × 768 × 10 on one thread); the two are the same numbers.
+        gWt = (G.view(n, k * q).T @ Xt).view(k, q, d).permute(1, 2, 0).double()
         gb = G.sum(0, dtype=torch.float64).T  # (q, k)
         gW = gWt * inv[:, :, None] - (mu[m_i] * inv)[:, :, None] * gb[:, None, :]
         gW = gW + lam[idx][:, None, None] * W
@@ -277,7 +295,9 @@ def _solve(
         slot[ki] = (pos + 1) % HISTORY
         n_hist[ki] = (n_hist[ki] + 1).clamp_max(HISTORY)
         w[idx] = w0 + s
-        rel = (f0 - f_new) / torch.maximum(torch.maximum(f0.abs(), f_new.abs()), torch.ones_like(f0))
+        rel = (f0 - f_new) / torch.maximum(
+            torch.maximum(f0.abs(), f_new.abs()), torch.ones_like(f0)
+        )
         f[idx], g[idx] = f_new, g_new
         iters[idx] += 1
         gmax = g_new.abs().amax(1)
@@ -301,31 +321,30 @@ def _solve(
 
 
 def _two_loop(g, S, Y, rho, n_hist, slot):
-    """L-BFGS direction −H·g for a batch, each problem with its own history ring buffer."""
+    """L-BFGS direction −H·g for a batch, each problem with its own history ring buffer.
+    Each problem's history is gathered once, newest first (three gathers instead of three
+    per history slot and loop)."""
     import torch
 
     q = g.clone()
     m = S.shape[0]
-    alpha = torch.zeros((m, len(g)), dtype=g.dtype, device=g.device)
     cols = torch.arange(len(g), device=g.device)
-    for j in range(1, m + 1):  # newest first
-        pos = (slot - j) % m
-        valid = (n_hist >= j).to(g.dtype)
-        s, y, r = S[pos, cols], Y[pos, cols], rho[pos, cols]
-        a = r * (s * q).sum(1) * valid
-        alpha[j - 1] = a
-        q -= a[:, None] * y
-    newest = (slot - 1) % m
-    y_new, s_new = Y[newest, cols], S[newest, cols]
+    ages = torch.arange(1, m + 1, device=g.device)[:, None]  # 1 = newest
+    pos = (slot[None, :] - ages) % m  # (m, problems)
+    S_o, Y_o, r_o = S[pos, cols[None]], Y[pos, cols[None]], rho[pos, cols[None]]
+    valid = (n_hist[None, :] >= ages).to(g.dtype)  # (m, problems)
+    alpha = torch.zeros((m, len(g)), dtype=g.dtype, device=g.device)
+    for j in range(m):  # newest first
+        a = r_o[j] * (S_o[j] * q).sum(1) * valid[j]
+        alpha[j] = a
+        q -= a[:, None] * Y_o[j]
+    y_new, s_new = Y_o[0], S_o[0]
     yy = (y_new * y_new).sum(1)
     gamma = torch.where(
         n_hist > 0, (s_new * y_new).sum(1) / yy.clamp_min(1e-300), torch.ones_like(yy)
     )
     r_vec = gamma[:, None] * q
-    for j in range(m, 0, -1):  # oldest first
-        pos = (slot - j) % m
-        valid = (n_hist >= j).to(g.dtype)
-        s, y, r = S[pos, cols], Y[pos, cols], rho[pos, cols]
-        beta = r * (y * r_vec).sum(1)
-        r_vec += s * ((alpha[j - 1] - beta) * valid)[:, None]
+    for j in range(m - 1, -1, -1):  # oldest first
+        beta = r_o[j] * (Y_o[j] * r_vec).sum(1)
+        r_vec += S_o[j] * ((alpha[j] - beta) * valid[j])[:, None]
     return -r_vec

@@ -22,7 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.evaluation.probes import Fitted, ProbeSpec, fit_grid, fit_lr_masks
+from polyprobe.evaluation.probes import (
+    Fitted,
+    ProbeSpec,
+    fit_grid,
+    fit_lr_final,
+    fit_lr_sets,
+)
 from polyprobe.hashing import stable_u64
 
 
@@ -188,6 +194,8 @@ def run_protocol(
     k = spec.folds if spec.protocol == "cv" else folds
     if spec.protocol == "cv" or not data.has("test"):
         return _outer_cv(spec, data, n_classes, seed, k)
+    if _batchable(spec, data):
+        return run_protocols(spec, data, [data.y], n_classes, seed, folds)[0]
     Xtr, ytr = data.X["train"], data.y["train"]
     Xte, yte = data.X["test"], data.y["test"]
     maj = np.full(len(yte), _majority(ytr, n_classes), dtype=np.int64)
@@ -205,17 +213,9 @@ def run_protocol(
         n_folds = int(fold_ids.max()) + 1
         totals = np.zeros(len(points))
         grid_fits: list[Fitted] = []
-        if spec.kind == "lr":  # every fold × grid point in one batched solve
-            masks = np.stack([fold_ids != f for f in range(n_folds)])
-            per_fold = fit_lr_masks(spec, Xtr, ytr, masks, n_classes, points)
-        for f in range(n_folds):
+        for f in range(n_folds):  # lr never gets here: run_protocols solves it batched
             tr, va = fold_ids != f, fold_ids == f
-            if spec.kind == "lr":
-                fitted = per_fold[f]
-            else:
-                fitted = fit_grid(
-                    spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, points
-                )
+            fitted = fit_grid(spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, points)
             totals += [_accuracy(ytr[va], m.predict(Xtr[va])) for m in fitted]
             grid_fits += fitted
         scores = list(totals / max(1, n_folds))
@@ -233,6 +233,159 @@ def run_protocol(
     if len(points) > 1:
         chosen.update(convergence_summary(grid_fits))
     return Outcome("kfold", yte, fitted[0].predict(Xte), maj, [chosen])
+
+
+def _batchable(spec: ProbeSpec, data: SplitArrays) -> bool:
+    return spec.kind == "lr" and spec.protocol != "cv" and data.has("test")
+
+
+def run_protocols(
+    spec: ProbeSpec,
+    data: SplitArrays,
+    label_sets: list[dict[str, np.ndarray]],
+    n_classes: int,
+    seed: int,
+    folds: int = 5,
+) -> list[Outcome]:
+    """:func:`run_protocol` for several label sets on the same features and rows (a task and
+    its control task), one outcome per label set. ``lr`` under the split or inner k-fold
+    protocol solves every label set, fold and grid point in one batched solve per C
+    (``probes.fit_lr_sets``), then every label set's final refit on all of train at its own
+    chosen C in one more (``probes.fit_lr_final``, cold, as scikit-learn refits). Other
+    probes and the pooled-CV protocol run :func:`run_protocol` once per label set."""
+    if not _batchable(spec, data):
+        return [
+            run_protocol(spec, SplitArrays(data.X, ys, data.groups, data.keys), n_classes, seed,
+                         folds)
+            for ys in label_sets
+        ]  # fmt: skip
+    points = spec.grid_points()
+    Xtr, Xte = data.X["train"], data.X["test"]
+    train = np.stack([ys["train"] for ys in label_sets])
+    if data.has("validation"):  # split protocol: fit on train, select on validation
+        Xva = data.X["validation"]
+        fits = fit_lr_sets(spec, Xtr, train, np.ones((1, len(Xtr)), bool), n_classes, points)
+        out = []
+        for ys, per_mask in zip(label_sets, fits, strict=True):
+            fitted = per_mask[0]
+            maj = np.full(len(ys["test"]), _majority(ys["train"], n_classes), dtype=np.int64)
+            if len(fitted) == 1:
+                model, rec = fitted[0], _record(fitted[0], [], 0, "fixed")
+            else:
+                yva = ys["validation"]
+                scores = [_accuracy(yva, f.predict(Xva)) for f in fitted]
+                pts, fitted = list(points), list(fitted)
+                ytr_ = ys["train"][None]
+
+                def fit_more(new: list[dict[str, Any]], ytr_: np.ndarray = ytr_) -> list[Fitted]:
+                    whole = np.ones((1, len(Xtr)), bool)
+                    return fit_lr_sets(spec, Xtr, ytr_, whole, n_classes, new)[0][0]
+
+                def val_scores(fs: list[Fitted], yva: np.ndarray = yva) -> list[float]:
+                    return [_accuracy(yva, f.predict(Xva)) for f in fs]
+
+                added = extend_grid(spec, pts, scores, fitted, fit_more, val_scores)
+                best = int(np.argmax(scores))
+                model, rec = fitted[best], _record(fitted[best], scores, best, "validation")
+                rec.update(convergence_summary(fitted))
+                if added:
+                    rec["grid_searched"] = [p_["C"] for p_ in pts]
+            out.append(Outcome("split", ys["test"], model.predict(Xte), maj, [rec]))
+        return out
+    k = folds
+    g, kk = data.groups["train"], data.keys["train"]
+    ytes = [ys["test"] for ys in label_sets]
+    majs = [
+        np.full(len(ys["test"]), _majority(ys["train"], n_classes), dtype=np.int64)
+        for ys in label_sets
+    ]
+    if len(points) == 1:  # nothing to select: one refit per label set
+        finals = fit_lr_final(spec, Xtr, train, n_classes, [points[0]] * len(label_sets))
+        return [
+            Outcome("kfold", yte, f.predict(Xte), maj, [_record(f, [], 0, "fixed")])
+            for yte, f, maj in zip(ytes, finals, majs, strict=True)
+        ]
+    fold_ids = group_kfold(g, kk, k, seed)
+    n_folds = int(fold_ids.max()) + 1
+    masks = np.stack([fold_ids != f for f in range(n_folds)])
+    fits = fit_lr_sets(spec, Xtr, train, masks, n_classes, points)
+    records, chosen_points = [], []
+    for ls, (ys, per_mask) in enumerate(zip(label_sets, fits, strict=True)):
+        ytr = ys["train"]
+
+        def cv_scores(per_point: list[list[Fitted]], ytr: np.ndarray = ytr) -> list[float]:
+            """Mean fold accuracy of each point; ``per_point[j][f]``: point j, fold f."""
+            return [
+                float(np.mean([
+                    _accuracy(ytr[fold_ids == f], fs[f].predict(Xtr[fold_ids == f]))
+                    for f in range(n_folds)
+                ]))
+                for fs in per_point
+            ]  # fmt: skip
+
+        def fit_more(new: list[dict[str, Any]], ls: int = ls) -> list[list[Fitted]]:
+            sets = fit_lr_sets(spec, Xtr, train[ls : ls + 1], masks, n_classes, new)[0]
+            return [[sets[f][j] for f in range(n_folds)] for j in range(len(new))]
+
+        per_point = [[per_mask[f][j] for f in range(n_folds)] for j in range(len(points))]
+        pts, scores = list(points), cv_scores(per_point)
+        added = extend_grid(spec, pts, scores, per_point, fit_more, cv_scores)
+        best = int(np.argmax(scores))
+        chosen_points.append(pts[best])
+        records.append((scores, best, [f for fs in per_point for f in fs], added, pts))
+    # The final models: every label set's chosen point refitted on all of train, together.
+    finals = fit_lr_final(spec, Xtr, train, n_classes, chosen_points)
+    out = []
+    for yte, maj, final, (scores, best, grid_fits, added, pts) in zip(
+        ytes, majs, finals, records, strict=True
+    ):
+        rec = _record(final, scores, best, f"{n_folds}-fold-cv-on-train")
+        rec.update(convergence_summary(grid_fits))
+        if added:
+            rec["grid_searched"] = [p_["C"] for p_ in pts]
+        out.append(Outcome("kfold", yte, final.predict(Xte), maj, [rec]))
+    return out
+
+
+def extend_grid(
+    spec: ProbeSpec,
+    points: list[dict[str, Any]],
+    scores: list[float],
+    fits: list[Any],
+    fit_more: Any,
+    score: Any,
+) -> list[float]:
+    """While the best point is at an edge of a one-parameter geometric grid (``lr``'s C) and
+    the preset allows (``extend_grid``: at most that many steps), add the next value beyond
+    that edge (the grid's own ratio: 2^-3 below 2^-2), fit and score it, and look again.
+    ``points``/``scores``/``fits`` are extended in place, in grid order; returns the values
+    added. The best value then lies inside the searched grid unless the budget ran out (then
+    the result still says ``grid_edge`` and the warning names the searched grid)."""
+    budget = int(spec.params.get("extend_grid", 0) or 0)
+    keys = [k for k, v in spec.grid.items() if len(v) > 1]
+    if budget <= 0 or len(keys) != 1 or len(points) < 2:
+        return []
+    key = keys[0]
+    values = [float(p[key]) for p in points]
+    if min(values) <= 0 or values != sorted(values):
+        return []
+    ratio = (values[-1] / values[0]) ** (1 / (len(values) - 1))
+    added: list[float] = []
+    while len(added) < budget:
+        edge = grid_edge(scores, int(np.argmax(scores)))
+        if edge is None:
+            break
+        low = edge == "lowest"
+        value = float(points[0][key]) / ratio if low else float(points[-1][key]) * ratio
+        point = {**(points[0] if low else points[-1]), key: value}
+        (new_fit,) = fit_more([point])
+        (new_score,) = score([new_fit])
+        at = 0 if low else len(points)
+        points.insert(at, point)
+        scores.insert(at, new_score)
+        fits.insert(at, new_fit)
+        added.append(value)
+    return added
 
 
 def _pooled(data: SplitArrays) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
