@@ -89,10 +89,12 @@ def _share_flags(
 ) -> tuple[dict[str, list[tuple[str, float]]], list[str]]:
     """Per class, its most frequent values of ``what`` with their shares; flags by the 80%
     rule."""
+    if len(values) != labels.size:
+        raise ValueError(f"{labels.size} labels but {len(values)} values of {what}")
     by_class: dict[int, Counter[str]] = {}
-    for label, value in zip(labels.tolist(), values, strict=True):
+    for (label, value), n in Counter(zip(labels.tolist(), values)).items():
         if value:
-            by_class.setdefault(label, Counter())[value] += 1
+            by_class.setdefault(label, Counter())[value] = n
     tops: dict[str, list[tuple[str, float]]] = {}
     flags: list[str] = []
     for c, counts in sorted(by_class.items()):
