@@ -89,10 +89,8 @@ def _share_flags(
 ) -> tuple[dict[str, list[tuple[str, float]]], list[str]]:
     """Per class, its most frequent values of ``what`` with their shares; flags by the 80%
     rule."""
-    if len(values) != labels.size:
-        raise ValueError(f"{labels.size} labels but {len(values)} values of {what}")
     by_class: dict[int, Counter[str]] = {}
-    for (label, value), n in Counter(zip(labels.tolist(), values)).items():
+    for (label, value), n in Counter(zip(labels.tolist(), values, strict=True)).items():
         if value:
             by_class.setdefault(label, Counter())[value] = n
     tops: dict[str, list[tuple[str, float]]] = {}
