@@ -12,6 +12,7 @@ folder with :func:`polyprobe.cards.folder.write_config_files`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.builders.confounds import audit, audit_note, predicate_audit
+from polyprobe.builders.confounds import audit, audit_note, pair_counts, predicate_audit
 from polyprobe.builders.variants import (
     CATCH_ALL_LABELS,
     SPLITS,
@@ -561,25 +562,23 @@ def _set_entry(cset: CandidateSet, tv: TaskVariants | None) -> dict[str, Any]:
 
 def config_confounds(staging: Path, card: ConfigCard, level: Level) -> dict[str, Any]:
     """The confound audit of a written config (:mod:`polyprobe.builders.confounds`), read
-    back from its parquet files: labels, lexical keys and each row's length (tokens of a
-    sentence, characters of a word)."""
+    back from its parquet files a row group at a time (a config can be far larger than
+    memory): labels, each row's length (tokens of a sentence, characters of a word) and the
+    rows per (label, lexical key)."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    labels, lengths, keys = [], [], []
+    labels, lengths = [], []
+    keys: Counter[tuple[int, str]] = Counter()
     inputs = INPUT_COLUMNS[level]
     for split in card.stats.splits.values():
-        table = pq.read_table(staging / split.path, columns=["label", "lexical_key", *inputs])
-        labels.append(table["label"].to_numpy())
-        keys += [k or "" for k in table["lexical_key"].to_pylist()]
-        if "tokens" in inputs:
-            lengths.append(pc.list_value_length(table["tokens"]).to_numpy(zero_copy_only=False))
-        elif level in (Level.WORD, Level.WORD_PAIR):
-            total = sum(pc.utf8_length(table[c]).to_numpy(zero_copy_only=False) for c in inputs)
-            lengths.append(np.asarray(total))
-        else:
-            counts = [_token_counts(table[c]) for c in inputs]
-            lengths.append(sum((c for c in counts if c is not None), np.zeros(table.num_rows)))
+        with pq.ParquetFile(staging / split.path) as parquet:
+            for i in range(parquet.num_row_groups):
+                table = parquet.read_row_group(i, columns=["label", "lexical_key", *inputs])
+                label = table["label"].to_numpy()
+                labels.append(label)
+                keys.update(pair_counts(label, pc.fill_null(table["lexical_key"], "").to_pylist()))
+                lengths.append(_row_lengths(table, level, inputs))
     unit = "characters" if level in (Level.WORD, Level.WORD_PAIR) else "tokens"
     return audit(
         np.concatenate(labels) if labels else np.zeros(0, np.int64),
@@ -588,6 +587,21 @@ def config_confounds(staging: Path, card: ConfigCard, level: Level) -> dict[str,
         unit,
         keys,
     )
+
+
+def _row_lengths(table: Any, level: Level, inputs: Sequence[str]) -> np.ndarray:
+    """Each row's length: tokens of a sentence, characters of a word (both words of a pair),
+    whitespace tokens of other text inputs."""
+    import pyarrow.compute as pc
+
+    if "tokens" in inputs:
+        return pc.list_value_length(table["tokens"]).to_numpy(zero_copy_only=False)
+    if level in (Level.WORD, Level.WORD_PAIR):
+        return np.asarray(
+            sum(pc.utf8_length(table[c]).to_numpy(zero_copy_only=False) for c in inputs)
+        )
+    counts = [_token_counts(table[c]) for c in inputs]
+    return sum((c for c in counts if c is not None), np.zeros(table.num_rows))
 
 
 def _token_counts(column: Any) -> np.ndarray | None:

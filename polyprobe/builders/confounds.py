@@ -81,18 +81,22 @@ def _quartiles(lengths: np.ndarray) -> tuple[np.ndarray, list[str]]:
     return bins, names
 
 
+def pair_counts(labels: np.ndarray, values: Sequence[str]) -> Counter[tuple[int, str]]:
+    """How many rows have each (label id, value): what the share rule reads."""
+    return Counter(zip(np.asarray(labels).tolist(), values, strict=True))
+
+
 def _share_flags(
     what: str,
-    labels: np.ndarray,
+    pairs: Mapping[tuple[int, str], int],
     names: Sequence[str],
-    values: Sequence[str],
 ) -> tuple[dict[str, list[tuple[str, float]]], list[str]]:
     """Per class, its most frequent values of ``what`` with their shares; flags by the 80%
-    rule."""
+    rule. ``pairs``: rows per (label id, value); an empty value counts for nothing."""
     by_class: dict[int, Counter[str]] = {}
-    for (label, value), n in Counter(zip(labels.tolist(), values, strict=True)).items():
-        if value:
-            by_class.setdefault(label, Counter())[value] = n
+    for (label, value), n in pairs.items():
+        if value and n:
+            by_class.setdefault(label, Counter())[value] += n
     tops: dict[str, list[tuple[str, float]]] = {}
     flags: list[str] = []
     for c, counts in sorted(by_class.items()):
@@ -120,10 +124,12 @@ def audit(
     label_names: Sequence[str],
     lengths: np.ndarray,
     length_unit: str,
-    keys: Sequence[str],
+    keys: Sequence[str] | Mapping[tuple[int, str], int],
 ) -> dict[str, Any]:
     """The audit of one config's rows (all splits together). ``lengths[i]`` is row i's
-    length in ``length_unit``; ``keys[i]`` its lexical key ("" for none)."""
+    length in ``length_unit``; ``keys[i]`` its lexical key ("" for none), or ``keys`` the
+    rows per (label id, lexical key) (:func:`pair_counts`: a caller reading a large config a
+    batch at a time need not hold a string per row)."""
     labels = np.asarray(labels, dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
     out: dict[str, Any] = {
@@ -146,14 +152,19 @@ def audit(
             "cramers_v_quartiles": v,
             "mean_by_class": means,
         }
-        _, length_flags = _share_flags(
-            "length quartile", labels, label_names, [bin_names[b] for b in bins.tolist()]
-        )
+        width = len(bin_names)
+        pairs, counts = np.unique(labels * width + bins, return_counts=True)
+        quartile_pairs = {
+            (int(p // width), bin_names[int(p % width)]): int(n)
+            for p, n in zip(pairs.tolist(), counts.tolist(), strict=True)
+        }
+        _, length_flags = _share_flags("length quartile", quartile_pairs, label_names)
         flags += length_flags
         if v is not None and v >= STRONG_V:
             flags.append(f"length: Cramér's V of label and length quartile is {v:.2f}")
-        if any(keys):
-            tops, key_flags = _share_flags("lexical key", labels, label_names, keys)
+        key_pairs = keys if isinstance(keys, Mapping) else pair_counts(labels, keys)
+        if any(key for _, key in key_pairs):
+            tops, key_flags = _share_flags("lexical key", key_pairs, label_names)
             out["lexical_keys"] = {"top_by_class": tops}
             flags += key_flags
     out["flags"] = flags
@@ -166,13 +177,12 @@ def predicate_audit(
     """Label vs predicate type (copular / verbal / other) from a task's candidate counts
     (``predicate_types``: label -> type -> candidates, before balancing and splitting): each
     class's shares and flags by the 80% rule (a class >= 80% one type while another is not)."""
-    labels: list[int] = []
-    types: list[str] = []
-    for c, name in enumerate(label_names):
-        for kind, n in counts.get(name, {}).items():
-            labels += [c] * int(n)
-            types += [kind] * int(n)
-    tops, flags = _share_flags("predicate type", np.asarray(labels, np.int64), label_names, types)
+    pairs = {
+        (c, kind): int(n)
+        for c, name in enumerate(label_names)
+        for kind, n in counts.get(name, {}).items()
+    }
+    tops, flags = _share_flags("predicate type", pairs, label_names)
     return {"scope": "candidates (before balancing and splitting)", "shares": tops, "flags": flags}
 
 
