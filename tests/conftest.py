@@ -47,6 +47,21 @@ def hf_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
 
 
+def config_rows(folder: Path, config: str) -> dict[str, list[dict[str, Any]]]:
+    """split -> rows of one config of a built folder, read from its parquet files as written
+    (no ``datasets`` in between: label ids stay ids); a split the config lacks is absent."""
+    import pyarrow.parquet as pq
+
+    from polyprobe.cards.folder import split_file
+
+    out = {}
+    for split in ("train", "validation", "test"):
+        path = folder / split_file(config, split)
+        if path.is_file():
+            out[split] = pq.read_table(path).to_pylist()
+    return out
+
+
 def needs(module: str) -> Any:
     """Import an optional dependency the ``test`` extra installs. Missing, it skips a local
     run (a developer without the extra) but fails under ``CI=true``, like the shared data."""

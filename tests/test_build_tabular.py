@@ -7,23 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
+from conftest import config_rows
 
 from polyprobe.builders.recipes.tabular import build_classification, build_pairs
 from polyprobe.cards.card import read_readme
-from polyprobe.cards.folder import split_file
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError
-
-
-def _rows(folder: Path, config: str) -> dict[str, list[dict]]:
-    out = {}
-    for split in ("train", "validation", "test"):
-        path = folder / split_file(config, split)
-        if path.is_file():
-            out[split] = pq.read_table(path).to_pylist()
-    return out
 
 
 def _block(folder: Path, config: str) -> dict:
@@ -47,7 +37,7 @@ def test_ukp_argmin_with_topic(tmp_path: Path) -> None:
     block = _block(out, "ukp-argmin")
     assert block["pair_features"] == "topic"
     assert block["labels"] == ["Argument_against", "Argument_for", "NoArgument"]
-    rows = _rows(out, "ukp-argmin")
+    rows = config_rows(out, "ukp-argmin")
     assert sorted(rows) == ["test", "train", "validation"] and len(rows["train"]) == 10
     first = {r["id"]: r for r in rows["train"]}["argmin.tsv/train/h0"]
     assert first["sentence1"] == "Sentence number 0 about nuclear energy ."
@@ -65,7 +55,7 @@ def test_sentiment_tsv_one_file_per_split(tmp_path: Path) -> None:
         files.append(f"{split}={path}")
     out = build_classification(files, preset="sentiment-tsv", lang="es", out=tmp_path / "ds").out
     assert validate(out).ok
-    rows = _rows(out, "sentiment-tsv")
+    rows = config_rows(out, "sentiment-tsv")
     assert {s: len(r) for s, r in rows.items()} == {"train": 8, "validation": 8, "test": 8}
     assert _block(out, "sentiment-tsv")["labels"] == ["0", "1"]
     assert rows["test"][1]["tokens"] == ["a", "good", "film", "number", "test", "1"]
@@ -80,7 +70,7 @@ def test_sqc_lines_and_ratio_split(tmp_path: Path) -> None:
     path.write_bytes(("\n".join(lines) + "\n").encode("iso-8859-1"))  # not UTF-8: detected
     out = build_classification([path], preset="sqc", lang="es", out=tmp_path / "ds").out
     assert validate(out).ok
-    rows = _rows(out, "sqc")
+    rows = config_rows(out, "sqc")
     assert _block(out, "sqc")["labels"] == ["DESC", "HUM", "LOC", "NUM"]
     texts = {r["sentence"] for split in rows.values() for r in split}
     assert "¿Pregunta número 7 ?" in texts
@@ -129,7 +119,7 @@ def test_paws_and_sick_e(tmp_path: Path) -> None:
     ]
     sick.write_text(head + "\n" + "\n".join(body) + "\n", encoding="utf-8")
     s = build_pairs([sick], preset="sick-e", lang="en", out=tmp_path / "s").out
-    rows = _rows(s, "sick-e")
+    rows = config_rows(s, "sick-e")
     assert {k: len(v) for k, v in rows.items()} == {"train": 6, "validation": 6, "test": 6}
     assert sorted(r["id"] for r in rows["train"]) == sorted(
         f"SICK.txt/train/{i}" for i in (0, 3, 6, 9, 12, 15)
@@ -153,7 +143,7 @@ def test_own_csv_with_column_mapping(tmp_path: Path) -> None:
         lang="en",
         out=tmp_path / "ds",
     ).out
-    rows = _rows(out, "mine")
+    rows = config_rows(out, "mine")
     assert "Hello, world 0" in {r["sentence"] for r in rows["train"]}  # quoted comma kept
     with pytest.raises(UsageError, match="map the column"):
         build_classification([path], columns={"text": "txt"}, lang="en", out=tmp_path / "x")
@@ -206,7 +196,7 @@ def test_translated_files_say_so_per_row(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = tmp_path / "mt"
     assert validate(out).ok, str(validate(out))
-    for rows in _rows(out, "sentiment-tsv").values():
+    for rows in config_rows(out, "sentiment-tsv").values():
         assert {r["sample_creation"] for r in rows} == {"machine-translated"}
     front, body = read_readme(out / "README.md")
     assert front["polyprobe"]["parameters"]["translation"] == {
@@ -219,7 +209,7 @@ def test_translated_files_say_so_per_row(tmp_path: Path) -> None:
     }
     assert "machine translated from en by opus-mt-en-de" in body
     native = build_classification(files, preset="sentiment-tsv", lang="de", out=tmp_path / "n")
-    assert "sample_creation" not in _rows(native.out, "sentiment-tsv")["train"][0]
+    assert "sample_creation" not in config_rows(native.out, "sentiment-tsv")["train"][0]
     done = run(tmp_path / "x", "--translator", "opus-mt-en-de")
     assert done.returncode == 2
     assert "--translator and its details need --sample-creation" in done.stderr

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
+from conftest import config_rows
 
 from polyprobe.builders.recipes.parallel import build_parallel
 from polyprobe.cards.card import read_readme
-from polyprobe.cards.folder import split_file
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.parallel import align, document_split, pud_original_language
@@ -27,16 +26,6 @@ def pud(data_dir: Path, tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("pud") / "pud-parallel"
     result = build_parallel(paths, out=out, jobs=1)
     return result
-
-
-def _rows(folder: Path, config: str) -> dict[str, list[dict]]:
-    """split -> rows of a config, read from its parquet files."""
-    out = {}
-    for split in ("train", "validation", "test"):
-        path = folder / split_file(config, split)
-        if path.is_file():
-            out[split] = pq.read_table(path).to_pylist()
-    return out
 
 
 def test_folder_validates_and_the_wide_config_loads(pud, hf_offline) -> None:
@@ -57,7 +46,7 @@ def test_folder_validates_and_the_wide_config_loads(pud, hf_offline) -> None:
 def test_same_sent_id_same_split_in_every_config(pud) -> None:
     """Every per-language config (every variant) and the wide config put a sentence in the
     split of its document; no document is in two splits."""
-    wide = _rows(pud.out, "parallel")
+    wide = config_rows(pud.out, "parallel")
     split_of = {r["sent_id"]: s for s, rows in wide.items() for r in rows}
     doc_split: dict[str, str] = {}
     for s, rows in wide.items():
@@ -70,7 +59,7 @@ def test_same_sent_id_same_split_in_every_config(pud) -> None:
     assert {c.split(".")[0].rpartition("-")[2] for c in configs} == set(LANGS)
     checked = 0
     for config in configs:
-        for split, rows in _rows(pud.out, config).items():
+        for split, rows in config_rows(pud.out, config).items():
             for row in rows:
                 sent_id = row["id"].split("/")[1]
                 assert split_of[sent_id] == split, (config, row["id"])
@@ -119,12 +108,12 @@ def test_hand_checked_labels_in_three_languages(pud) -> None:
         },
         "n05002020": {"subject_number": ("Sing", "Sing", "Plur"), "tense": ("Pres",) * 3},
     }
-    wide = {r["sent_id"]: r for rows in _rows(pud.out, "parallel").values() for r in rows}
+    wide = {r["sent_id"]: r for rows in config_rows(pud.out, "parallel").values() for r in rows}
     for sent_id, tasks in expected.items():
         for task, labels in tasks.items():
             for lang, label in zip(("en", "de", "ru"), labels, strict=True):
                 assert wide[sent_id][task][lang] == label, (sent_id, task, lang)
-                config = _rows(pud.out, f"{task}-{lang}")
+                config = config_rows(pud.out, f"{task}-{lang}")
                 names = read_readme(pud.out / "README.md")[0]["polyprobe"]["configs"][
                     f"{task}-{lang}"
                 ]["labels"]
@@ -179,14 +168,14 @@ def test_every_per_language_row_says_how_it_was_made(pud, hf_offline) -> None:
         ("de", "n02002007", "n01001013"),
         ("en", "n01001013", "n02002007"),
     ):
-        rows = _rows(pud.out, f"sentence_length-{lang}")
+        rows = config_rows(pud.out, f"sentence_length-{lang}")
         by_id = {r["id"].split("/")[1]: r for split in rows.values() for r in split}
         assert by_id[native]["sample_creation"] == "native"
         assert by_id[translated]["sample_creation"] == "human-translated"
     checked = 0
     for config in (p.name for p in (pud.out / "data").iterdir() if p.name != "parallel"):
         lang = config.split(".")[0].rpartition("-")[2]
-        for rows in _rows(pud.out, config).values():
+        for rows in config_rows(pud.out, config).values():
             for row in rows:
                 sid = row["id"].split("/")[1]
                 expected = "native" if pud_original_language(sid) == lang else "human-translated"
@@ -198,7 +187,7 @@ def test_every_per_language_row_says_how_it_was_made(pud, hf_offline) -> None:
 
 
 def align_rows(pud) -> list[str]:
-    rows = _rows(pud.out, "parallel")
+    rows = config_rows(pud.out, "parallel")
     return [r["sent_id"] for split in rows.values() for r in split]
 
 
@@ -250,7 +239,7 @@ def test_parallel_treebanks_other_than_pud(tmp_path: Path, data_dir: Path) -> No
     options = {"tasks": ["sentence_length"], "min_per_class": (1, 1, 1)}
     told = build_parallel([en, de], out=tmp_path / "told", original_language="en", **options)
     assert validate(told.out).ok, str(validate(told.out))
-    rows = [r for split in _rows(told.out, "parallel").values() for r in split]
+    rows = [r for split in config_rows(told.out, "parallel").values() for r in split]
     assert sorted(r["sent_id"] for r in rows) == ["s1", "s2", "s3"]
     assert {r["label"] for r in rows} == {0}
     assert all(r["sample_creation"] == {"en": "native", "de": "human-translated"} for r in rows)
@@ -258,7 +247,7 @@ def test_parallel_treebanks_other_than_pud(tmp_path: Path, data_dir: Path) -> No
     assert front["polyprobe"]["configs"]["parallel"]["labels"] == ["en"]
     assert front["pretty_name"] == "polyprobe parallel probing suite (parallel treebanks)"
     untold = build_parallel([en, de], out=tmp_path / "untold", **options)
-    rows = [r for split in _rows(untold.out, "parallel").values() for r in split]
+    rows = [r for split in config_rows(untold.out, "parallel").values() for r in split]
     assert all(r["sample_creation"] == {"en": "unknown", "de": "unknown"} for r in rows)
     pud = [data_dir / "ud" / "UD_English-PUD", data_dir / "ud" / "UD_German-PUD"]
     with pytest.raises(UsageError, match="PUD's sentence ids give each sentence's original"):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from conftest import config_rows
 
 from polyprobe.builders.recipes.parallel import build_parallel
 from polyprobe.cards.card import read_readme
@@ -31,17 +32,8 @@ PUD = {"en": "English", "de": "German", "ru": "Russian"}
 FLOORS = {"min_per_class": (1, 1, 1), "tasks": ["sentence_length"]}
 
 
-def _rows(folder: Path, config: str) -> dict[str, list[dict]]:
-    out = {}
-    for split in ("train", "validation", "test"):
-        path = folder / split_file(config, split)
-        if path.is_file():
-            out[split] = pq.read_table(path).to_pylist()
-    return out
-
-
 def _all(folder: Path, config: str) -> list[dict]:
-    return [r for rows in _rows(folder, config).values() for r in rows]
+    return [r for rows in config_rows(folder, config).values() for r in rows]
 
 
 # ---------------------------------------------------------------- fixtures written here
@@ -80,7 +72,7 @@ def test_line_aligned_files_build_and_validate(tmp_path: Path) -> None:
     assert line3["sample_creation"] == {"en": "native", "de": "human-translated"}
     assert line3["original_language"] == "en"
     # no ids file: every line is its own document, split by its hash
-    for split, rows in _rows(result.out, "parallel").items():
+    for split, rows in config_rows(result.out, "parallel").items():
         for r in rows:
             assert r["doc_id"] == r["id"]
             assert split == {"dev": "validation"}.get(
@@ -133,7 +125,7 @@ def test_ids_file_gives_ids_and_documents(tmp_path: Path) -> None:
     assert {r["id"]: r["doc_id"] for r in wide} == {
         f"s{i}": f"doc{(i + 1) // 2}" for i in range(1, N + 1)
     }
-    split_of = {r["id"]: s for s, rows in _rows(result.out, "parallel").items() for r in rows}
+    split_of = {r["id"]: s for s, rows in config_rows(result.out, "parallel").items() for r in rows}
     assert split_of["s1"] == split_of["s2"] and split_of["s5"] == split_of["s6"]
     # a duplicate id in the ids file: file:line, or the line dropped in every language
     dup = _write(tmp_path / "dup", ["s1", "s2", "s3", "s2", *(f"s{i}" for i in range(5, N + 1))])
@@ -388,10 +380,10 @@ def pud_files(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[
 
 def test_text_builds_agree_with_the_treebank_build(pud_files) -> None:
     """Same ids in the same splits, same texts in every language, same sample_creation."""
-    tb = _rows(pud_files["treebank"], "parallel")
+    tb = config_rows(pud_files["treebank"], "parallel")
     for kind in ("tsv", "lines"):
         assert validate(pud_files[kind]).ok, str(validate(pud_files[kind]))
-        got = _rows(pud_files[kind], "parallel")
+        got = config_rows(pud_files[kind], "parallel")
         assert sorted(got) == sorted(tb) == ["test", "train", "validation"]
         for split in tb:
             assert [r["sent_id"] for r in got[split]] == [r["sent_id"] for r in tb[split]]
@@ -404,7 +396,7 @@ def test_text_builds_agree_with_the_treebank_build(pud_files) -> None:
     # per-language configs: every sentence in its document's split, as the treebank build
     split_of = {r["sent_id"]: s for s, rows in tb.items() for r in rows}
     for lang in PUD:
-        rows = _rows(pud_files["tsv"], f"sentence_length-{lang}")
+        rows = config_rows(pud_files["tsv"], f"sentence_length-{lang}")
         ids = set()
         for split, split_rows in rows.items():
             for row in split_rows:

@@ -10,12 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
+from conftest import config_rows
 
 from polyprobe.builders.recipes.trec import build_trec
 from polyprobe.cards.card import read_readme
-from polyprobe.cards.folder import split_file
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.translations import TranslationProvenance
@@ -26,13 +25,6 @@ REPO = Path(__file__).resolve().parent.parent
 def transform(text: str) -> str:
     """Reversible: reverse every word's letters and the word order."""
     return " ".join(word[::-1] for word in reversed(text.split()))
-
-
-def _rows(folder: Path, config: str) -> dict[str, list[dict]]:
-    return {
-        split: pq.read_table(folder / split_file(config, split)).to_pylist()
-        for split in ("train", "test")
-    }
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +53,7 @@ def builds(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str
 def test_same_ids_labels_splits_and_drops(builds: dict[str, Path]) -> None:
     assert validate(builds["de"]).ok, str(validate(builds["de"]))
     for config in ("coarse", "fine"):
-        en, de = _rows(builds["en"], config), _rows(builds["de"], config)
+        en, de = config_rows(builds["en"], config), config_rows(builds["de"], config)
         for split in ("train", "test"):
             assert [r["id"] for r in de[split]] == [r["id"] for r in en[split]]
             assert [r["label"] for r in de[split]] == [r["label"] for r in en[split]]
@@ -74,9 +66,9 @@ def test_same_ids_labels_splits_and_drops(builds: dict[str, Path]) -> None:
     # every translated row says how it was made; the English build has no such column
     for config in ("coarse", "fine"):
         for split in ("train", "test"):
-            rows = _rows(builds["de"], config)[split]
+            rows = config_rows(builds["de"], config)[split]
             assert {r["sample_creation"] for r in rows} == {"machine-translated"}
-            assert "sample_creation" not in _rows(builds["en"], config)[split][0]
+            assert "sample_creation" not in config_rows(builds["en"], config)[split][0]
     en_report = json.loads((builds["en"] / "report.json").read_text())
     de_report = json.loads((builds["de"] / "report.json").read_text())
     assert de_report["trec-coarse"]["task_drops"] == en_report["trec-coarse"]["task_drops"]
@@ -151,7 +143,7 @@ def test_line_aligned_file_through_the_command(data_dir: Path, builds, tmp_path:
         cmd, capture_output=True, text=True, env={"PYTHONPATH": str(REPO)} | _env()
     )
     assert done.returncode == 0, done.stderr
-    assert _rows(out, "coarse")["test"] == _rows(builds["de"], "coarse")["test"]
+    assert config_rows(out, "coarse")["test"] == config_rows(builds["de"], "coarse")["test"]
 
 
 def _env() -> dict[str, str]:

@@ -7,25 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
-from conftest import all_treebanks
+from conftest import all_treebanks, config_rows
 
 from polyprobe.builders.recipes.ud import build_ud
 from polyprobe.builders.registry import resolve_task_names
 from polyprobe.cards.card import read_readme
-from polyprobe.cards.folder import split_file
 from polyprobe.cards.validate import validate
 from polyprobe.errors import UsageError
-
-
-def _rows(folder: Path, config: str) -> dict[str, list[dict]]:
-    out = {}
-    for split in ("train", "validation", "test"):
-        path = folder / split_file(config, split)
-        if path.is_file():
-            out[split] = pq.read_table(path).to_pylist()
-    return out
 
 
 def _labelled(folder: Path, config: str, sent_id: str) -> list[tuple[str, dict]]:
@@ -33,7 +22,7 @@ def _labelled(folder: Path, config: str, sent_id: str) -> list[tuple[str, dict]]
     names = read_readme(folder / "README.md")[0]["polyprobe"]["configs"][config]["labels"]
     return [
         (split, {**row, "label": names[row["label"]]})
-        for split, rows in _rows(folder, config).items()
+        for split, rows in config_rows(folder, config).items()
         for row in rows
         if row["id"].split("/")[1] == sent_id
     ]
