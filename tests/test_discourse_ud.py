@@ -378,3 +378,45 @@ def test_rebuild_is_byte_identical(ud_dir: Path, tmp_path: Path) -> None:
         assert (built[0].out / rel).read_bytes() == (built[1].out / rel).read_bytes()
     sp = [rows(b.out, "sentence_position.natural-full", "train") for b in (built[0], built[2])]
     assert [r["label"] for r in sp[0]] != [r["label"] for r in sp[1]]
+
+
+def test_documents_are_grouped_from_the_sentence_readings(
+    ud_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that runs sentence and document tasks reads the treebank once per pass for
+    both (the documents are grouped from the sentences it reads); the document configs are
+    byte for byte those of the document tasks built on their own, which read the treebank
+    themselves. German PUD is a test file of 1,000 sentences in 397 documents."""
+    from polyprobe.builders.discourse.family import DocumentFamily
+    from polyprobe.builders.recipes.ud import TreebankFamily
+
+    readings: list[str] = []
+    for family in (TreebankFamily, DocumentFamily):
+        real = family.records
+
+        def counting(self, on_invalid, skipped, real=real):
+            readings.append(type(self).__name__)
+            return real(self, on_invalid, skipped)
+
+        monkeypatch.setattr(family, "records", counting)
+    doc_tasks = ["sentence_position", "binary_sentence_ordering"]
+    built = {}
+    for name, tasks in (("alone", doc_tasks), ("with_sentences", [*doc_tasks, "tense"])):
+        readings.clear()
+        built[name] = build_ud(
+            [ud_dir / "UD_German-PUD"],
+            lang="de",
+            out=tmp_path / name,
+            tasks=tasks,
+            min_per_class=(5, 2, 2),
+            jobs=1,
+        ).out
+        # two passes (tense and the document tasks observe), one reading each
+        reader = "DocumentFamily" if name == "alone" else "TreebankFamily"
+        assert readings == [reader, reader], name
+    files = sorted(
+        p.relative_to(built["alone"]) for p in built["alone"].rglob("data/*/*.parquet")
+    )
+    assert files and all(f.parts[1].split(".")[0] in doc_tasks for f in files)
+    for rel in files:
+        assert (built["alone"] / rel).read_bytes() == (built["with_sentences"] / rel).read_bytes()

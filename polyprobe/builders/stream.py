@@ -30,7 +30,7 @@ import numpy as np
 from polyprobe.builders.assemble import AssembledTask, CandidateSet, assemble, rows_reader
 from polyprobe.builders.build import BuildOptions, Outcome, Progress
 from polyprobe.builders.record_rows import canonical_sentences, materialise
-from polyprobe.builders.task import SCORE_COLUMN, Candidate, Fit, Shared, Task
+from polyprobe.builders.task import SCORE_COLUMN, Candidate, Fit, Observation, Shared, Task
 from polyprobe.builders.variants import CandidateColumns, SplitSpec, VariantSettings
 from polyprobe.errors import InfeasibleError, InputError
 from polyprobe.hashing import stable_u64
@@ -156,33 +156,26 @@ def first_pass(
     tasks: Sequence[Task[Any]],
     on_invalid: str,
     *,
-    hashes: array[int] | None = None,
     observe_all: Callable[[Any], None] | None = None,
-    progress: Progress | None = None,
 ) -> tuple[list[Fit], dict[str, Any]]:
     """Show every record to the tasks that need a first pass, then fit every task. Returns
     the fits and what the tasks that observed derived (the card's profile entries).
-
-    ``hashes``: every record's text hash is appended to it in stream order when the pass
-    runs, so the candidate pass need not compute them again. ``progress`` wraps the pass's
-    :class:`RecordPass` (this process only: a bar cannot cross processes)."""
+    ``observe_all`` sees every record too (``polyprobe profile``'s counts)."""
     observations = [t.observation() for t in tasks]
-    watching = [(t, o) for t, o in zip(tasks, observations, strict=True) if o is not None]
-    if watching or observe_all is not None:
-        observers = [o.observe for _, o in watching]
-        text_hash = family.text_hash
-        record_hash = hashes.append if hashes is not None else None
-        stream: Iterable[Any] = family.records(on_invalid, Counter())
-        if progress is not None:
-            stream = progress(RecordPass(stream, "pass 1/2 (observe)"))
-        for record in stream:
+    observers = [o.observe for o in observations if o is not None]
+    if observers or observe_all is not None:
+        for record in family.records(on_invalid, Counter()):
             shared = Shared(record)
             for observe in observers:
                 observe(record, shared)
             if observe_all is not None:
                 observe_all(record)
-            if record_hash is not None:
-                record_hash(text_hash(record, shared))
+    return _fits(tasks, observations)
+
+
+def _fits(
+    tasks: Sequence[Task[Any]], observations: Sequence[Observation | None]
+) -> tuple[list[Fit], dict[str, Any]]:
     fits = [t.fit(o) for t, o in zip(tasks, observations, strict=True)]
     derived = {
         t.name: dict(f.report)
@@ -207,44 +200,86 @@ class WriteJob:
     staging: Path
 
 
-def shard_pass(
-    job: ShardJob, progress: Progress | None = None
-) -> tuple[ShardResult, list[WriteJob]]:
-    """Read, observe, fit and spool the candidates of the tasks ``job.tasks``; returns what the
-    card needs and one write job per task (see :func:`write_task`). ``progress`` wraps each
-    pass over the records (:class:`RecordPass`); only the shard run in the build's own process
-    gets one."""
-    family = job.family
-    tasks, profile = family.open_tasks(job.tasks)
-    first_hashes: array[int] = array("Q")
-    fits, profile["tasks"] = first_pass(
-        family, tasks, job.on_invalid, hashes=first_hashes, progress=progress
-    )
-    work = Path(tempfile.mkdtemp(prefix="shard-", dir=job.work))
-    spools = [CandidateSpool(work / f"{t.name}.arrow", t.input_columns, job.seed) for t in tasks]
-    label_index = [{n: i for i, n in enumerate(f.label_names)} for f in fits]
-    skipped: Counter[str] = Counter()
-    group_writer = StringSpool(work / "groups.arrow")
-    known = len(first_hashes)
-    text_hashes = first_hashes if known else array("Q")
-    stream: Iterable[Any] = family.records(job.on_invalid, skipped)
-    if progress is not None:  # the first pass counted the records, if it ran
-        desc = "pass 2/2 (candidates)" if known else "reading (candidates)"
-        stream = progress(RecordPass(stream, desc, known or None))
-    identity, record_text_hash = family.identity, family.text_hash
-    work_items = list(zip(tasks, fits, spools, label_index, strict=True))
-    index = -1
-    for index, record in enumerate(stream):
+class Deriver(Protocol):
+    """How a derived family makes its records from its base family's, one base record at a
+    time (``build ud``: sentences grouped into their ``# newdoc`` documents)."""
+
+    def push(self, record: Any) -> Iterable[Any]:
+        """The derived records this base record completes (often none)."""
+        ...
+
+    def close(self) -> Iterable[Any]:
+        """The derived records still open when the base stream ends."""
+        ...
+
+
+def base_of(family: RecordFamily) -> RecordFamily | None:
+    """The family whose records ``family``'s are made from, when it says so (a
+    ``base`` attribute and a ``deriver()`` method): a process that runs tasks of both reads
+    the inputs once for both."""
+    return getattr(family, "base", None)
+
+
+class PartRun:
+    """One part of a shard (a stream's tasks in this process) through its two passes, fed
+    one record at a time: so that a part whose records derive from another part's (documents
+    from sentences) is fed from the same reading, and each pass reads the inputs once.
+
+    Pass 1 (:meth:`observe` each record, then :meth:`fit`) runs only when a task observes;
+    pass 2 (:meth:`add` each record, then :meth:`finish`) spools every task's candidates."""
+
+    def __init__(self, job: ShardJob) -> None:
+        self.job = job
+        self.family = job.family
+        self.tasks, self.profile = job.family.open_tasks(job.tasks)
+        self.observations = [t.observation() for t in self.tasks]
+        self.observers = [o.observe for o in self.observations if o is not None]
+        # every record's text hash, in stream order: from pass 1 when it runs (pass 2 then
+        # reuses them and checks the count), else from pass 2
+        self.text_hashes: array[int] = array("Q")
+        self.known = 0
+        self.index = -1
+        self.skipped: Counter[str] = Counter()
+        self.fits: list[Fit] = []
+
+    @property
+    def observes(self) -> bool:
+        return bool(self.observers)
+
+    def observe(self, record: Any) -> None:
         shared = Shared(record)
-        source, record_id, split_code = identity(record)
+        for observe in self.observers:
+            observe(record, shared)
+        self.text_hashes.append(self.family.text_hash(record, shared))
+
+    def fit(self) -> None:
+        """Fit every task, and open the candidate pass: one spool per task and the records'
+        group names, in this part's own folder."""
+        self.fits, self.profile["tasks"] = _fits(self.tasks, self.observations)
+        self.known = len(self.text_hashes)
+        self.work = Path(tempfile.mkdtemp(prefix="shard-", dir=self.job.work))
+        self.spools = [
+            CandidateSpool(self.work / f"{t.name}.arrow", t.input_columns, self.job.seed)
+            for t in self.tasks
+        ]
+        self.group_writer = StringSpool(self.work / "groups.arrow")
+        labels = [{n: i for i, n in enumerate(f.label_names)} for f in self.fits]
+        self.work_items = list(zip(self.tasks, self.fits, self.spools, labels, strict=True))
+
+    def add(self, record: Any) -> None:
+        """Spool the candidates every task makes of one record (pass 2)."""
+        self.index += 1
+        index = self.index
+        shared = Shared(record)
+        source, record_id, split_code = self.family.identity(record)
         group_name = f"{source}/{record_id}"
-        if index < known:  # the first pass hashed it
-            text_hash = text_hashes[index]
+        if index < self.known:  # the first pass hashed it
+            text_hash = self.text_hashes[index]
         else:
-            text_hash = record_text_hash(record, shared)
-            text_hashes.append(text_hash)
-        group_writer.add(group_name)
-        for t, fit, spool, labels in work_items:
+            text_hash = self.family.text_hash(record, shared)
+            self.text_hashes.append(text_hash)
+        self.group_writer.add(group_name)
+        for t, fit, spool, labels in self.work_items:
             for cand in t.candidates(record, fit, shared):
                 scored = t.metadata.scored
                 spool.add(
@@ -259,61 +294,129 @@ def shard_pass(
                     split_code,
                     None if cand.group is None else f"{source}/{cand.group}",
                 )
-    groups = group_writer.close()
-    if groups is not None:
-        groups.close()
-    n_records = len(text_hashes)
-    if known and index + 1 != known:
-        raise InputError(
-            family.describe_input(),
-            None,
-            f"the input changed during the build: the first pass read {known} records, "
-            f"the second {index + 1}",
-            "changed-input",
-        )
-    if n_records == 0 or groups is None:
-        raise InfeasibleError("no records could be read from the inputs")
-    # Per record only its canonical record (an int32) is kept, on disk: group names are
-    # re-read from their spool a row group at a time when rows are written.
-    canonical, n_distinct, n_repeated = canonical_sentences(
-        np.frombuffer(text_hashes, dtype=np.uint64)
-    )
-    np.save(work / "canonical.npy", canonical)
-    result = ShardResult(
-        tasks=list(job.tasks),
-        recipes={
-            t.name: {
-                "name": t.name,
-                "recipe_version": t.metadata.recipe_version,
-                "parameters": t.parameters(f),
-            }
-            for t, f in zip(tasks, fits, strict=True)
-        },
-        profile=profile,
-        skipped=dict(sorted(skipped.items())),
-        duplicates={
-            "sentences_read": int(n_records),
-            "duplicate_sentences": int(n_records - n_distinct),
-            "groups_with_duplicates": int(n_repeated),
-        },
-    )
-    jobs = []
-    for t, fit, spool in zip(tasks, fits, spools, strict=True):
-        reader = spool.close()
-        if reader is not None:
-            reader.close()
-        jobs.append(
-            WriteJob(
-                SpooledTask.of(t, fit),
-                spool.path,
-                len(spool),
-                work,
-                job.settings,
-                job.seed,
-                job.staging,
+
+    def finish(self) -> tuple[ShardResult, list[WriteJob]]:
+        """Close the spools; what the card needs and one write job per task (see
+        :func:`write_task`)."""
+        family, job, work = self.family, self.job, self.work
+        groups = self.group_writer.close()
+        if groups is not None:
+            groups.close()
+        n_records = len(self.text_hashes)
+        if self.known and self.index + 1 != self.known:
+            raise InputError(
+                family.describe_input(),
+                None,
+                f"the input changed during the build: the first pass read {self.known} "
+                f"records, the second {self.index + 1}",
+                "changed-input",
             )
+        if n_records == 0 or groups is None:
+            raise InfeasibleError("no records could be read from the inputs")
+        # Per record only its canonical record (an int32) is kept, on disk: group names are
+        # re-read from their spool a row group at a time when rows are written.
+        canonical, n_distinct, n_repeated = canonical_sentences(
+            np.frombuffer(self.text_hashes, dtype=np.uint64)
         )
-    return result, jobs
+        np.save(work / "canonical.npy", canonical)
+        result = ShardResult(
+            tasks=list(job.tasks),
+            recipes={
+                t.name: {
+                    "name": t.name,
+                    "recipe_version": t.metadata.recipe_version,
+                    "parameters": t.parameters(f),
+                }
+                for t, f in zip(self.tasks, self.fits, strict=True)
+            },
+            profile=self.profile,
+            skipped=dict(sorted(self.skipped.items())),
+            duplicates={
+                "sentences_read": int(n_records),
+                "duplicate_sentences": int(n_records - n_distinct),
+                "groups_with_duplicates": int(n_repeated),
+            },
+        )
+        jobs = []
+        for t, fit, spool in zip(self.tasks, self.fits, self.spools, strict=True):
+            reader = spool.close()
+            if reader is not None:
+                reader.close()
+            jobs.append(
+                WriteJob(
+                    SpooledTask.of(t, fit),
+                    spool.path,
+                    len(spool),
+                    work,
+                    job.settings,
+                    job.seed,
+                    job.staging,
+                )
+            )
+        return result, jobs
+
+
+def _read_together(
+    lead: PartRun,
+    followers: Sequence[PartRun],
+    progress: Progress | None,
+) -> None:
+    """Both passes of ``lead`` and of the parts whose records derive from its records, each
+    pass one reading of ``lead``'s inputs. ``progress`` wraps each reading."""
+
+    def reading(desc: str, skipped: Counter[str], count: int | None = None) -> Iterable[Any]:
+        stream: Iterable[Any] = lead.family.records(lead.job.on_invalid, skipped)
+        if progress is not None:
+            stream = progress(RecordPass(stream, desc, count))
+        return stream
+
+    def feed(
+        stream: Iterable[Any], lead_step: Callable[[Any], None] | None, steps: list[Any]
+    ) -> None:
+        derivers = [(part.family.deriver(), step) for part, step in steps]
+        for record in stream:
+            if lead_step is not None:
+                lead_step(record)
+            for deriver, step in derivers:
+                for derived in deriver.push(record):
+                    step(derived)
+        for deriver, step in derivers:
+            for derived in deriver.close():
+                step(derived)
+
+    observing = [p for p in followers if p.observes]
+    if lead.observes or observing:
+        feed(
+            reading("pass 1/2 (observe)", Counter()),  # invalid records: counted in pass 2
+            lead.observe if lead.observes else None,
+            [(p, p.observe) for p in observing],
+        )
+    for part in (lead, *followers):
+        part.fit()
+    known = lead.known
+    feed(
+        reading(
+            "pass 2/2 (candidates)" if known else "reading (candidates)",
+            lead.skipped,
+            known or None,
+        ),
+        lead.add,
+        [(p, p.add) for p in followers],
+    )
+    for part in followers:  # they read what the lead read
+        part.skipped.update(lead.skipped)
+
+
+def shard_pass(
+    job: ShardJob, progress: Progress | None = None
+) -> tuple[ShardResult, list[WriteJob]]:
+    """Read, observe, fit and spool the candidates of the tasks ``job.tasks``; returns what the
+    card needs and one write job per task (see :func:`write_task`). ``progress`` wraps each
+    pass over the records (:class:`RecordPass`); only the shard run in the build's own process
+    gets one."""
+    part = PartRun(job)
+    _read_together(part, [], progress)
+    return part.finish()
 
 
 def scored_inputs(task: Task[Any], cand: Candidate) -> dict[str, Any]:
@@ -401,12 +504,27 @@ class RecordStream:
 def run_shard_parts(
     parts: tuple[ShardJob, ...], progress: Progress | None = None
 ) -> tuple[list[ShardResult], list[WriteJob]]:
-    """One process's share of a build: :func:`shard_pass` over each part (a stream's tasks
-    in this shard), one after the other; the results in part order and every write job."""
+    """One process's share of a build: both passes of each part (a stream's tasks in this
+    shard); a part whose family derives its records from another part's family (see
+    :func:`base_of`) is fed from that part's readings, so the inputs are read once per pass.
+    The results in part order and every write job."""
+    runs = [PartRun(p) for p in parts]
+    followers: dict[int, list[PartRun]] = {}
+    leads: list[PartRun] = []
+    for run in runs:
+        base = base_of(run.family)
+        lead = next((i for i, r in enumerate(runs) if base is not None and r.family == base), None)
+        if lead is None:
+            leads.append(run)
+        else:
+            followers.setdefault(lead, []).append(run)
+    for i, run in enumerate(runs):
+        if run in leads:
+            _read_together(run, followers.get(i, []), progress)
     results: list[ShardResult] = []
     jobs: list[WriteJob] = []
-    for part in parts:
-        result, listed = shard_pass(part, progress)
+    for run in runs:
+        result, listed = run.finish()
         results.append(result)
         jobs += listed
     return results, jobs
@@ -423,8 +541,10 @@ def run_record_streams(
 ) -> list[Outcome]:
     """:func:`run_record_tasks` for several streams at once, one outcome per stream: their
     tasks are planned together onto ``jobs`` processes (a task of one stream and a task of
-    another may share a process, each stream read on its own), so a second, smaller stream
-    fills the processes rather than running after the first on one of them."""
+    another may share a process), so a second, smaller stream fills the processes rather than
+    running after the first on one of them. Where a process runs tasks of a stream and of
+    one derived from it (documents grouped from sentences), each pass reads the inputs once
+    for both (:func:`run_shard_parts`)."""
     from functools import partial
 
     from polyprobe.cards.folder import make_owned_dir, sweep_orphans

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gzip
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,20 +95,47 @@ def _follows(previous: Sentence, sentence: Sentence) -> bool:
     return sentence.line - expected < SKIP_GAP_LINES
 
 
-def ud_documents(
-    sentences: Iterable[Sentence], counts: Counter[str] | None = None
-) -> Iterator[Document]:
-    """The documents of a stream of sentences, in stream order, one sentence a unit.
+class DocumentGrouper:
+    """Sentences in, their documents out, one sentence at a time (:func:`ud_documents` is a
+    stream of it): a build that reads the treebanks for its sentence tasks pushes the same
+    sentences here, so its document tasks need no reading of their own.
 
-    ``counts`` (when given) receives ``documents``, ``sentences in documents``, ``sentences
-    without a document`` and ``documents cut at a skipped sentence``. ``unit_ids`` are the
-    sentences' ``sent_id``s."""
-    tally = counts if counts is not None else Counter()
-    current: list[Sentence] = []
+    ``treebanks``: only sentences of these treebanks form documents (None: all). ``counts``
+    (when given) receives ``documents``, ``sentences in documents``, ``sentences without a
+    document`` and ``documents cut at a skipped sentence``. ``unit_ids`` are the sentences'
+    ``sent_id``s."""
 
-    def close() -> Document | None:
+    def __init__(
+        self, treebanks: Collection[str] | None = None, counts: Counter[str] | None = None
+    ) -> None:
+        self.treebanks = None if treebanks is None else frozenset(treebanks)
+        self.tally = counts if counts is not None else Counter()
+        self.current: list[Sentence] = []
+
+    def push(self, sentence: Sentence) -> list[Document]:
+        """The document this sentence closes (none, or the one before it)."""
+        if self.treebanks is not None and sentence.source.treebank not in self.treebanks:
+            return []
+        done: list[Document] = []
+        current = self.current
+        if current:
+            last = current[-1]
+            same = sentence.doc_id == last.doc_id and sentence.source.path == last.source.path
+            if not same or not _follows(last, sentence):
+                if same:
+                    self.tally["documents cut at a skipped sentence"] += 1
+                done = self.close()
+        if sentence.doc_id is None:
+            self.tally["sentences without a document"] += 1
+        else:
+            self.current.append(sentence)
+        return done
+
+    def close(self) -> list[Document]:
+        """The open document, when there is one (at the end of the sentences)."""
+        current = self.current
         if not current:
-            return None
+            return []
         first = current[0]
         assert first.doc_id is not None
         doc = Document(
@@ -120,28 +147,21 @@ def ud_documents(
             line=first.line,
             unit_ids=tuple(s.sent_id for s in current),
         )
-        tally["documents"] += 1
-        tally["sentences in documents"] += len(current)
-        current.clear()
-        return doc
+        self.tally["documents"] += 1
+        self.tally["sentences in documents"] += len(current)
+        self.current = []
+        return [doc]
 
+
+def ud_documents(
+    sentences: Iterable[Sentence], counts: Counter[str] | None = None
+) -> Iterator[Document]:
+    """The documents of a stream of sentences, in stream order, one sentence a unit (see
+    :class:`DocumentGrouper`)."""
+    grouper = DocumentGrouper(counts=counts)
     for sentence in sentences:
-        if current:
-            last = current[-1]
-            same = sentence.doc_id == last.doc_id and sentence.source.path == last.source.path
-            if not same or not _follows(last, sentence):
-                if same:
-                    tally["documents cut at a skipped sentence"] += 1
-                doc = close()
-                if doc is not None:
-                    yield doc
-        if sentence.doc_id is None:
-            tally["sentences without a document"] += 1
-            continue
-        current.append(sentence)
-    doc = close()
-    if doc is not None:
-        yield doc
+        yield from grouper.push(sentence)
+    yield from grouper.close()
 
 
 @dataclass(frozen=True)

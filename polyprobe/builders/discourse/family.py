@@ -13,7 +13,7 @@ is the one its source gives (a UD file's ``train``/``dev``/``test``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,17 @@ class DocumentFamily:
     profile: Mapping[str, Any] = field(default_factory=dict)
     defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     task_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # ``build ud``: the sentence family the documents are made from, and how (a
+    # :class:`~polyprobe.loaders.ud_documents.DocumentGrouper`); a process that runs tasks of
+    # both then reads the treebanks once per pass (``builders.stream.run_shard_parts``).
+    base: Any = None
+    grouping: Callable[[], Any] | None = None
+
+    def deriver(self) -> Any:
+        """A fresh grouper of the base family's records into these documents."""
+        if self.grouping is None:
+            raise ValueError("this document family is not derived from another family")
+        return self.grouping()
 
     def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
         tables = self.profile.get("tasks", {})

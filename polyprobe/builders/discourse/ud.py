@@ -4,8 +4,10 @@ record stream, merged with the sentence tasks' outcome into one.
 Why a second stream rather than document state inside the sentence stream: a document task
 needs a whole document (windows, a replacement from another document) and its rows are named
 and grouped by the document, which is exactly what a record of the stream is. The sentence
-tasks keep their stream (and their output) unchanged; the document stream reads the same
-files under the same ``--on-invalid`` policy. A treebank without ``# newdoc`` lines has no
+tasks keep their stream (and their output) unchanged; the document stream is the same
+sentences grouped by document: in a process that also runs sentence tasks it is fed from their
+readings (the treebanks are read once per pass), elsewhere it reads the same files under the
+same ``--on-invalid`` policy. A treebank without ``# newdoc`` lines has no
 documents: the tasks are then reported infeasible with that reason (no file order is ever taken
 for document order), and the sentence tasks build as before.
 """
@@ -13,6 +15,7 @@ for document order), and the sentence tasks build as before.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +26,7 @@ from polyprobe.builders.stream import first_pass
 from polyprobe.builders.task import Fit, Task, TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.languages import resolve_language
-from polyprobe.loaders.ud_documents import UdDocumentSource
+from polyprobe.loaders.ud_documents import DocumentGrouper, UdDocumentSource
 
 # Treebanks hold few documents (EWT 1,174, PUD 397), so ``build ud`` takes every window of a
 # document (``windows = 0``) for sentence position and coherence where DiscoEval took an
@@ -44,9 +47,11 @@ def document_family(
     split: SplitSpec,
     task_options: dict[str, dict[str, Any]] | None = None,
     profile_path: str | Path | None = None,
+    sentences: Any = None,
 ) -> tuple[DocumentFamily | None, list[str]]:
     """The document family over the treebanks that mark documents (None when none does),
-    and the names of those that do not."""
+    and the names of those that do not. ``sentences``: the build's sentence family over the
+    same treebanks (when it runs), which the documents are then grouped from."""
     from polyprobe.builders.profile import checked_profile
     from polyprobe.builders.registry import family_tasks
 
@@ -72,6 +77,10 @@ def document_family(
         profile=profile,
         defaults={n: {"windows": 0} for n in ALL_WINDOWS},
         task_options=dict(task_options or {}),
+        base=sentences,
+        grouping=None
+        if sentences is None
+        else partial(DocumentGrouper, frozenset(s.name for s in with_documents)),
     )
     return family, without
 

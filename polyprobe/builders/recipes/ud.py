@@ -189,10 +189,26 @@ class TreebankRecipe:
         from polyprobe.loaders.sources import input_bytes
         from polyprobe.runtime.shards import jobs_for
 
+        family = TreebankFamily(
+            sources=tuple(self.treebanks),
+            lang=resolve_language(options.lang).code,
+            seed=options.seed,
+            min_per_class=options.min_per_class,
+            split=self.split_spec,
+            profile_path=None if options.profile is None else str(options.profile),
+            task_options=self.task_options,
+        )
         documents, without = None, []
         if self.document_names:
+            # the documents are grouped from the sentence stream's readings when it has them
+            read_with = family if self.sentence_names and not self.top_up else None
             documents, without = document_family(
-                self.treebanks, options, self.split_spec, self.task_options, options.profile
+                self.treebanks,
+                options,
+                self.split_spec,
+                self.task_options,
+                options.profile,
+                sentences=read_with,
             )
         jobs = jobs_for(
             options.jobs,
@@ -202,15 +218,6 @@ class TreebankRecipe:
         streams: list[RecordStream] = []
         sentences = None
         if self.sentence_names:
-            family = TreebankFamily(
-                sources=tuple(self.treebanks),
-                lang=resolve_language(options.lang).code,
-                seed=options.seed,
-                min_per_class=options.min_per_class,
-                split=self.split_spec,
-                profile_path=None if options.profile is None else str(options.profile),
-                task_options=self.task_options,
-            )
             if self.top_up:
                 from polyprobe.builders.text.topup import run_top_up
 
