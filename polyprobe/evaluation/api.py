@@ -35,6 +35,7 @@ from polyprobe.evaluation.data import (
 from polyprobe.evaluation.diagnostics import probe_warnings
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
 from polyprobe.evaluation.heads import pair_representation
+from polyprobe.evaluation.logreg import probe_threads
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
 from polyprobe.evaluation.protocols import SplitArrays, majority_outcome, run_protocols
 from polyprobe.evaluation.results import (
@@ -483,6 +484,8 @@ class _EncoderWork:
         if enc.is_majority:
             result["probe"]["params"] = {"classifier": "train-majority"}
             result["probe"]["grid"] = {}
+        elif spec.device in (None, "cpu"):  # fits stopped at max_iter depend on it (logreg.py)
+            result["probe"]["cpu_threads"] = probe_threads()
         result["repetitions"] = repetitions_block(
             run.seeds, self.fit_seeds, self.sources, spec, enc
         )

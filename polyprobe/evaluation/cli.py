@@ -36,6 +36,10 @@ seeds: a seed varies the fold assignment (k-fold protocols), the MLP's initialis
   encoder), the probe is fitted once and the result says so; the control task is still
   repeated per seed (its labels are redrawn).
 
+threads: probe fits use one CPU thread unless POLYPROBE_THREADS=N (or auto: the idle
+  cores). Fits stopped at max_iter depend on the thread count, so the default keeps results
+  the same whatever the machine's load; the count is recorded as probe.cpu_threads.
+
 caches: embeddings in --cache (default $POLYPROBE_CACHE/embeddings, else
   ~/.cache/polyprobe/embeddings); a Hub dataset's Arrow files in --cache-dir (default
   $HF_DATASETS_CACHE, else ~/.cache/huggingface/datasets); a local dataset folder is read in

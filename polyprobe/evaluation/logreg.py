@@ -19,10 +19,15 @@ tests are SciPy L-BFGS-B's as scikit-learn calls it: max |gradient| ≤ ``tol`` 
 objective decrease ≤ 64·eps, else ``max_iter`` iterations. The products run in float32
 (features and the weights' copy), the loss, gradients and optimiser state in float64.
 
-Runs on any torch device (CPU default; ``cuda`` when asked). On CPU it uses the machine's idle
-cores (:func:`probe_threads`): on a machine already busier than its core count, torch's
-threads wait on each other at every operation (measured: 11× slower with 2 threads than with 1
-on 2 cores under a load of 15), so a busy machine gets one thread.
+Runs on any torch device (CPU default; ``cuda`` when asked). On CPU it uses
+:func:`probe_threads` threads: one unless ``POLYPROBE_THREADS`` says otherwise. Two reasons,
+both measured on TREC coarse (5,442 × 300, task + control, one seed, 2 cores): results of fits
+stopped at ``max_iter`` depend on the thread count (1 vs 2 threads: the control task's chosen C
+0.25 vs 0.5, its test accuracy 0.728 vs 0.726), so a default that followed the load average
+made results depend on what else ran on the machine; and under load torch's threads wait on
+each other at every operation (2 threads at load 9: 79 s CPU, 193 s wall against 1 thread's
+15 s CPU, 34 s wall). One thread gives the same numbers on every machine whatever its cores
+or load; the count is recorded in each result (``probe.cpu_threads``).
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
+
+from polyprobe.errors import UsageError
 
 HISTORY = 10  # L-BFGS memory (SciPy's maxcor default)
 ARMIJO = 1e-4
@@ -77,11 +84,19 @@ class Solutions:
 
 
 def probe_threads() -> int:
-    """CPU threads for the fits: ``POLYPROBE_THREADS`` when set, else the cores this process
-    may use minus the load already on them (at least 1)."""
-    env = os.environ.get("POLYPROBE_THREADS")
-    if env:
-        return max(1, int(env))
+    """CPU threads for the fits: ``POLYPROBE_THREADS`` when set (a count, or ``auto``: the
+    cores this process may use minus the load already on them, at least 1), else 1 — a
+    default that depends neither on the load nor on the machine's cores (module docstring)."""
+    env = os.environ.get("POLYPROBE_THREADS", "").strip()
+    if not env:
+        return 1
+    if env.lower() != "auto":
+        try:
+            return max(1, int(env))
+        except ValueError:
+            raise UsageError(
+                f"POLYPROBE_THREADS={env!r}: expected a thread count or 'auto'"
+            ) from None
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
