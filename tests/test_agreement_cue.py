@@ -72,6 +72,7 @@ def test_card_note_counts_the_cue_per_label(ewt) -> None:
     assert sing["shows_number"] + sing["no_cue"] == 1961
     (note,) = fit.notes
     assert note.startswith("agreement cue: 1,991 of 2,843 candidate items (70%)")
+    assert "compared with the random baseline, not with chance" in note
 
 
 def test_bad_option_value_is_refused() -> None:

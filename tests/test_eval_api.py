@@ -122,6 +122,24 @@ def test_lexically_disjoint_control_is_not_applicable(tmp_path: Path) -> None:
     assert r["control"]["key"] == "lexical_key"
 
 
+def test_deterministic_encoder_with_no_control_and_several_seeds(tmp_path: Path) -> None:
+    """A deterministic encoder is fitted once; with no control task either, later seeds have
+    nothing to fit (this crashed with "need at least one array to stack" on EWT
+    ``subject_number`` and MiniLM ``--seeds 3``)."""
+    splits = {}
+    for split, n in (("train", 120), ("validation", 40), ("test", 40)):
+        rows = toy_sentences(n, prefix=split[:2])
+        rows["lexical_key"] = [f"{split}-{i % 7}" for i in range(n)]
+        splits[split] = rows
+    folder = write_folder(
+        tmp_path / "lex", {"lex": splits}, {"lex": ["no", "yes"]}, {"lex": "sentence"}
+    )
+    (r,) = evaluate(str(folder), encoders=[bag_of_words], seeds=3, cache=tmp_path / "c")
+    assert r["control"]["status"] == "not applicable"
+    assert len(r["probe"]["chosen"]) == 1  # one fit, not three
+    assert r["metrics"]["accuracy"]["mean"] > 0.5
+
+
 def test_plain_parquet_folder_without_card(tmp_path: Path) -> None:
     from datasets import Dataset
 

@@ -23,6 +23,7 @@ from polyprobe.builders.word.single import feature_getter
 from polyprobe.builders.word.syncretism import (
     SyncretismOptions,
     case_distinguishes,
+    lexicon_name,
     paradigm_syncretism,
     text_evidence,
 )
@@ -110,6 +111,34 @@ def test_treebank_values_make_forms_ambiguous(german: list[LexEntry], data_dir: 
     )
     assert "Entscheidung" not in with_ud
     assert with_ud["Qualifikationen"] == "Accusative/Nominative"  # GSD: Acc only
+
+
+def test_finnish_treebank_cases_get_the_lexicon_names(data_dir: Path) -> None:
+    """Finnish UD and UniMorph name some cases differently: TDT's ``tavoitteina`` (``tavoite``
+    "goal", essive plural -ina) is ``Case=Ess``; the lexicon (``tavoite	tavoitteina	N;FRML;PL``)
+    and LINSPECTOR call it ``Formal``. UD ``Abl``/``All`` (-lta/-lle) are UniMorph's AT+ABL /
+    AT+ALL, published as ``Ablative+At``/``Allative+At``; a lexicon with plain values keeps
+    them."""
+    entries = list(
+        read_unimorph(sorted((data_dir / "unimorph" / "sigmorphon2018").glob("finnish-*")))
+    )
+    tdt = data_dir / "ud" / "UD_Finnish-TDT"
+    evidence = text_evidence(conllu_files([tdt]), ["UD_Finnish-TDT"])
+    assert evidence is not None
+    assert set(evidence.labels("tavoitteina", "Case", False)) == {"Essive"}
+    probe = single_feature(entries, "case", sizes=SizeParams(scale=True))
+    pool = probe.report.counts["labelled_pool"]
+    full = single_feature(
+        entries, "case", sizes=SizeParams(min_forms=pool), none_share=0.0, evidence=evidence
+    )
+    labels = {str(c.word): c.label for c in full.candidates}
+    assert labels["tavoitteina"] == "Formal"
+    assert {"Ablative+At", "Allative+At", "Essive+In"} <= set(labels.values())
+    agreement = full.report.counts["ud_agreement"]
+    assert not [d for d in agreement["disagree_examples"] if d.startswith("tavoitteina:")]
+    assert lexicon_name("Ablative", {"Ablative+At", "Ablative+In"}) == "Ablative+At"
+    assert lexicon_name("Ablative", {"Ablative", "Ablative+At"}) == "Ablative"  # Turkish-like
+    assert lexicon_name("Essive", {"Essive", "Formal"}) == "Essive"
 
 
 def test_options_are_checked() -> None:

@@ -66,6 +66,28 @@ def test_german_form_has_its_case(um: Path) -> None:
     assert e.pos == "N" and e.line == 2
 
 
+@pytest.mark.parametrize(
+    ("form", "tag", "case"),
+    [
+        # Finnish local cases, hand-checked endings: -lle allative, -lta ablative (external,
+        # "at" series), -ssa inessive, -lla adessive, -an illative.
+        ("sonaatille", "N;AT+ALL;SG", "Allative+At"),
+        ("ammattikunnalta", "N;AT+ABL;SG", "Ablative+At"),
+        ("näytteenotossa", "N;IN+ESS;SG", "Essive+In"),
+        ("karjalalla", "N;AT+ESS;SG", "At+Essive"),
+        ("nagaikkaan", "N;IN+ALL;SG", "Allative+In"),
+    ],
+)
+def test_finnish_compound_cases_are_named_as_linspector_publishes(
+    um: Path, form: str, tag: str, case: str
+) -> None:
+    # LINSPECTOR's Finnish/Hungarian Case files name the parts in alphabetical order
+    # (``ihastukselle Allative+At``, ``kellarissa Essive+In``), not UniMorph's AT+ALL order.
+    e = _find(read_unimorph(um / "sigmorphon2018" / "finnish-dev", lang="fi"), form)
+    assert e.tag == tag
+    assert e.features["Case"] == case
+
+
 def test_turkish_form_has_its_possession(um: Path) -> None:
     e = _find(
         read_unimorph(um / "sigmorphon2018" / "turkish-train-high", lang="tr"), "heyetlerinin"
@@ -142,7 +164,7 @@ def test_layered_unimorph4_tags_from_sigmorphon2023(um: Path) -> None:
                 "Possession": "Possession by 2.pl",
             },
         ),
-        ("N;AT+ABL(SG)", {"POS": "Noun", "Case": "At+Ablative", "Number": "Singular"}),
+        ("N;AT+ABL(SG)", {"POS": "Noun", "Case": "Ablative+At", "Number": "Singular"}),
         ("V;V.PTCP;PST", {"POS": "Verb", "VerbForm": "Participle", "Tense": "Past"}),
         (
             "V;PST;NOM(SG,NEUT)",

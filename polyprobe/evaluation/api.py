@@ -442,6 +442,8 @@ class _EncoderWork:
                 label_sets = [c.labels] if fit_task else []
                 if fit_control:
                     label_sets.append(plan.labels(cfg, seed))
+                if not label_sets:  # fitted once already, and no control task for this config
+                    continue
                 data = SplitArrays(feats, c.labels, c.groups, c.lex)
                 outcomes = run_protocols(spec, data, label_sets, c.n_classes, seed, run.folds)
                 if fit_task:

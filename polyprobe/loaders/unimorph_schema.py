@@ -360,8 +360,11 @@ def lookup(tag: str, lang: str | None = None) -> tuple[str, str] | None:
     """(dimension, value name) of one atomic tag, or None when the schema does not know it.
 
     Compound local cases of UniMorph 4 (``IN+ABL``, ``AT+ESS``) and compound voices
-    (``ACT+PASS``) are decoded part by part and joined with ``+`` when all parts share one
-    dimension; otherwise the tag is unknown."""
+    (``ACT+PASS``) are decoded part by part and, when all parts share one dimension, their
+    names are joined with ``+`` in alphabetical order (``AT+ALL`` -> ``Allative+At``,
+    ``IN+ESS`` -> ``Essive+In``): the labels LINSPECTOR publishes (its Finnish and Hungarian
+    ``Case`` files), so exported labels compare with its releases whatever order a lexicon
+    writes the parts in. Otherwise the tag is unknown."""
     key = tag.upper()
     if lang is not None:
         code = LANGUAGE_ALIASES.get(lang, lang)
@@ -378,7 +381,7 @@ def lookup(tag: str, lang: str | None = None) -> tuple[str, str] | None:
     dims = {p[0] for p in parts if p is not None}
     if len(dims) != 1:
         return None
-    return parts[0][0], "+".join(p[1] for p in parts if p is not None)  # type: ignore[index]
+    return parts[0][0], "+".join(sorted(p[1] for p in parts if p is not None))  # type: ignore[index]
 
 
 def person_number_label(person: str | None, number: str | None) -> str | None:

@@ -95,8 +95,11 @@ def cue_note(items: Mapping[str, Counter[bool]], labels: Iterable[str], dropped:
         "these items are dropped (agreement_cue = \"drop\"), so the label must be read from "
         "the subject itself"
         if dropped
-        else "a bag of word vectors (the random baseline) reads the label off that one word; "
-        "agreement_cue = \"drop\" keeps only the items whose predicate shows no number"
+        else "a bag of word vectors (the random baseline) reads the label off that one word, "
+        "so it scores far above chance: an encoder is to be compared with the random "
+        "baseline, not with chance, and only a gap above the test split's detectable "
+        'difference tells them apart; agreement_cue = "drop" keeps only the items whose '
+        "predicate shows no number"
     )
     return (
         f"agreement cue: {cued:,} of {total:,} candidate items ({overall}) have a main "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
 from polyprobe.builders.word.common import (
@@ -38,6 +39,7 @@ from polyprobe.builders.word.syncretism import (
     Syncretism,
     SyncretismOptions,
     TextEvidence,
+    lexicon_name,
     paradigm_syncretism,
     unit_key,
 )
@@ -128,6 +130,11 @@ class _Forms:
                 self.values.setdefault(key, set()).add(v)
         report.counts["entries"] = n
         report.counts["forms"] = len(self.form)
+
+    @cached_property
+    def value_names(self) -> set[str]:
+        """Every value of the feature the lexicon's forms carry (to name treebank values)."""
+        return set().union(*self.values.values())
 
     def candidate(self, key: str, label: str) -> WordCandidate:
         lemmas = tuple(self.lemmas[key])
@@ -357,7 +364,8 @@ def _text_labels(
     dim = "person" if task == "person" else FEATURE_TASKS.get(task, task)
     seen = evidence.labels(forms.form[key], dim, forms.case_sensitive)
     out = set()
-    for v in seen:
+    for name in seen:
+        v = lexicon_name(name, forms.value_names)
         mapped = sync.label(v) if sync else v
         out.add(mapped if mapped is not None else f"dropped:{v}")
     return out

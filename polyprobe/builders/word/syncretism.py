@@ -71,14 +71,15 @@ UD_VALUES: dict[str, dict[str, str]] = {
         "Ess": "Essive",
         "Tra": "Translative",
         "Par": "Partitive",
-        "Ine": "In+Essive",
-        "Ill": "In+Allative",
-        "Ela": "In+Ablative",
+        "Ine": "Essive+In",
+        "Ill": "Allative+In",
+        "Ela": "Ablative+In",
         "Ade": "At+Essive",
         "Abe": "Privative",
         "Equ": "Equative",
         "Ben": "Benefactive",
         "Ter": "Terminative",
+        "Frm": "Formal",
     },
     "Number": {"Sing": "Singular", "Plur": "Plural", "Dual": "Dual"},
     "Tense": {"Pres": "Present", "Past": "Past", "Fut": "Future"},
@@ -95,6 +96,23 @@ UD_VALUES: dict[str, dict[str, str]] = {
     "Polarity": {"Pos": "Positive", "Neg": "Negative"},
     "Person": {"1": "First person", "2": "Second person", "3": "Third person"},
 }
+
+
+# Where a treebank and the lexicon name one case differently. UD's ``Abl``/``All`` in Finnish,
+# Estonian and Hungarian are the external ("at") local cases (Finnish -lta/-lle, beside
+# adessive -lla = ``Ade``), which UniMorph writes AT+ABL/AT+ALL; Finnish UD's ``Ess`` (-na) is
+# UniMorph's FRML (LINSPECTOR: ``puolestapuhujana Formal``). Used only when the lexicon has no
+# value of the plain name but has this one (a lexicon with both keeps them apart).
+EXTERNAL_LOCAL_CASES = {"Ablative": "Ablative+At", "Allative": "Allative+At", "Essive": "Formal"}
+
+
+def lexicon_name(name: str, known: set[str]) -> str:
+    """The lexicon's name for a treebank value name (``Ablative`` -> ``Ablative+At`` when the
+    lexicon has only the compound, as Finnish UniMorph does); the name itself otherwise."""
+    if name in known:
+        return name
+    compound = EXTERNAL_LOCAL_CASES.get(name)
+    return compound if compound in known else name
 
 
 def unit_key(form: str, case_sensitive: bool) -> str:
