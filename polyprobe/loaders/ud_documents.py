@@ -95,6 +95,22 @@ def _follows(previous: Sentence, sentence: Sentence) -> bool:
     return sentence.line - expected < SKIP_GAP_LINES
 
 
+def opens_paragraph(sentence: Sentence) -> bool:
+    """Whether a sentence carries a ``# newpar`` mark (with an id or without)."""
+    return "newpar id" in sentence.comments or "newpar" in sentence.comments
+
+
+def paragraph_openings(sentences: list[Sentence], whole: bool = True) -> tuple[int, ...]:
+    """The indices of a document's sentences that open a paragraph, or ``()`` when the
+    treebank marks no paragraph in it. A document's first sentence opens one when any is
+    marked (a new document is a new paragraph); ``whole`` False: the sentences are a part cut
+    after a skipped sentence, whose first one opens a paragraph only when marked."""
+    marked = [i for i, s in enumerate(sentences) if opens_paragraph(s)]
+    if not marked:
+        return ()
+    return tuple(sorted({0, *marked})) if whole else tuple(marked)
+
+
 def ud_documents(
     sentences: Iterable[Sentence], counts: Counter[str] | None = None
 ) -> Iterator[Document]:
@@ -105,8 +121,9 @@ def ud_documents(
     sentences' ``sent_id``s."""
     tally = counts if counts is not None else Counter()
     current: list[Sentence] = []
+    whole = True  # whether ``current`` starts its document (not a part after a skipped one)
 
-    def close() -> Document | None:
+    def close(whole: bool) -> Document | None:
         if not current:
             return None
         first = current[0]
@@ -119,6 +136,7 @@ def ud_documents(
             source=first.source,
             line=first.line,
             unit_ids=tuple(s.sent_id for s in current),
+            paragraphs=paragraph_openings(current, whole),
         )
         tally["documents"] += 1
         tally["sentences in documents"] += len(current)
@@ -132,14 +150,16 @@ def ud_documents(
             if not same or not _follows(last, sentence):
                 if same:
                     tally["documents cut at a skipped sentence"] += 1
-                doc = close()
+                doc = close(whole)
                 if doc is not None:
                     yield doc
+                whole = not same  # a part after a skipped sentence does not open a document
         if sentence.doc_id is None:
             tally["sentences without a document"] += 1
+            whole = True
             continue
         current.append(sentence)
-    doc = close()
+    doc = close(whole)
     if doc is not None:
         yield doc
 
