@@ -355,6 +355,27 @@ def test_sentences_before_the_first_newdoc_are_counted(tmp_path: Path) -> None:
     assert counts["sentences without a document"] == 1
 
 
+def test_newpar_marks_paragraph_openings(tmp_path: Path) -> None:
+    """'# newpar' with or without an id opens a paragraph; a document's first sentence opens
+    one when any is marked; a treebank without '# newpar' marks none."""
+    block = "# sent_id = s{n}\n# text = Word .\n1\tWord\tword\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+    text = (
+        "# newdoc id = d1\n"
+        + block.format(n=1)
+        + block.format(n=2)
+        + "# newpar\n"
+        + block.format(n=3)
+        + "# newpar id = p3\n"
+        + block.format(n=4)
+        + "# newdoc id = d2\n"
+        + block.format(n=5)
+        + block.format(n=6)
+    )
+    (tb,) = discover([write_conllu(tmp_path / "xx_toy-ud-test.conllu", text)])
+    docs = list(ud_documents(read_sources([tb], lazy=True)))
+    assert [d.paragraphs for d in docs] == [(0, 2, 3), ()]
+
+
 def write_conllu(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
