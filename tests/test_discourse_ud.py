@@ -81,6 +81,7 @@ def test_ewt_documents(ud_dir: Path) -> None:
     doc = next(d for d in docs if d.doc_id == DOC)
     assert doc.source.split == "test" and doc.unit == "sentence" and doc.sections == ()
     assert doc.units[:10] == DOC_TEXT
+    assert doc.paragraphs[:4] == (0, 1, 3, 10)  # '# newpar' before sentences 1, 2, 4 and 11
     assert doc.unit_ids[0] == f"{DOC}-0001" and doc.unit_id(4) == f"{DOC}-0005"
 
 
@@ -260,9 +261,7 @@ def test_ewt_hand_checked_document(ewt: Path) -> None:
     assert second["sentences"] == [DOC_TEXT[6], DOC_TEXT[5], *DOC_TEXT[7:10]]  # label "2"
     assert second["label"] == 1
     assert first["group"] == second["group"] == f"UD_English-EWT/{DOC}"
-    dc = {
-        r["id"]: r for r in all_rows(ewt, "discourse_coherence.natural-full") if DOC in r["id"]
-    }
+    dc = {r["id"]: r for r in all_rows(ewt, "discourse_coherence.natural-full") if DOC in r["id"]}
     coherent = dc[f"UD_English-EWT/{DOC}/discourse_coherence/{DOC}-0001"]
     incoherent = dc[f"UD_English-EWT/{DOC}/discourse_coherence/{DOC}-0001/incoherent"]
     assert coherent["sentences"] == list(DOC_TEXT[:6]) and coherent["label"] == 0
@@ -271,11 +270,17 @@ def test_ewt_hand_checked_document(ewt: Path) -> None:
     assert incoherent["sentences"][2:] == list(DOC_TEXT[2:6])
     foreign = incoherent["sentences"][1]  # position 2 replaced by a sentence of another test doc
     assert foreign.startswith('The statement said, "We direct an appeal at the men in the Iraqi')
+    # BSO: the opening pair of each paragraph of two or more ('# newpar'): p0001 is the
+    # question alone, p0002 sentences 2-3, p0003 sentences 4-10, p0004 sentence 11 alone
     bso = [r for r in all_rows(ewt, "binary_sentence_ordering.natural-full") if DOC in r["id"]]
-    assert sorted((r["label"], tuple(r["sentences"])) for r in bso) == [
-        (0, DOC_TEXT[:2]),
-        (1, (DOC_TEXT[1], DOC_TEXT[0])),
-    ]
+    assert sorted((r["label"], tuple(r["sentences"])) for r in bso) == sorted(
+        [
+            (0, DOC_TEXT[1:3]),
+            (1, (DOC_TEXT[2], DOC_TEXT[1])),
+            (0, DOC_TEXT[3:5]),
+            (1, (DOC_TEXT[4], DOC_TEXT[3])),
+        ]
+    )
 
 
 # --- any language ------------------------------------------------------------------------------
@@ -348,6 +353,27 @@ def test_sentences_before_the_first_newdoc_are_counted(tmp_path: Path) -> None:
     docs = list(ud_documents(read_sources([tb], lazy=True), counts))
     assert [d.unit_ids for d in docs] == [("s2", "s3")]
     assert counts["sentences without a document"] == 1
+
+
+def test_newpar_marks_paragraph_openings(tmp_path: Path) -> None:
+    """'# newpar' with or without an id opens a paragraph; a document's first sentence opens
+    one when any is marked; a treebank without '# newpar' marks none."""
+    block = "# sent_id = s{n}\n# text = Word .\n1\tWord\tword\tNOUN\t_\t_\t0\troot\t_\t_\n\n"
+    text = (
+        "# newdoc id = d1\n"
+        + block.format(n=1)
+        + block.format(n=2)
+        + "# newpar\n"
+        + block.format(n=3)
+        + "# newpar id = p3\n"
+        + block.format(n=4)
+        + "# newdoc id = d2\n"
+        + block.format(n=5)
+        + block.format(n=6)
+    )
+    (tb,) = discover([write_conllu(tmp_path / "xx_toy-ud-test.conllu", text)])
+    docs = list(ud_documents(read_sources([tb], lazy=True)))
+    assert [d.paragraphs for d in docs] == [(0, 2, 3), ()]
 
 
 def write_conllu(path: Path, text: str) -> Path:

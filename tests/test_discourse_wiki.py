@@ -5,6 +5,10 @@ The hand-checked page is *Albedo* (page id 39 of the English excerpt): its first
 has a template hole (dropped), sentences 24 and 25 a formula (dropped); it is kept whole as one
 document whose breaks (before its sentences 26) keep every window inside a run of sentences
 that are adjacent on the page. Sentence ids are indices on the page, dropped ones counted.
+Its paragraphs (blank lines of the wikitext) open at sentences 1 (1-4), 5 (5-8), 9, 11, 12
+(12-17), 18, 20 (20-23), 26, 28 (28-31), 32 (32-36), 37, 39, 41, 44, 47, 50 (50-55), 56
+(56-60), 61 (61-65), ...: sentence position takes the first five of 12, 32, 50, 56 and 61,
+binary sentence ordering the first two of every paragraph of two or more.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import datasets
 import pytest
 import yaml
 
-from polyprobe.builders.discourse.common import document_windows
+from polyprobe.builders.discourse.common import document_windows, paragraph_windows
 from polyprobe.builders.discourse.sentence_position import SentencePosition
 from polyprobe.builders.recipes.text import build_text
 from polyprobe.builders.recipes.wiki import build_wiki
@@ -56,11 +60,45 @@ def test_windows_never_span_a_break() -> None:
 def test_overlapping_windows_with_a_stride() -> None:
     assert document_windows(_doc(8), 5, 0, 1) == [0, 1, 2, 3]
     assert document_windows(_doc(12, (4,)), 5, 0, 2) == [4, 6]  # never across the break
-    options = SentencePosition.Options(windows=0, stride=1)
+    options = SentencePosition.Options(windows=0, stride=1, align="document")
     assert options.stride == 1
     for bad in (0, 6, True, 1.5):
         with pytest.raises(UsageError, match=r"\[tasks.sentence_position\] stride"):
-            SentencePosition.Options(stride=bad)
+            SentencePosition.Options(stride=bad, align="document")
+
+
+def _para(n: int, paragraphs: tuple[int, ...], breaks: tuple[int, ...] = ()) -> Document:
+    units = tuple(f"s{i}." for i in range(n))
+    return Document("d", units, "sentence", (), SOURCE, 1, breaks=breaks, paragraphs=paragraphs)
+
+
+def test_windows_from_paragraph_openings() -> None:
+    # paragraphs 0-5, 6-7, 8-14, 15-19
+    doc = _para(20, (0, 6, 8, 15))
+    assert paragraph_windows(doc, 5, 0, within=True) == [0, 8, 15]  # 6-7 is too short
+    assert paragraph_windows(doc, 5, 1, within=True) == [0]
+    assert paragraph_windows(doc, 2, 0, within=True) == [0, 6, 8, 15]  # each opening pair
+    # across paragraphs: the window from 6 runs on to 10, so 8 is inside it; 15 starts afresh
+    assert paragraph_windows(doc, 5, 0) == [0, 6, 15]
+    # a break (sentence dropped before unit 10) cuts paragraph 8-14 to 8-9
+    assert paragraph_windows(_para(20, (0, 6, 8, 15), (10,)), 5, 0, within=True) == [0, 15]
+    # no paragraph marks: windows from the document's start, as before
+    assert paragraph_windows(_doc(12), 5, 0, within=True) == document_windows(_doc(12), 5, 0)
+
+
+@pytest.mark.parametrize("paragraphs", [(5,), (3, 2), (2, 2), (-1,)])
+def test_bad_paragraphs_are_refused(paragraphs: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match="paragraphs"):
+        _para(5, paragraphs)
+
+
+def test_align_option() -> None:
+    assert SentencePosition.Options().align == "paragraph"
+    with pytest.raises(UsageError, match=r"\[tasks.sentence_position\] align must be one of"):
+        SentencePosition.Options(align="sentence")
+    with pytest.raises(UsageError, match="stride 1 needs align"):
+        SentencePosition.Options(windows=0, stride=1)
+    assert SentencePosition.Options(windows=0, stride=1, align="document").stride == 1
 
 
 @pytest.mark.parametrize("breaks", [(0,), (5,), (3, 2), (2, 2)])
@@ -94,6 +132,27 @@ def test_raw_document_keeps_ids_and_marks_dropped_sentences_as_breaks() -> None:
     assert doc.unit_ids == ("0", "1", "3", "4") and doc.breaks == (2,)
 
 
+def test_raw_document_marks_paragraph_openings() -> None:
+    """A kept sentence that is its paragraph's first opens a paragraph; one after a dropped
+    first sentence does not (the paragraph has no opening unit)."""
+    sentences = [(0, None), (0, None), (1, "hole"), (1, None), (2, None), (2, None)]
+    raw = RawDocument(
+        "7",
+        "T",
+        SOURCE,
+        1,
+        tuple(RawSentence(f"S {i}.", None, p, 1, d) for i, (p, d) in enumerate(sentences)),
+    )
+    doc = raw.document()
+    assert doc.unit_ids == ("0", "1", "3", "4", "5")
+    assert doc.paragraphs == (0, 3) and doc.breaks == (2,)
+    # one sentence a paragraph (a text written one sentence a line): no paragraph marks
+    lines = RawDocument(
+        "8", None, SOURCE, 1, tuple(RawSentence(f"S {i}.", None, i, 1) for i in range(4))
+    )
+    assert lines.document().paragraphs == ()
+
+
 def test_raw_document_without_a_kept_lead_has_no_sections() -> None:
     """The lead all dropped: the first titled section must not pass for the lead."""
     doc = _raw([(None, "hole"), ("History", None), ("Geography", None)]).document()
@@ -108,9 +167,18 @@ def test_raw_document_without_a_kept_lead_has_no_sections() -> None:
 @pytest.fixture(scope="module")
 def english(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The four discourse tasks from the English excerpt (one build: the dump is cleaned and
-    tokenised once, ~25 s of CPU)."""
+    tokenised once, ~25 s of CPU). Split 70/15/15: the excerpt's 1,171 paragraph windows of
+    sentence position leave about 18 rows of a class in a 10 % validation split, under the
+    floor of 20 (a full dump has millions)."""
     out = tmp_path_factory.mktemp("wiki") / "en"
-    build_wiki([data_dir / "wikipedia" / EN], lang="en", out=out, tasks=["discourse"], jobs=1)
+    build_wiki(
+        [data_dir / "wikipedia" / EN],
+        lang="en",
+        out=out,
+        tasks=["discourse"],
+        jobs=1,
+        split="ratio:70/15/15",
+    )
     return out
 
 
@@ -138,8 +206,9 @@ def test_english_dump_discourse_tasks_validate_load_and_balance(
         if task == "sentence_position":  # the moved sentence's position is drawn uniformly
             total = sum(counts.values(), Counter())
             n = sum(total.values())
-            assert n > 2500 and len(total) == 5
-            assert all(abs(c - n / 5) < 0.1 * n / 5 for c in total.values()), total
+            assert n == 1171 and len(total) == 5  # every paragraph window, no class dropped
+            bound = 3 * (n * 0.2 * 0.8) ** 0.5  # three binomial standard deviations
+            assert all(abs(c - n / 5) < bound for c in total.values()), total
         else:  # both copies of a pair, or as many lead as body sentences: exactly balanced
             for split, c in counts.items():
                 assert len(set(c.values())) == 1 and len(c) == 2, (task, split, c)
@@ -150,17 +219,21 @@ def test_english_dump_discourse_tasks_validate_load_and_balance(
 def test_albedo_rows_hand_checked(english: Path, hf_offline: None) -> None:
     sp = _rows(english, "sentence_position.natural-full")
     albedo = {k.split("/")[-1]: r for k, r in sp.items() if r["group"] == ALBEDO}
-    # windows from sentence 1 (0 is dropped) in fives, never across 24-25 (dropped): the run
-    # 1-23 gives 1, 6, 11, 16; the next run starts at 26
-    assert {"1", "6", "11", "16", "26", "31"} <= set(albedo)
-    assert not {"0", "21", "22", "23", "24", "25"} & set(albedo)
-    first = albedo["1"]
-    assert first["label"] == "5"  # sentence 5 moved to the front, the others in order
-    assert first["sentences"][0] == "Albedo depends on the frequency of the radiation."
-    assert first["sentences"][1] == (
-        "It is the ratio of reflected radiation from the surface to incident radiation upon it."
-    )
-    assert first["sentences"][4].startswith("It is, however, common to assume a surface")
+    # the first five sentences of each paragraph of five or more (never from mid-paragraph:
+    # 1-4 and 20-23 are paragraphs of four, 28-31 too)
+    assert set(albedo) == {"12", "32", "50", "56", "61"}
+    snow = albedo["61"]
+    assert snow["label"] == "2"  # sentence 62 moved to the front, 61, 63, 64, 65 in order
+    assert snow["sentences"][0] == "Over Antarctica they average a little more than 0.8."
+    assert snow["sentences"][1].startswith("Snow albedo is highly variable, ranging from")
+    assert snow["sentences"][2].startswith("If a marginally snow-covered area warms")
+    assert snow["sentences"][4].startswith("Hence, small errors in albedo can lead")
+    weather = albedo["50"]
+    assert weather["label"] == "3"  # sentence 52 first, then 50, 51, 53, 54
+    assert weather["sentences"][0].startswith("Essentially, for the driving of weather")
+    assert weather["sentences"][1] == "Albedo affects climate and drives weather."
+    assert albedo["12"]["label"] == "1"  # nothing moved: the paragraph as it is
+    assert albedo["12"]["sentences"][0].startswith("Albedos of typical materials in visible")
 
     dc = _rows(english, "discourse_coherence.natural-full")
     window = dc[f"{ALBEDO}/discourse_coherence/26"]
@@ -183,6 +256,21 @@ def test_albedo_rows_hand_checked(english: Path, hf_offline: None) -> None:
     ]
     assert bso[f"{ALBEDO}/binary_sentence_ordering/26/swapped"]["label"] == "swapped"
     assert f"{ALBEDO}/binary_sentence_ordering/23" not in bso  # 23 and 26 are not adjacent
+    pairs = {
+        k.split("/binary_sentence_ordering/")[1].removesuffix("/swapped")
+        for k, r in bso.items()
+        if r["group"] == ALBEDO
+    }
+    # the opening pair of every paragraph of two or more: not 11 or 41 (one sentence each),
+    # never a mid-paragraph pair such as 2-3
+    assert {"1", "5", "9", "12", "18", "20", "28", "32", "37", "39", "44", "50"} <= pairs
+    assert not {"2", "3", "11", "41", "13", "51"} & pairs
+    assert bso[f"{ALBEDO}/binary_sentence_ordering/66"]["sentences"] == [
+        "Albedo works on a smaller scale, too.",
+        "In sunlight, dark clothes absorb more heat and light-coloured clothes reflect it "
+        "better, thus allowing some control over body temperature by exploiting the albedo "
+        "effect of the colour of external clothing.",
+    ]
     # every row of the page is in one split (group = the page)
     assert len({r["split"] for r in bso.values() if r["group"] == ALBEDO}) == 1
 
@@ -226,17 +314,21 @@ def test_bulgarian_dump_runs_every_discourse_task_with_no_code_change(
     assert built["discourse_coherence"].infeasible == (
         "no candidates: no sentence of another document to insert (4)"
     )
+    # paragraphs of five or more from their opening: sentences 1-5, 8-12 and 16-20; opening
+    # pairs of the paragraphs of two or more: 1, 6, 8, 16, 24, 28, 37, 40, 45 (the article's
+    # first sentence is a paragraph of its own)
     assert {t: built[t].candidates for t in TASKS[:2]} == {
-        "sentence_position": 5,
-        "binary_sentence_ordering": 36,
+        "sentence_position": 3,
+        "binary_sentence_ordering": 18,
     }
     assert validate(result.out).ok
     page = "bgwiki-latest-pages-articles-shortened/558"
     bso = _rows(result.out, "binary_sentence_ordering")
-    first = bso[f"{page}/binary_sentence_ordering/0"]
+    assert f"{page}/binary_sentence_ordering/0" not in bso
+    first = bso[f"{page}/binary_sentence_ordering/1"]
     assert first["label"] == "in_order"
-    assert first["sentences"][0].startswith("Григорианският календар (понякога наричан")
-    assert first["sentences"][1].startswith("Григорианският календар е въведен в употреба")
+    assert first["sentences"][0].startswith("Григорианският календар е въведен в употреба")
+    assert first["sentences"][1].startswith("Той поправя древноримския Юлиански календар")
     ssp = _rows(result.out, "sentence_section")
     lead = {k.split("/")[-1] for k, r in ssp.items() if r["label"] == "lead"}
     assert lead == {str(i) for i in range(8)}  # the lead's 8 sentences; 8 of the body

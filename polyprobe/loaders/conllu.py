@@ -480,6 +480,8 @@ def _comment(
     elif key.strip() == "newdoc":
         doc_no += 1
         doc_id = f"{stem}-doc{doc_no}"
+    elif key.strip() == "newpar":  # a paragraph opening without an id
+        comments["newpar"] = ""
     return doc_no, doc_id
 
 

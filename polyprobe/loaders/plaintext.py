@@ -5,7 +5,8 @@ Two layouts, because raw corpora come in both:
 * ``lines``: one sentence per line (tokenised or not); no document structure, so
   document-level tasks (``end_of_sentence``, discourse) are infeasible on it.
 * ``documents``: documents separated by blank lines; each line of a document is a paragraph,
-  split into sentences by the segmenter.
+  split into sentences by the segmenter (a document written one sentence a line marks no
+  paragraphs: :meth:`~polyprobe.loaders.rawtext.RawDocument.document`).
 
 Lines are read with their true numbers (:mod:`polyprobe.loaders.textlines`), so a line that
 is not UTF-8 or holds a control character is refused naming file and line, or under

@@ -64,7 +64,11 @@ class RawDocument:
         sentences a build leaves out. A sentence unit's id is its index among *all* the
         document's sentences (as the sentence records' ``<doc id>/<index>``), and a dropped
         sentence between two kept ones is a break of the document
-        (:attr:`Document.breaks`): no window of neighbours spans it.
+        (:attr:`Document.breaks`): no window of neighbours spans it. A kept sentence that is
+        the first of its source paragraph opens a paragraph (:attr:`Document.paragraphs`); when
+        a paragraph's first sentence is dropped, the paragraph has no opening unit. A document
+        in which no paragraph holds two sentences (a plain-text document written one sentence
+        a line) marks no paragraphs: its lines are sentences, not paragraphs.
 
         Sections: each unit keeps its section title (``None`` in a Wikipedia lead). A
         document whose first kept sentence is not in an untitled lead (its lead was all
@@ -81,6 +85,7 @@ class RawDocument:
         sections: list[str | None] = []
         unit_ids: list[str] = []
         breaks: list[int] = []
+        openings: list[int] = []
         if unit == "paragraph":
             last = None
             for _, s in kept:
@@ -95,6 +100,8 @@ class RawDocument:
             for i, s in kept:
                 if previous is not None and i != previous + 1:
                     breaks.append(len(units))
+                if i == 0 or self.sentences[i - 1].paragraph != s.paragraph:
+                    openings.append(len(units))
                 units.append(s.text)
                 sections.append(s.section)
                 unit_ids.append(str(i))
@@ -109,6 +116,7 @@ class RawDocument:
             line=self.line,
             unit_ids=tuple(unit_ids),
             breaks=tuple(breaks),
+            paragraphs=tuple(openings) if len(set(openings)) < len(units) else (),
         )
 
 

@@ -235,7 +235,11 @@ class Document:
     ascending) are the indices ``i`` of units that do not follow unit ``i - 1`` directly in
     the source: a sentence between them was dropped (a Wikipedia sentence with a template
     hole), so no window of neighbours may span the break; the document stays one record (one
-    id, one group)."""
+    id, one group). ``paragraphs`` (optional, ascending, starting with 0 when given) are the
+    indices of the units that open a paragraph in the source (a UD ``# newpar``, a wikitext
+    paragraph, a line of a plain-text document): DiscoEval cuts its windows from paragraph
+    openings, where the order of sentences is most constrained; empty when the source marks
+    no paragraphs."""
 
     doc_id: str
     units: tuple[str, ...]
@@ -245,6 +249,7 @@ class Document:
     line: int
     unit_ids: tuple[str, ...] = ()
     breaks: tuple[int, ...] = ()
+    paragraphs: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.unit not in DOCUMENT_UNITS:
@@ -265,6 +270,14 @@ class Document:
             raise ValueError(
                 f"document {self.doc_id}: breaks {self.breaks} must be distinct ascending unit "
                 f"indices between 1 and {len(self.units) - 1}"
+            )
+        if self.paragraphs and (
+            any(not 0 <= p < len(self.units) for p in self.paragraphs)
+            or list(self.paragraphs) != sorted(set(self.paragraphs))
+        ):
+            raise ValueError(
+                f"document {self.doc_id}: paragraphs {self.paragraphs} must be distinct "
+                f"ascending unit indices below {len(self.units)}"
             )
 
     def runs(self) -> list[range]:

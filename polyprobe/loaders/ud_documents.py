@@ -95,6 +95,22 @@ def _follows(previous: Sentence, sentence: Sentence) -> bool:
     return sentence.line - expected < SKIP_GAP_LINES
 
 
+def opens_paragraph(sentence: Sentence) -> bool:
+    """Whether a sentence carries a ``# newpar`` mark (with an id or without)."""
+    return "newpar id" in sentence.comments or "newpar" in sentence.comments
+
+
+def paragraph_openings(sentences: list[Sentence], whole: bool = True) -> tuple[int, ...]:
+    """The indices of a document's sentences that open a paragraph, or ``()`` when the
+    treebank marks no paragraph in it. A document's first sentence opens one when any is
+    marked (a new document is a new paragraph); ``whole`` False: the sentences are a part cut
+    after a skipped sentence, whose first one opens a paragraph only when marked."""
+    marked = [i for i, s in enumerate(sentences) if opens_paragraph(s)]
+    if not marked:
+        return ()
+    return tuple(sorted({0, *marked})) if whole else tuple(marked)
+
+
 class DocumentGrouper:
     """Sentences in, their documents out, one sentence at a time (:func:`ud_documents` is a
     stream of it): a build that reads the treebanks for its sentence tasks pushes the same
@@ -111,22 +127,24 @@ class DocumentGrouper:
         self.treebanks = None if treebanks is None else frozenset(treebanks)
         self.tally = counts if counts is not None else Counter()
         self.current: list[Sentence] = []
+        self.whole = True  # whether ``current`` starts its document (not a part after a skip)
 
     def push(self, sentence: Sentence) -> list[Document]:
         """The document this sentence closes (none, or the one before it)."""
         if self.treebanks is not None and sentence.source.treebank not in self.treebanks:
             return []
         done: list[Document] = []
-        current = self.current
-        if current:
-            last = current[-1]
+        if self.current:
+            last = self.current[-1]
             same = sentence.doc_id == last.doc_id and sentence.source.path == last.source.path
             if not same or not _follows(last, sentence):
                 if same:
                     self.tally["documents cut at a skipped sentence"] += 1
                 done = self.close()
+                self.whole = not same  # a part after a skipped sentence opens no document
         if sentence.doc_id is None:
             self.tally["sentences without a document"] += 1
+            self.whole = True
         else:
             self.current.append(sentence)
         return done
@@ -146,6 +164,7 @@ class DocumentGrouper:
             source=first.source,
             line=first.line,
             unit_ids=tuple(s.sent_id for s in current),
+            paragraphs=paragraph_openings(current, self.whole),
         )
         self.tally["documents"] += 1
         self.tally["sentences in documents"] += len(current)

@@ -1,8 +1,10 @@
 """``binary_sentence_ordering`` (BSO, DiscoEval): are two sentences in their original order?
 
-The first two sentences of a document, shown in order and swapped: both copies of each pair
-are rows (same group, so never in two splits), which makes every config built from all
-candidates exactly balanced and leaves nothing but the order to tell the classes apart.
+The first two sentences of a paragraph (DiscoEval's pairs), shown in order and swapped: both
+copies of each pair are rows (same group, so never in two splits), which makes every config
+built from all candidates exactly balanced and leaves nothing but the order to tell the
+classes apart. A paragraph's opening pair is where order shows: the first sentence introduces
+what the second refers back to.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from polyprobe.builders.citations import ARAUJO_2022, CHEN_2019
 from polyprobe.builders.discourse.common import (
     PARAGRAPH_UNITS,
     DocumentCounts,
+    check_align,
     check_windows,
     document_windows,
     infeasible_reason,
     no_window_reason,
+    paragraph_windows,
     repeats,
 )
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
@@ -30,13 +34,18 @@ LABELS: tuple[str, ...] = ("in_order", "swapped")
 
 @dataclass(frozen=True)
 class BinarySentenceOrderingOptions:
-    """``windows``: non-overlapping sentence pairs per document, from its first sentence
-    (default 1: the first two sentences, as DiscoEval); 0 = every pair (1-2, 3-4, ...)."""
+    """``windows``: sentence pairs per document (default 1: its first two sentences, as
+    DiscoEval); 0 = every pair. ``align``: which pairs: ``paragraph`` (default, DiscoEval's)
+    the first two sentences of each paragraph (a one-sentence paragraph gives none; a source
+    that marks no paragraphs falls back to ``document``), ``document`` every two sentences from
+    the document's start (1-2, 3-4, ...), wherever a paragraph starts."""
 
     windows: int = 1
+    align: str = "paragraph"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "windows", check_windows("binary_sentence_ordering", self.windows))
+        check_align("binary_sentence_ordering", self.align)
 
 
 class BinarySentenceOrdering(Task[Document]):
@@ -53,9 +62,11 @@ class BinarySentenceOrdering(Task[Document]):
         paired_copies=True,
         record="document",
         notes=(
-            "Pairs: the first two sentences of each document (option windows: more "
-            "non-overlapping pairs, 0 = all). Each pair gives two rows, in order and swapped, "
-            "in one group: configs of all candidates are exactly balanced.",
+            "Pairs: the first two sentences of a paragraph, the document's first by default "
+            "(option windows: more paragraphs, 0 = all; option align = document, or a source "
+            "without paragraph marks: non-overlapping pairs from the document's start, 1-2, "
+            "3-4, ...). Each pair gives two rows, in order and swapped, in one group: configs "
+            "of all candidates are exactly balanced.",
             "Dropped and counted: documents of one sentence, documents of paragraphs, pairs "
             "of two identical or empty sentences (both orders would be the same row).",
             "Group = the source document; row id <source>/<doc id>/binary_sentence_ordering/"
@@ -64,7 +75,12 @@ class BinarySentenceOrdering(Task[Document]):
     )
     Options: ClassVar[type] = BinarySentenceOrderingOptions
     reported: ClassVar[frozenset[str]] = frozenset(
-        {"documents", "sentence_documents", "documents_with_2_or_more_sentences"}
+        {
+            "documents",
+            "sentence_documents",
+            "documents_with_2_or_more_sentences",
+            "documents_marking_paragraphs",
+        }
     )
 
     def observation(self) -> DocumentCounts:
@@ -74,12 +90,17 @@ class BinarySentenceOrdering(Task[Document]):
         assert isinstance(observation, DocumentCounts)
         return Fit(
             LABELS,
-            observation.report(SIZE),
+            observation.report(SIZE, paragraphs=self.options.align == "paragraph"),
             infeasible=infeasible_reason(observation, SIZE),
         )
 
     def parameters(self, fit: Fit) -> dict[str, Any]:
-        return {"window": SIZE, "windows": self.options.windows, "copies": list(LABELS)}
+        return {
+            "window": SIZE,
+            "windows": self.options.windows,
+            "align": self.options.align,
+            "copies": list(LABELS),
+        }
 
     def candidates(self, document: Document, fit: Fit, shared: Shared) -> list[Candidate]:
         if document.unit != "sentence":
@@ -87,9 +108,12 @@ class BinarySentenceOrdering(Task[Document]):
         units = document.units
         if len(units) < SIZE:
             return self.drop("document of one sentence")
-        starts = document_windows(document, SIZE, self.options.windows)
+        if self.options.align == "paragraph":
+            starts = paragraph_windows(document, SIZE, self.options.windows, within=True)
+        else:
+            starts = document_windows(document, SIZE, self.options.windows)
         if not starts:
-            return self.drop(no_window_reason(SIZE))
+            return self.drop(no_window_reason(SIZE, document, self.options.align))
         out: list[Candidate] = []
         for start in starts:
             first, second = units[start : start + SIZE]

@@ -61,6 +61,53 @@ def document_windows(
     return starts if windows == 0 else starts[:windows]
 
 
+ALIGNS: tuple[str, ...] = ("paragraph", "document")
+
+
+def check_align(task: str, align: Any) -> str:
+    """``align`` as one of :data:`ALIGNS`, or a ``UsageError`` naming the task."""
+    if align not in ALIGNS:
+        raise UsageError(
+            f"[tasks.{task}] align must be one of {', '.join(map(repr, ALIGNS))} "
+            f"(windows from paragraph openings, or from the document's start), not {align!r}"
+        )
+    return str(align)
+
+
+def paragraph_windows(
+    document: Document, size: int, windows: int, within: bool = False
+) -> list[int]:
+    """Starts of the windows of ``size`` units of ``document`` that begin at a paragraph
+    opening (:attr:`Document.paragraphs`) and never span a break: at each opening in order, a
+    window when the run it is in has ``size`` units from there (``within``: and the paragraph
+    has), the next one from the first opening after its end (non-overlapping); the first
+    ``windows`` of them (all when 0). Why openings: DiscoEval's windows are the opening
+    sentences of a paragraph (an article's first five, a paragraph's first two), where a
+    topic sentence leads and the sentences after it point back (pronouns, definite mentions);
+    a window cut mid-paragraph has no first sentence to find. Measured on the shared English
+    excerpt (MiniLM, logistic regression, 5-fold by article): BSO pairs anywhere 0.50,
+    paragraph openings 0.68; SP windows anywhere 0.21, from an opening across paragraphs 0.21,
+    inside one paragraph 0.26 (chance 0.5 and 0.2). A document that marks no paragraphs falls
+    back to :func:`document_windows`."""
+    if not document.paragraphs:
+        return document_windows(document, size, windows)
+    run_end = {i: run.stop for run in document.runs() for i in run}
+    openings = list(document.paragraphs)
+    paragraph_end = dict(zip(openings, [*openings[1:], len(document.units)], strict=True))
+    starts: list[int] = []
+    free = 0  # the first unit no window holds yet
+    for opening in openings:
+        if opening < free:
+            continue
+        end = min(run_end[opening], paragraph_end[opening]) if within else run_end[opening]
+        if end - opening >= size:
+            starts.append(opening)
+            free = opening + size
+            if windows and len(starts) == windows:
+                break
+    return starts
+
+
 def check_stride(task: str, stride: Any, size: int) -> int:
     """``stride`` as an int in 1..``size`` (how far the next window starts), or a
     ``UsageError`` naming the task."""
@@ -72,8 +119,13 @@ def check_stride(task: str, stride: Any, size: int) -> int:
     return stride
 
 
-def no_window_reason(size: int) -> str:
-    """Why a document long enough gives no window: its breaks leave no run of ``size``."""
+def no_window_reason(size: int, document: Document | None = None, align: str = "document") -> str:
+    """Why a document long enough gives no window: its breaks leave no run of ``size``, or
+    (windows from paragraph openings, a document that marks paragraphs) no paragraph opens
+    one."""
+    marks = align == "paragraph" and document is not None and bool(document.paragraphs)
+    if marks and document is not None and longest_run(document) >= size:
+        return f"no paragraph opens {size} consecutive sentences"
     return f"no {size} consecutive sentences (dropped sentences cut the document)"
 
 
@@ -103,21 +155,26 @@ class DocumentCounts(Observation):
     def __init__(self) -> None:
         self.documents: Counter[str] = Counter()
         self.lengths: Counter[int] = Counter()
+        self.with_paragraphs = 0
 
     def observe(self, document: Document, shared: Shared) -> None:
         self.documents[document.unit] += 1
+        self.with_paragraphs += bool(document.paragraphs)
         if document.unit == "sentence":
             # what windows can be cut from: the longest run between dropped sentences
             self.lengths[longest_run(document)] += 1
 
-    def report(self, size: int) -> dict[str, Any]:
-        """The counts, with how many sentence documents have at least ``size`` sentences."""
+    def report(self, size: int, paragraphs: bool = False) -> dict[str, Any]:
+        """The counts, with how many sentence documents have at least ``size`` sentences
+        (``paragraphs``: and how many mark paragraphs, for the tasks that align windows with
+        them)."""
         return {
             "documents": dict(sorted(self.documents.items())),
             "sentence_documents": sum(self.lengths.values()),
             f"documents_with_{size}_or_more_sentences": sum(
                 n for length, n in self.lengths.items() if length >= size
             ),
+            **({"documents_marking_paragraphs": self.with_paragraphs} if paragraphs else {}),
         }
 
 

@@ -31,10 +31,17 @@ from polyprobe.loaders.ud_documents import DocumentGrouper, UdDocumentSource
 # Treebanks hold few documents (EWT 1,174, PUD 397), so ``build ud`` takes every window of a
 # document (``windows = 0``) for sentence position and coherence where DiscoEval took an
 # article's first: with one window per document the class floors of the 5-class task are out
-# of reach (EWT dev: about 80 windows, the engine then drops classes 2 and 3). Binary sentence
-# ordering keeps the first pair (two rows per document suffice). A profile's
+# of reach (EWT dev: about 80 windows, the engine then drops classes 2 and 3). A profile's
 # ``[tasks.<name>] windows = 1`` restores DiscoEval's choice.
-ALL_WINDOWS: tuple[str, ...] = ("sentence_position", "discourse_coherence")
+# Binary sentence ordering takes the opening pair of every paragraph (``# newpar``): EWT has
+# 2,207 paragraphs of two or more sentences. Sentence position keeps windows from the
+# document's start across paragraphs: treebank paragraphs are short (EWT dev: 79 of 975 have
+# five sentences), and windows inside one leave the class floors out of reach.
+UD_DEFAULTS: dict[str, dict[str, Any]] = {
+    "sentence_position": {"windows": 0, "align": "document"},
+    "discourse_coherence": {"windows": 0},
+    "binary_sentence_ordering": {"windows": 0},
+}
 NO_DOCUMENTS = (
     "no input treebank marks documents ('# newdoc id' lines), so there are no documents to "
     "take sentences in order from (a file's order is never taken for document order)"
@@ -75,7 +82,7 @@ def document_family(
         tasks=known,
         context=context,
         profile=profile,
-        defaults={n: {"windows": 0} for n in ALL_WINDOWS},
+        defaults=UD_DEFAULTS,
         task_options=dict(task_options or {}),
         base=sentences,
         grouping=None
