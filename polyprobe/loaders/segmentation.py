@@ -110,6 +110,15 @@ class Segmenter:
                     nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
                     self._rules = sorted(SCRIPT_SUFFIXES)
                 tokenizer_only(nlp)
+                # spaCy caches the tokens of at most 10,000 distinct whitespace-separated
+                # pieces by default: a dump has far more, and a piece first seen after the
+                # cache filled is cut by the prefix/suffix/infix regexes at every occurrence.
+                # Up to VOCAB_RENEWAL pieces (the tokenizer is renewed at about that point
+                # anyway; ~10 MB): measured on the English excerpt's 17,560 sentences with a
+                # fresh tokenizer, 0.65x the CPU. The cache is a memo: same tokens (tested
+                # against a default ``spacy.blank`` on every sentence of both shared dumps,
+                # ``tests/test_segmentation_cache.py``).
+                nlp.tokenizer.max_cache_size = VOCAB_RENEWAL
             else:
                 nlp = load_spacy_pipeline(name)
                 self._spacy_lang = str(nlp.lang)
