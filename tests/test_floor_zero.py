@@ -93,26 +93,29 @@ def test_german_pud_floor_zero_builds_validates_and_loads(german_pud: Path) -> N
     # recommended config (config <task>) and the only one
     assert _loads(german_pud) == {
         "sentence_length": {"train": 800, "validation": 100, "test": 100},
-        "tree_depth": {"train": 17, "validation": 2, "test": 2},
+        "tree_depth": {"train": 126, "validation": 16, "test": 16},
     }
     block = read_card_yaml(german_pud)["polyprobe"]["configs"]
     assert block["tree_depth"]["variant"]["balance"] == "natural"
-    assert block["tree_depth"]["labels"] == ["4", "5", "6", "7", "8"]
+    assert block["tree_depth"]["labels"] == ["≤4", "5", "6", "7", "8", "9"]
 
 
 def test_german_pud_tree_depth_report_says_why(german_pud: Path) -> None:
     entry = _report(german_pud)["tree_depth"]
     assert entry["infeasible"] is None and entry["built"] == ["tree_depth"]
-    # under floors of 0 the task's depth range is 3..9, and depths 3 and 9 keep no candidate
-    assert entry["class_counts"]["3"] == 0 and entry["class_counts"]["9"] == 0
-    assert entry["dropped_classes"] == {"3": "no rows in any split", "9": "no rows in any split"}
+    # The depth range is chosen with the engine's estimate, which counts a class without
+    # items as failing (once the range was 3..9 with depths 3 and 9 empty: 21 candidates).
+    # Depth 9 has one candidate, n01079069 (25 words, a 9-node root path), and it lands in
+    # validation; depth 8 has none in test.
+    assert entry["candidates"] == 158 and entry["dropped_classes"] == {}
+    assert entry["class_counts"]["9"] == 1 and entry["class_counts"]["8"] == 10
     assert entry["not_built"] == [
-        "balanced not built: no validation row of 4, 6, 7, 8; no test row of 5, 7, 8 "
+        "balanced not built: no train row of 9; no test row of 8, 9 "
         "(a floor of 0 keeps such a class), so a balanced split would be empty"
     ]
+    assert _ids(german_pud, "tree_depth", "validation") >= {"UD_German-PUD/n01079069/tree_depth/0"}
     card = (german_pud / "README.md").read_text(encoding="utf-8")
-    assert "| 3 | no rows in any split |" in card
-    assert "- `tree_depth`: balanced not built: no validation row of 4, 6, 7, 8" in card
+    assert "- `tree_depth`: balanced not built: no train row of 9; no test row of 8, 9" in card
 
 
 def test_german_pud_sentence_length_keeps_its_rare_classes(german_pud: Path) -> None:
@@ -140,7 +143,10 @@ def test_unimorph_floor_zero_builds(data_dir: Path, tmp_path: Path) -> None:
     assert validate(out).ok
     entry = _report(out)["same_feature"]
     assert entry["built"] == ["same_feature", "same_feature.natural-full-lemma-disjoint"]
+    # the pair label "lemma" (same lemma, no feature differs) has no candidate here
     assert entry["dropped_classes"] == {"lemma": "no rows in any split"}
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "| lemma | no rows in any split |" in card
     assert entry["not_built"][0] == (
         "balanced not built: no validation row of Finiteness; no test row of Finiteness, "
         "VerbForm (a floor of 0 keeps such a class), so a balanced split would be empty"

@@ -22,6 +22,7 @@ from polyprobe.builders.variants import (
     CandidateColumns,
     MinPerClass,
     SizeSpec,
+    SplitEstimate,
     SplitSpec,
     TaskVariants,
     VariantSettings,
@@ -778,3 +779,13 @@ def test_floor_zero_keeps_a_lexical_sets_whole_label_list() -> None:
     check_invariants(cols, tv, classifier=False)
     assert tv.label_names == ["ban", "future", "past"] and tv.dropped_classes == {}
     assert [v.name for v in tv.variants] == ["natural-full"]
+
+
+def test_split_estimate_fails_a_class_without_items_under_floor_zero() -> None:
+    # tasks that choose their classes ask the engine's estimate; it must agree with the
+    # engine, which drops a class without rows even at floor 0
+    estimate = SplitEstimate((0, 0, 0), "ratio:80/10/10")
+    table = np.array([[0.0, 0.0, 0.0], [0.8, 0.1, 0.1], [5.0, 0.0, 0.0]])
+    assert estimate.passing(table).tolist() == [False, True, True]
+    floored = SplitEstimate((1, 1, 1), "ratio:80/10/10")
+    assert floored.passing(table).tolist() == [False, False, False]

@@ -368,10 +368,11 @@ class SplitEstimate:
         return floors
 
     def passing(self, table: np.ndarray) -> np.ndarray:
-        """Per class: does every split reach its floor?"""
+        """Per class: does every split reach its floor, and has the class an item at all? (The
+        engine drops a class without rows even under floors of 0: see :func:`make_variants`.)"""
         if table.size == 0:
             return np.zeros(table.shape[0], dtype=bool)
-        return np.all(table + 1e-9 >= self.required()[None, :], axis=1)
+        return np.all(table + 1e-9 >= self.required()[None, :], axis=1) & (table.sum(axis=1) > 0)
 
     def minimum_items(self) -> int | None:
         """Under ``ratio``: the fewest items a class needs in all (None under ``ud``)."""
