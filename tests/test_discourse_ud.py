@@ -402,7 +402,12 @@ def test_rebuild_is_byte_identical(ud_dir: Path, tmp_path: Path) -> None:
     assert files
     for rel in files:
         assert (built[0].out / rel).read_bytes() == (built[1].out / rel).read_bytes()
-    sp = [rows(b.out, "sentence_position.natural-full", "train") for b in (built[0], built[2])]
+    # at floors of 0 the recommended config is natural-full: German PUD's validation and test
+    # miss some positions, so no balanced config is built (it would empty them)
+    assert "sentence_position.natural-full" not in {
+        p.name for p in (built[0].out / "data").iterdir()
+    }
+    sp = [rows(b.out, "sentence_position", "train") for b in (built[0], built[2])]
     assert [r["label"] for r in sp[0]] != [r["label"] for r in sp[1]]
 
 

@@ -17,10 +17,12 @@ from polyprobe.builders.variants import (
     DROP_CLASS_FLOOR,
     DROP_GROUP_SEEN,
     DROP_KEY_SEEN,
+    NO_ROWS_REASON,
     SPLITS,
     CandidateColumns,
     MinPerClass,
     SizeSpec,
+    SplitEstimate,
     SplitSpec,
     TaskVariants,
     VariantSettings,
@@ -74,11 +76,18 @@ def random_cols(n: int, n_labels: int = 3, seed: int = 0, keys: bool = True) -> 
     )
 
 
-def check_invariants(cols: CandidateColumns, tv: TaskVariants) -> None:
-    """What every result must satisfy, whatever the input."""
+def check_invariants(cols: CandidateColumns, tv: TaskVariants, *, classifier: bool = True) -> None:
+    """What every result must satisfy, whatever the input (``classifier``: a class task,
+    ``min_classes`` 2, whose kept classes all have rows)."""
     by_balance: dict[str, list] = {}
+    # a kept class has rows; a variant has rows, and balancing never empties a split that
+    # holds rows in the natural pool
+    assert not classifier or tv.infeasible is not None or tv.class_counts.sum(axis=0).all()
     for v in tv.variants:
         assert set(v.indices) == set(SPLITS)
+        assert sum(len(v.indices[s]) for s in SPLITS) > 0
+        for s in SPLITS:
+            assert len(v.indices[s]) or not tv.class_counts[SPLITS.index(s)].any()
         seen_g: dict[int, str] = {}
         seen_k: dict[int, str] = {}
         all_idx = []
@@ -233,8 +242,10 @@ def test_ud_drop_counts_hand_made() -> None:
     assert tv.not_built == [
         "natural size 2 not built: 2 available (same as full)",
         "natural size 3 not built: 2 available",
-        "balanced size 2 not built: 2 available (same as full)",
-        "balanced size 3 not built: 2 available",
+        # validation holds no "b" (no floor here): balancing would empty it, so no balanced
+        # variant is built at all
+        "balanced not built: no validation row of b (a floor of 0 keeps such a class), so a "
+        "balanced split would be empty",
     ]
     one = tv.get("natural", "1")
     assert one is not None and one.indices["train"].tolist() == full.indices["train"][:1].tolist()
@@ -682,3 +693,99 @@ def test_sizes_invariants_hypothesis(data, counts, sizes) -> None:
     for v in tv.variants:
         if v.size == "full":
             assert all(len(v.indices[s]) <= c for s, c in zip(SPLITS, counts, strict=True))
+
+
+# ----------------------------------------------------------------------------- floors of 0
+
+
+def _split_cols(per_split: list[list[int]]) -> CandidateColumns:
+    """Candidates for ``ud`` mode (the split is each candidate's source split, so a test
+    decides exactly which class lands where): ``per_split[s]`` = the labels of split s, one
+    group per candidate."""
+    label = [lab for labels in per_split for lab in labels]
+    split = [s for s, labels in enumerate(per_split) for _ in labels]
+    return cols_of(label, list(range(1, len(label) + 1)), split=split)
+
+
+def test_floor_zero_drops_a_class_without_rows() -> None:
+    # "b" (index 1) has no candidate at all: a floor of 0 keeps every class, but a class
+    # with no row teaches nothing and is dropped with its reason, never published
+    cols = _split_cols([[0, 0, 2, 2, 2], [0, 2], [0, 2, 2]])
+    tv = run(cols, ["a", "b", "c"])
+    assert tv.infeasible is None
+    assert tv.label_names == ["a", "c"]
+    assert tv.dropped_classes == {"b": NO_ROWS_REASON}
+    assert tv.label_remap.tolist() == [0, -1, 1]
+    assert tv.drops == Counter()  # no candidate was lost
+    assert tv.class_counts.tolist() == [[2, 3], [1, 1], [1, 2]]
+    bal = tv.get("balanced", "full")
+    assert bal is not None
+    assert {s: len(bal.indices[s]) for s in SPLITS} == {"train": 4, "validation": 2, "test": 2}
+    assert tv.not_built == []
+
+
+def test_floor_zero_class_missing_from_a_split_builds_no_balanced_variant() -> None:
+    # German PUD tree_depth under --min-per-class 0,0,0 in miniature: "b" has train rows
+    # but none in validation or test. Balanced splits hold k x the smallest class, so the
+    # balanced validation and test would be empty (once they were all empty and the folder
+    # writer failed the whole build): the balanced variant is reported, natural is built.
+    cols = _split_cols([[0, 0, 1, 1, 2], [0, 2], [0, 2, 2]])
+    tv = run(cols, ["a", "b", "c"], sizes="1")
+    assert tv.label_names == ["a", "b", "c"] and tv.dropped_classes == {}
+    assert [v.name for v in tv.variants] == ["natural-full", "natural-1"]
+    assert tv.not_built == [
+        "balanced not built: no validation row of b; no test row of b (a floor of 0 keeps "
+        "such a class), so a balanced split would be empty"
+    ]
+    # with a floor of 1 the engine's usual rule applies: "b" is dropped, balanced is built
+    floored = run(cols, ["a", "b", "c"], floor=MinPerClass(1, 1, 1))
+    assert floored.dropped_classes == {"b": "0 in validation < 1, 0 in test < 1"}
+    assert [v.name for v in floored.variants] == ["natural-full", "balanced-full"]
+
+
+def test_floor_zero_balanced_ignores_a_split_the_source_lacks() -> None:
+    # TREC has train and test only: validation holds no row of any class, so it does not
+    # stop the balanced variant (it is empty in the natural variant too)
+    cols = _split_cols([[0, 0, 0, 1, 1], [], [0, 1, 1]])
+    tv = run(cols, ["a", "b"])
+    assert tv.not_built == []
+    bal = tv.get("balanced", "full")
+    assert bal is not None
+    assert {s: len(bal.indices[s]) for s in SPLITS} == {"train": 4, "validation": 0, "test": 2}
+
+
+def test_floor_zero_class_with_rows_in_one_split_only() -> None:
+    # every kept class has rows somewhere; a task whose classes all miss test still builds
+    # its natural variant, and the balanced one names each missing class per split
+    cols = _split_cols([[0, 1], [0], [1]])
+    tv = run(cols, ["a", "b"])
+    assert [v.name for v in tv.variants] == ["natural-full"]
+    assert tv.not_built == [
+        "balanced not built: no validation row of b; no test row of a (a floor of 0 keeps "
+        "such a class), so a balanced split would be empty"
+    ]
+
+
+def test_floor_zero_keeps_a_lexical_sets_whole_label_list() -> None:
+    # a lexical set's label describes its rows (min_classes 1): the per-category subsets of
+    # COSTRA share the whole category list, so a category without rows is kept there
+    cols = _split_cols([[], [], [2, 2, 2]])
+    tv = make_variants(
+        cols,
+        ["ban", "future", "past"],
+        VariantSettings(parse_split("ud"), balances=("natural",), min_per_class=NO_FLOOR),
+        min_classes=1,
+    )
+    check_invariants(cols, tv, classifier=False)
+    assert tv.label_names == ["ban", "future", "past"] and tv.dropped_classes == {}
+    assert [v.name for v in tv.variants] == ["natural-full"]
+
+
+def test_split_estimate_fails_a_class_without_items_under_floor_zero() -> None:
+    # tasks that choose their classes ask the engine's estimate; it must agree with the
+    # engine, which drops a class without rows even at floor 0
+    estimate = SplitEstimate((0, 0, 0), "ratio:80/10/10")
+    table = np.array([[0.0, 0.0, 0.0], [0.8, 0.1, 0.1], [5.0, 0.0, 0.0]])
+    assert estimate.passing(table).tolist() == [False, True, True]
+    floored = SplitEstimate((1, 1, 1), "ratio:80/10/10")
+    assert floored.passing(table).tolist() == [False, False, False]

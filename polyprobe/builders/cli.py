@@ -65,7 +65,8 @@ def add_shared_options(p: argparse.ArgumentParser, command: FamilyCommand) -> No
         "--min-per-class",
         default=d["min_per_class"],
         help="class floor per split: one number for all, or TRAIN,VALIDATION,TEST "
-        f"(default {d['min_per_class']}; 0 = no floor)",
+        f"(default {d['min_per_class']}; 0 = no floor, yet a class with no row is dropped "
+        "and no balanced config is built when a class is missing from a split)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of every sampling and perturbation")
     p.add_argument(

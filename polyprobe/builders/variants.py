@@ -368,10 +368,11 @@ class SplitEstimate:
         return floors
 
     def passing(self, table: np.ndarray) -> np.ndarray:
-        """Per class: does every split reach its floor?"""
+        """Per class: does every split reach its floor, and has the class an item at all? (The
+        engine drops a class without rows even under floors of 0: see :func:`make_variants`.)"""
         if table.size == 0:
             return np.zeros(table.shape[0], dtype=bool)
-        return np.all(table + 1e-9 >= self.required()[None, :], axis=1)
+        return np.all(table + 1e-9 >= self.required()[None, :], axis=1) & (table.sum(axis=1) > 0)
 
     def minimum_items(self) -> int | None:
         """Under ``ratio``: the fewest items a class needs in all (None under ``ud``)."""
@@ -1005,6 +1006,27 @@ def _class_floor_reasons(
     return reasons
 
 
+NO_ROWS_REASON = "no rows in any split"
+
+
+def _unbalanceable(class_counts: np.ndarray, kept_names: list[str]) -> str | None:
+    """Why no balanced variant can be made, or None. A balanced split holds as many rows of
+    every class as its smallest class has, so a kept class with no row in a split that holds
+    rows (possible only under a floor of 0 there: TREC has no validation split, a ratio split
+    can leave a rare class out of test) would empty that split; the variant is reported,
+    never built with a split emptied by balancing (nor, at worst, with no rows at all)."""
+    parts = []
+    for s in range(3):
+        missing = [kept_names[c] for c in range(len(kept_names)) if class_counts[s, c] == 0]
+        if class_counts[s].any() and missing:
+            parts.append(f"no {SPLITS[s]} row of {', '.join(missing)}")
+    if not parts:
+        return None
+    return (
+        "; ".join(parts) + " (a floor of 0 keeps such a class), so a balanced split would be empty"
+    )
+
+
 def _check_counts(counts: tuple[int, int, int] | None) -> tuple[int, int, int]:
     """``sizes`` mode needs three non-negative whole row counts, train positive."""
     if counts is None or len(counts) != 3:
@@ -1051,9 +1073,12 @@ def make_variants(
     Steps: (1) split (``ud``: source splits minus earlier-seen groups/keys; ``ratio``: whole
     (group ∪ key) components; ``sizes``: as ``ratio`` with targets proportional to the row
     counts, then each split cut to its count by ``order``); (2) drop every class below ``min_per_class`` in any split,
-    counted on the natural split; fewer than two classes left → ``infeasible``; (3) per balance,
+    counted on the natural split, and (for ``min_classes`` ≥ 2) every class without a row in any
+    split, whatever the floors; fewer than two classes left → ``infeasible``; (3) per balance,
     fix validation and test, and cut each requested train size from the balance's train pool
-    (lowest ``order`` first, per class for ``balanced``). Raises ``ValueError`` for inconsistent
+    (lowest ``order`` first, per class for ``balanced``; a balance is not built, with its reason,
+    when a kept class has no row in a split that holds rows, which only a floor of 0 allows, since
+    balancing would empty that split). Raises ``ValueError`` for inconsistent
     columns, unknown balances/modes, or ``ud`` mode with candidates lacking a source split."""
     label_names = list(label_names)
     k_all = len(label_names)
@@ -1107,6 +1132,16 @@ def make_variants(
         counts[s] = np.bincount(cols.label[split == s], minlength=k_all)[:k_all]
     floors = settings.min_per_class.as_tuple()
     reasons = _class_floor_reasons(counts, floors, checked)
+    # A floor of 0 drops nothing, yet a class with no row in any split teaches a classifier
+    # nothing and would publish a label without an example: it is dropped like a class below
+    # its floor. Not in a set whose label only describes its rows (``min_classes`` 1: a
+    # lexical category, a scored pseudo-class): its subsets share the whole label list, so a
+    # label id means the same in every config.
+    if min_classes >= 2:
+        reasons = [
+            NO_ROWS_REASON if why is None and not counts[:, c].any() else why
+            for c, why in enumerate(reasons)
+        ]
     dropped_classes = {
         name: reason
         for name, reason in zip(label_names, reasons, strict=True)
@@ -1170,6 +1205,11 @@ def make_variants(
 
     for balance in settings.balances:
         train_classes: _ClassSlices | None = None
+        if balance != "natural":
+            why_not = _unbalanceable(class_counts, kept_names)
+            if why_not is not None:
+                result.not_built.append(f"{balance} not built: {why_not}")
+                continue
         if balance == "natural":
             fixed = pools
         else:
@@ -1200,6 +1240,10 @@ def make_variants(
                 else:
                     assert train_classes is not None
                     train = _frozen(train_full[train_classes.keep(_balanced_quotas(want, k))])
+            if not (train.size or fixed[1].size or fixed[2].size):
+                # unreachable under the rules above; a config without rows is never produced
+                result.not_built.append(f"{balance} size {spec.label} not built: no rows")
+                continue
             result.variants.append(
                 Variant(
                     balance=balance,
