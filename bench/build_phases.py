@@ -74,7 +74,7 @@ def main() -> None:
 
     # Top-level phases (their sum plus the candidate pass is the build) ...
     _timed(ud.TreebankFamily, "open_tasks", "open tasks (prefix read, profile)")
-    _timed(stream, "first_pass", "observe pass + fit")
+    _timed(stream, "observe_pass", "observe pass + fit")
     _timed(stream, "write_task", "assembly (variants, configs)")
     _timed(folder.DatasetFolderWriter, "finish", "card (README.md, report.json)")
     # ... and parts of them.

@@ -356,67 +356,64 @@ class PartRun:
         return result, jobs
 
 
-def _read_together(
-    lead: PartRun,
-    followers: Sequence[PartRun],
-    progress: Progress | None,
+def _reading(
+    lead: PartRun, desc: str, skipped: Counter[str], progress: Progress | None, count: int | None
+) -> Iterable[Any]:
+    """One reading of ``lead``'s inputs (wrapped by ``progress`` when given)."""
+    stream: Iterable[Any] = lead.family.records(lead.job.on_invalid, skipped)
+    if progress is not None:
+        stream = progress(RecordPass(stream, desc, count))
+    return stream
+
+
+def _feed(
+    stream: Iterable[Any],
+    lead_step: Callable[[Any], None] | None,
+    steps: Sequence[tuple[PartRun, Callable[[Any], None]]],
 ) -> None:
-    """Both passes of ``lead`` and of the parts whose records derive from its records, each
-    pass one reading of ``lead``'s inputs. ``progress`` wraps each reading."""
-
-    def reading(desc: str, skipped: Counter[str], count: int | None = None) -> Iterable[Any]:
-        stream: Iterable[Any] = lead.family.records(lead.job.on_invalid, skipped)
-        if progress is not None:
-            stream = progress(RecordPass(stream, desc, count))
-        return stream
-
-    def feed(
-        stream: Iterable[Any], lead_step: Callable[[Any], None] | None, steps: list[Any]
-    ) -> None:
-        derivers = [(part.family.deriver(), step) for part, step in steps]
-        for record in stream:
-            if lead_step is not None:
-                lead_step(record)
-            for deriver, step in derivers:
-                for derived in deriver.push(record):
-                    step(derived)
+    """Each record to ``lead_step``, and the records derived from it to each follower's step."""
+    derivers = [(part.family.deriver(), step) for part, step in steps]
+    for record in stream:
+        if lead_step is not None:
+            lead_step(record)
         for deriver, step in derivers:
-            for derived in deriver.close():
+            for derived in deriver.push(record):
                 step(derived)
+    for deriver, step in derivers:
+        for derived in deriver.close():
+            step(derived)
 
+
+def observe_pass(
+    lead: PartRun, followers: Sequence[PartRun], progress: Progress | None = None
+) -> None:
+    """Pass 1 of ``lead`` and of the parts whose records derive from its records (one reading,
+    when any task observes), then every part's fit."""
     observing = [p for p in followers if p.observes]
     if lead.observes or observing:
-        feed(
-            reading("pass 1/2 (observe)", Counter()),  # invalid records: counted in pass 2
+        _feed(
+            # invalid records are counted in pass 2
+            _reading(lead, "pass 1/2 (observe)", Counter(), progress, None),
             lead.observe if lead.observes else None,
             [(p, p.observe) for p in observing],
         )
     for part in (lead, *followers):
         part.fit()
+
+
+def candidate_pass(
+    lead: PartRun, followers: Sequence[PartRun], progress: Progress | None = None
+) -> None:
+    """Pass 2 of ``lead`` and of its followers: one reading of ``lead``'s inputs."""
     known = lead.known
-    feed(
-        reading(
-            "pass 2/2 (candidates)" if known else "reading (candidates)",
-            lead.skipped,
-            known or None,
-        ),
+    desc = "pass 2/2 (candidates)" if known else "reading (candidates)"
+    _feed(
+        _reading(lead, desc, lead.skipped, progress, known or None),
         lead.add,
         [(p, p.add) for p in followers],
     )
     for part in followers:  # they read what the lead read
         part.skipped.update(lead.skipped)
-
-
-def shard_pass(
-    job: ShardJob, progress: Progress | None = None
-) -> tuple[ShardResult, list[WriteJob]]:
-    """Read, observe, fit and spool the candidates of the tasks ``job.tasks``; returns what the
-    card needs and one write job per task (see :func:`write_task`). ``progress`` wraps each
-    pass over the records (:class:`RecordPass`); only the shard run in the build's own process
-    gets one."""
-    part = PartRun(job)
-    _read_together(part, [], progress)
-    return part.finish()
 
 
 def scored_inputs(task: Task[Any], cand: Candidate) -> dict[str, Any]:
@@ -520,7 +517,8 @@ def run_shard_parts(
             followers.setdefault(lead, []).append(run)
     for i, run in enumerate(runs):
         if run in leads:
-            _read_together(run, followers.get(i, []), progress)
+            observe_pass(run, followers.get(i, []), progress)
+            candidate_pass(run, followers.get(i, []), progress)
     results: list[ShardResult] = []
     jobs: list[WriteJob] = []
     for run in runs:
