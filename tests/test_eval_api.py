@@ -108,7 +108,8 @@ def test_random_labels_are_chance_with_kfold_protocol(toy_dir: Path, tmp_path: P
     assert r["probe"]["chosen"][0]["selected_by"].endswith("fold-cv-on-train")
 
 
-def test_lexically_disjoint_control_is_not_applicable(tmp_path: Path) -> None:
+def _lexically_disjoint_folder(tmp_path: Path) -> Path:
+    """A two-class folder whose splits share no lexical key (so no control task applies)."""
     splits = {}
     for split, n in (("train", 120), ("validation", 40), ("test", 40)):
         rows = toy_sentences(n, prefix=split[:2])
@@ -117,6 +118,11 @@ def test_lexically_disjoint_control_is_not_applicable(tmp_path: Path) -> None:
     folder = write_folder(
         tmp_path / "lex", {"lex": splits}, {"lex": ["no", "yes"]}, {"lex": "sentence"}
     )
+    return folder
+
+
+def test_lexically_disjoint_control_is_not_applicable(tmp_path: Path) -> None:
+    folder = _lexically_disjoint_folder(tmp_path)
     (r,) = evaluate(str(folder), encoders=["random?dim=16"], seeds=1, cache=tmp_path / "c")
     assert r["control"]["status"] == "not applicable" and "reason" in r["control"]
     assert r["control"]["key"] == "lexical_key"
@@ -126,14 +132,7 @@ def test_deterministic_encoder_with_no_control_and_several_seeds(tmp_path: Path)
     """A deterministic encoder is fitted once; with no control task either, later seeds have
     nothing to fit (this crashed with "need at least one array to stack" on EWT
     ``subject_number`` and MiniLM ``--seeds 3``)."""
-    splits = {}
-    for split, n in (("train", 120), ("validation", 40), ("test", 40)):
-        rows = toy_sentences(n, prefix=split[:2])
-        rows["lexical_key"] = [f"{split}-{i % 7}" for i in range(n)]
-        splits[split] = rows
-    folder = write_folder(
-        tmp_path / "lex", {"lex": splits}, {"lex": ["no", "yes"]}, {"lex": "sentence"}
-    )
+    folder = _lexically_disjoint_folder(tmp_path)
     (r,) = evaluate(str(folder), encoders=[bag_of_words], seeds=3, cache=tmp_path / "c")
     assert r["control"]["status"] == "not applicable"
     assert len(r["probe"]["chosen"]) == 1  # one fit, not three
