@@ -11,10 +11,11 @@ noticed), and that is decided once per source before any sentence is read. The r
 from __future__ import annotations
 
 import collections
+import contextlib
 import re
 import shutil
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -558,6 +559,7 @@ def read_sources(
     lazy: bool = False,
     shared_dicts: bool = False,
     policy: InvalidPolicy | None = None,
+    key_hash: Callable[[str], int] = hash,
 ) -> Iterator[Sentence]:
     """Every sentence of every source, in a fixed order: sources as given; within a source
     train, dev, test (then split-less files), files of one split by name. The order is part
@@ -571,17 +573,26 @@ def read_sources(
     naming both places (``duplicate-sent-id``), or under ``skip`` the later sentence is
     dropped and counted: ids and groups downstream are ``<source>/<sent_id>``, so two
     sentences with one id would publish duplicate ids and one group in two splits.
+    ``key_hash``: the sent_id hash of that check (:class:`~polyprobe.loaders.seen_keys.SeenKeys`;
+    tests inject a colliding one: a collision costs a re-read, never a sentence).
     """
     if policy is None:
         policy = InvalidPolicy(on_invalid, skipped)
     elif on_invalid != "raise" or skipped is not None:
         raise UsageError("give read_sources either policy= or on_invalid=/skipped=, not both")
+    from polyprobe.loaders.seen_keys import SeenKeys  # numpy: not for `polyprobe --help`
+
     mode, counts = policy.mode, policy.skipped
     for src in sources:
         files = sorted(src.files, key=lambda f: (_READ_ORDER.get(f.split, 3), f.path))
+        # Until a sent_id's hash repeats, only the hashes are kept (8 bytes a sentence, where
+        # the ids themselves cost ~175); the first repeat (a duplicate, or a collision) re-reads
+        # the source so far into ``exact``, the ids with their first places, checked from then
+        # on. A clean treebank is read once; one with duplicates once and a part.
+        hashes = SeenKeys(key_hash)
         # sent_id -> line * len(files) + file index of its first sentence: a plain int, as a
         # tuple per sentence costs 3% of a pass (allocated, and tracked by the collector)
-        seen: dict[str, int] = {}
+        exact: dict[str, int] | None = None
         width = len(files)
         for index, f in enumerate(files):
             for sentence in read_conllu(
@@ -594,12 +605,43 @@ def read_sources(
                 shared_dicts=shared_dicts,
             ):
                 sid = sentence.sent_id
-                if sid not in seen:
-                    seen[sid] = sentence.line * width + index
+                if exact is None:
+                    if not hashes.add(sid):
+                        yield sentence
+                        continue
+                    exact = _first_places(src.name, files, index, sentence.line)
+                if sid not in exact:
+                    exact[sid] = sentence.line * width + index
                     yield sentence
                 else:
-                    line, first = divmod(seen[sid], width)
+                    line, first = divmod(exact[sid], width)
                     policy.reject(_duplicate(src.name, sentence, files[first].path, line))
+
+
+def _first_places(
+    source: str, files: list[SourceFile], stop_file: int, stop_line: int
+) -> dict[str, int]:
+    """``sent_id -> line * len(files) + file index`` of the first sentence with each id in
+    ``files`` before line ``stop_line`` of ``files[stop_file]``: the sentences
+    :func:`read_sources` has yielded so far (the same reader, so the same ids; sentences it
+    skipped as malformed are skipped here too, and not counted again)."""
+    places: dict[str, int] = {}
+    width = len(files)
+    for index, f in enumerate(files[: stop_file + 1]):
+        sentences = read_conllu(
+            f.path,
+            treebank=source,
+            split=f.split,
+            on_invalid="skip",
+            skipped=collections.Counter(),
+            lazy=True,
+        )
+        with contextlib.closing(sentences):
+            for sentence in sentences:
+                if index == stop_file and sentence.line >= stop_line:
+                    break
+                places.setdefault(sentence.sent_id, sentence.line * width + index)
+    return places
 
 
 def _duplicate(source: str, sentence: Sentence, path: str, line: int) -> InputError:
