@@ -57,3 +57,50 @@ def test_statistics_equal_scipys() -> None:
         table = table[:, table.sum(axis=0) > 0]
         v = association(table, method="cramer")
         assert _cramers_v(labels, np.minimum(lengths // 3, 13)) == round(float(v), 4)
+
+
+def _per_row_reference(labels: np.ndarray, lengths: np.ndarray) -> dict[str, object]:
+    """The length audit as it was computed from per-row arrays before the audit worked from
+    counts (np.quantile, np.corrcoef of ranks, means of the rows)."""
+    from scipy.stats import spearmanr
+
+    edges = np.unique(np.quantile(lengths, [0.25, 0.5, 0.75]))
+    bins = np.searchsorted(edges, lengths, side="left")
+    rho = spearmanr(labels, lengths)[0]
+    return {
+        "edges": edges.tolist(),
+        "bins": bins,
+        "spearman_rho": round(float(rho), 4),
+        "mean_by_class": {
+            c: round(float(lengths[labels == c].mean()), 2) for c in np.unique(labels).tolist()
+        },
+    }
+
+
+def test_the_audit_from_counts_equals_the_per_row_audit() -> None:
+    """config_confounds reads a config a row group at a time and keeps only rows per (label,
+    length): quartiles, Spearman's rho, Cramér's V and the class means must be those of the
+    rows themselves (odd and even row counts: the quartiles interpolate)."""
+    from polyprobe.builders.confounds import _cramers_v, _quartiles, audit, length_counts
+
+    rng = np.random.default_rng(11)
+    for size in (3, 4, 5, 97, 500, 1001):
+        labels = rng.integers(0, 3, size)
+        lengths = rng.integers(1, 40, size) + 5 * labels
+        want = _per_row_reference(labels, lengths)
+        counts = length_counts(labels, lengths)
+        assert sum(counts.values()) == size
+        distinct = np.array([length for _, length in counts])
+        weights = np.array(list(counts.values()))
+        edges_bins, names = _quartiles(distinct, weights)
+        reference_bins = dict(zip(lengths.tolist(), want["bins"].tolist(), strict=True))
+        assert edges_bins.tolist() == [reference_bins[x] for x in distinct.tolist()]
+        assert len(names) == len(want["edges"]) + 1
+        names_ = ["a", "b", "c"]
+        result = audit(labels, names_, lengths, "tokens", [""] * size)
+        assert result["rows"] == size
+        assert result["length"]["spearman_rho"] == want["spearman_rho"]
+        assert result["length"]["mean_by_class"] == {
+            names_[c]: m for c, m in want["mean_by_class"].items()
+        }
+        assert result["length"]["cramers_v_quartiles"] == _cramers_v(labels, want["bins"])

@@ -21,7 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.builders.confounds import audit, audit_note, pair_counts, predicate_audit
+from polyprobe.builders.confounds import (
+    audit_counts,
+    audit_note,
+    length_counts,
+    pair_counts,
+    predicate_audit,
+)
 from polyprobe.builders.variants import (
     CATCH_ALL_LABELS,
     SPLITS,
@@ -568,7 +574,7 @@ def config_confounds(staging: Path, card: ConfigCard, level: Level) -> dict[str,
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    labels, lengths = [], []
+    lengths: Counter[tuple[int, int]] = Counter()
     keys: Counter[tuple[int, str]] = Counter()
     inputs = INPUT_COLUMNS[level]
     for split in card.stats.splits.values():
@@ -576,17 +582,10 @@ def config_confounds(staging: Path, card: ConfigCard, level: Level) -> dict[str,
             for i in range(parquet.num_row_groups):
                 table = parquet.read_row_group(i, columns=["label", "lexical_key", *inputs])
                 label = table["label"].to_numpy()
-                labels.append(label)
                 keys.update(pair_counts(label, pc.fill_null(table["lexical_key"], "").to_pylist()))
-                lengths.append(_row_lengths(table, level, inputs))
+                lengths.update(length_counts(label, _row_lengths(table, level, inputs)))
     unit = "characters" if level in (Level.WORD, Level.WORD_PAIR) else "tokens"
-    return audit(
-        np.concatenate(labels) if labels else np.zeros(0, np.int64),
-        card.stats.label_names,
-        np.concatenate(lengths) if lengths else np.zeros(0, np.int64),
-        unit,
-        keys,
-    )
+    return audit_counts(lengths, card.stats.label_names, unit, keys)
 
 
 def _row_lengths(table: Any, level: Level, inputs: Sequence[str]) -> np.ndarray:

@@ -25,6 +25,7 @@ the card's notes and under ``confounds`` in ``report.json``.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -36,49 +37,96 @@ STRONG_V = 0.3
 TOP_KEYS = 3
 
 
-def _average_ranks(x: np.ndarray) -> np.ndarray:
-    """1-based ranks, ties given their average rank (``scipy.stats.rankdata``'s default)."""
-    _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+def _doubled_ranks(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Twice each element's average rank (ties share it, ``scipy.stats.rankdata``'s
+    default) when element i stands for ``weights[i]`` rows: an integer, so sums of ranks
+    stay exact."""
+    values, inverse = np.unique(x, return_inverse=True)
+    counts = np.zeros(values.size, dtype=np.int64)
+    np.add.at(counts, inverse, weights)
     ends = np.cumsum(counts)
-    return (ends - (counts - 1) / 2.0)[inverse]
+    return (2 * ends - (counts - 1))[inverse]
 
 
-def _spearman(x: np.ndarray, y: np.ndarray) -> float | None:
-    """Spearman's rho: Pearson's r of the average ranks, as ``scipy.stats.spearmanr``
-    computes it (a test compares the two). Not scipy itself: importing ``scipy.stats`` costs
-    a build process about as much as a small task, for two formulas."""
-    if x.size < 3 or np.all(x == x[0]) or np.all(y == y[0]):
+def _spearman(x: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None) -> float | None:
+    """Spearman's rho (Pearson's r of the average ranks, as ``scipy.stats.spearmanr``
+    computes it: a test compares the two) of rows where ``(x[i], y[i])`` stands for
+    ``weights[i]`` rows (one each by default). Not scipy itself: importing ``scipy.stats``
+    costs a build process about as much as a small task, for two formulas. The sums are
+    exact (Python integers of doubled ranks): the audit works from counts, and so the result
+    cannot depend on how the rows were grouped."""
+    w = np.ones(x.size, dtype=np.int64) if weights is None else np.asarray(weights, np.int64)
+    n = int(w.sum())
+    if n < 3 or np.all(x == x[0]) or np.all(y == y[0]):
         return None
-    rho = np.corrcoef(_average_ranks(x), _average_ranks(y))[0, 1]
-    return None if np.isnan(rho) else round(float(rho), 4)
+    rx = _doubled_ranks(x, w).tolist()
+    ry = _doubled_ranks(y, w).tolist()
+    wl = w.tolist()
+    sx = sum(a * k for a, k in zip(rx, wl, strict=True))
+    sy = sum(b * k for b, k in zip(ry, wl, strict=True))
+    sxy = n * sum(a * b * k for a, b, k in zip(rx, ry, wl, strict=True)) - sx * sy
+    sxx = n * sum(a * a * k for a, k in zip(rx, wl, strict=True)) - sx * sx
+    syy = n * sum(b * b * k for b, k in zip(ry, wl, strict=True)) - sy * sy
+    rho = max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+    return round(rho, 4)
 
 
-def _cramers_v(a: np.ndarray, b: np.ndarray) -> float | None:
+def _cramers_v(a: np.ndarray, b: np.ndarray, weights: np.ndarray | None = None) -> float | None:
     """Cramér's V of two categorical arrays (bias-uncorrected, as usually reported; equal to
-    ``scipy.stats.contingency.association(table, method="cramer")``, a test compares)."""
+    ``scipy.stats.contingency.association(table, method="cramer")``, a test compares), where
+    ``(a[i], b[i])`` stands for ``weights[i]`` rows (one each by default)."""
     ua, ia = np.unique(a, return_inverse=True)
     ub, ib = np.unique(b, return_inverse=True)
     if ua.size < 2 or ub.size < 2:
         return None
     table = np.zeros((ua.size, ub.size), dtype=np.float64)
-    np.add.at(table, (ia, ib), 1)
+    np.add.at(table, (ia, ib), 1 if weights is None else weights)
     n = table.sum()
     expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / n
     chi2 = float(((table - expected) ** 2 / expected).sum())
     return round(float(np.sqrt(chi2 / n / (min(table.shape) - 1))), 4)
 
 
-def _quartiles(lengths: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """Length bins at the quartiles (ties merge bins), with their names (``1-7``)."""
-    edges = np.unique(np.quantile(lengths, [0.25, 0.5, 0.75]))
+def _quartiles(lengths: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Length bins at the quartiles (ties merge bins), with their names (``1-7``), of rows
+    where ``lengths[i]`` stands for ``weights[i]`` rows. The quartiles are ``np.quantile``'s
+    (linear interpolation between the two rows at position ``(n - 1) * q``), computed from
+    the counts; exact, as lengths are integers and the steps quarters."""
+    values, inverse = np.unique(lengths, return_inverse=True)
+    counts = np.zeros(values.size, dtype=np.int64)
+    np.add.at(counts, inverse, weights)
+    ends = np.cumsum(counts)  # rows with a length <= values[k]
+    n = int(ends[-1])
+
+    def at(position: int) -> float:  # the length of the row at ``position`` in sorted order
+        return float(values[np.searchsorted(ends, position, side="right")])
+
+    quartiles = []
+    for q in (0.25, 0.5, 0.75):
+        h = (n - 1) * q
+        below = math.floor(h)
+        a, b = at(below), at(min(below + 1, n - 1))
+        quartiles.append(a + (b - a) * (h - below))
+    edges = np.unique(np.array(quartiles))
     bins = np.searchsorted(edges, lengths, side="left")
     names = []
-    lo = int(lengths.min())
+    lo = int(values[0])
     for i in range(edges.size + 1):
-        hi = int(edges[i]) if i < edges.size else int(lengths.max())
+        hi = int(edges[i]) if i < edges.size else int(values[-1])
         names.append(f"{lo}-{hi}")
         lo = hi + 1
     return bins, names
+
+
+def length_counts(labels: np.ndarray, lengths: np.ndarray) -> Counter[tuple[int, int]]:
+    """How many rows have each (label id, length): what the length part of the audit reads
+    (a caller reading a large config a batch at a time holds no length per row)."""
+    labels = np.asarray(labels, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if not labels.size:
+        return Counter()
+    pairs, counts = np.unique(np.column_stack((labels, lengths)), axis=0, return_counts=True)
+    return Counter({(a, b): n for (a, b), n in zip(pairs.tolist(), counts.tolist(), strict=True)})
 
 
 def pair_counts(labels: np.ndarray, values: Sequence[str]) -> Counter[tuple[int, str]]:
@@ -128,43 +176,56 @@ def audit(
 ) -> dict[str, Any]:
     """The audit of one config's rows (all splits together). ``lengths[i]`` is row i's
     length in ``length_unit``; ``keys[i]`` its lexical key ("" for none), or ``keys`` the
-    rows per (label id, lexical key) (:func:`pair_counts`: a caller reading a large config a
-    batch at a time need not hold a string per row)."""
-    labels = np.asarray(labels, dtype=np.int64)
-    lengths = np.asarray(lengths, dtype=np.int64)
+    rows per (label id, lexical key) (:func:`pair_counts`)."""
+    key_pairs = keys if isinstance(keys, Mapping) else pair_counts(labels, keys)
+    return audit_counts(length_counts(labels, lengths), label_names, length_unit, key_pairs)
+
+
+def audit_counts(
+    lengths: Mapping[tuple[int, int], int],
+    label_names: Sequence[str],
+    length_unit: str,
+    keys: Mapping[tuple[int, str], int],
+) -> dict[str, Any]:
+    """:func:`audit` from counts: rows per (label id, length) (:func:`length_counts`) and
+    per (label id, lexical key) (:func:`pair_counts`). What a caller reading a large config
+    a batch at a time passes: its memory follows the distinct pairs, not the rows (per-row
+    arrays and their sorting copies were ~90 bytes a row of the largest config, the build's
+    peak)."""
+    pairs = sorted((pair, n) for pair, n in lengths.items() if n > 0)
+    labels = np.array([label for (label, _), _ in pairs], dtype=np.int64)
+    row_lengths = np.array([length for (_, length), _ in pairs], dtype=np.int64)
+    weights = np.array([n for _, n in pairs], dtype=np.int64)
     out: dict[str, Any] = {
-        "rows": int(labels.size),
+        "rows": int(weights.sum()),
         "rule": f"flag: one class >= {FLAG_SHARE:.0%} in one length quartile, one lexical "
         f"key or one predicate type while another class is not; or Cramér's V(label, length "
         f"quartile) >= {STRONG_V}",
     }
     flags: list[str] = []
-    if labels.size:
-        bins, bin_names = _quartiles(lengths)
-        v = _cramers_v(labels, bins)
-        means = {
-            label_names[c]: round(float(lengths[labels == c].mean()), 2)
-            for c in np.unique(labels).tolist()
-        }
+    if pairs:
+        bins, bin_names = _quartiles(row_lengths, weights)
+        v = _cramers_v(labels, bins, weights)
+        means = {}
+        for c in np.unique(labels).tolist():
+            mine = labels == c
+            total = int((row_lengths[mine] * weights[mine]).sum())  # exact, like numpy's mean
+            means[label_names[c]] = round(total / int(weights[mine].sum()), 2)
         out["length"] = {
             "unit": length_unit,
-            "spearman_rho": _spearman(labels, lengths),
+            "spearman_rho": _spearman(labels, row_lengths, weights),
             "cramers_v_quartiles": v,
             "mean_by_class": means,
         }
-        width = len(bin_names)
-        pairs, counts = np.unique(labels * width + bins, return_counts=True)
-        quartile_pairs = {
-            (int(p // width), bin_names[int(p % width)]): int(n)
-            for p, n in zip(pairs.tolist(), counts.tolist(), strict=True)
-        }
+        quartile_pairs: Counter[tuple[int, str]] = Counter()
+        for label, b, n in zip(labels.tolist(), bins.tolist(), weights.tolist(), strict=True):
+            quartile_pairs[label, bin_names[b]] += n
         _, length_flags = _share_flags("length quartile", quartile_pairs, label_names)
         flags += length_flags
         if v is not None and v >= STRONG_V:
             flags.append(f"length: Cramér's V of label and length quartile is {v:.2f}")
-        key_pairs = keys if isinstance(keys, Mapping) else pair_counts(labels, keys)
-        if any(key for _, key in key_pairs):
-            tops, key_flags = _share_flags("lexical key", key_pairs, label_names)
+        if any(key for _, key in keys):
+            tops, key_flags = _share_flags("lexical key", keys, label_names)
             out["lexical_keys"] = {"top_by_class": tops}
             flags += key_flags
     out["flags"] = flags
