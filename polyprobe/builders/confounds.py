@@ -125,8 +125,18 @@ def length_counts(labels: np.ndarray, lengths: np.ndarray) -> Counter[tuple[int,
     lengths = np.asarray(lengths, dtype=np.int64)
     if not labels.size:
         return Counter()
-    pairs, counts = np.unique(np.column_stack((labels, lengths)), axis=0, return_counts=True)
-    return Counter({(a, b): n for (a, b), n in zip(pairs.tolist(), counts.tolist(), strict=True)})
+    # one int per row (label and length side by side): np.unique of pairs (axis=0) is 3x slower
+    low_label, low_length = int(labels.min()), int(lengths.min())
+    width = int(lengths.max()) - low_length + 1
+    codes, counts = np.unique(
+        (labels - low_label) * width + (lengths - low_length), return_counts=True
+    )
+    return Counter(
+        {
+            (low_label + code // width, low_length + code % width): n
+            for code, n in zip(codes.tolist(), counts.tolist(), strict=True)
+        }
+    )
 
 
 def pair_counts(labels: np.ndarray, values: Sequence[str]) -> Counter[tuple[int, str]]:
