@@ -318,6 +318,7 @@ def _single_spaces(text: str) -> str:
             text = text.replace(char, " ")
     return " ".join([word for word in text.split(" ") if word])
 
+
 # Footnotes and comments, removed before parsing (see prestrip).
 _REFS_AND_COMMENTS = re.compile(r"<ref\b[^>]*?/>|<ref\b[^>]*>.*?</ref\s*>|<!--.*?-->", re.S | re.I)
 _BRACES = re.compile(r"\{\{+|\}\}+")
