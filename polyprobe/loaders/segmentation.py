@@ -35,8 +35,6 @@ SCRIPT_SUFFIXES: dict[str, str] = {
 }
 
 Token = tuple[str, bool]  # (form, space after)
-# What Segmenter.tokens reads of spaCy's tokens (spacy.attrs names; see there).
-_TOKEN_ATTRS = ("IDX", "LENGTH", "SPACY", "IS_SPACE")
 
 # New words a spaCy tokenizer may add to its vocabulary before it is made afresh. spaCy keeps
 # every word it has seen (a lexeme and a cache entry, ~450 bytes each, measured): over a
@@ -156,24 +154,28 @@ class Segmenter:
     def tokens(self, sentence: str) -> list[Token]:
         """The tokens of one sentence with whether a space follows each (whitespace tokens are
         not tokens: they set the previous token's space)."""
+        forms, spaces = self.token_columns(sentence)
+        return list(zip(forms, spaces, strict=True))
+
+    def token_columns(self, sentence: str) -> tuple[list[str], list[bool]]:
+        """:meth:`tokens` as two lists, the forms and whether a space follows each (as an
+        input shard's table stores them: no pair is made per token)."""
         if self.tokenizer == "segtok":
-            return self._segtok_tokens(sentence)
+            tokens = self._segtok_tokens(sentence)
+            return [f for f, _ in tokens], [b for _, b in tokens]
         nlp = self._spacy()
-        # Each token's offset, length, trailing space and is_space as one array: a Python
-        # ``Token`` object per token (``for tok in doc``) cost as much as tokenising
-        # (measured on the English excerpt's sentences, warm tokenizer: 1.01 -> 0.66 s;
-        # tokenising alone 0.32 s). A token's text is its slice of the sentence.
-        out: list[Token] = []
-        rows = nlp.tokenizer(sentence).to_array(_TOKEN_ATTRS).tolist()
-        for start, length, space, is_space in rows:
-            if is_space:
-                if out:
-                    out[-1] = (out[-1][0], True)
+        forms: list[str] = []
+        spaces: list[bool] = []
+        for tok in nlp.tokenizer(sentence):
+            if tok.is_space:
+                if spaces:
+                    spaces[-1] = True
                 continue
-            out.append((sentence[start : start + length], space == 1))
+            forms.append(tok.text)
+            spaces.append(bool(tok.whitespace_))
         if len(nlp.vocab) > self._vocab_limit:
             self._nlp = None  # made afresh on the next call (see VOCAB_RENEWAL)
-        return out
+        return forms, spaces
 
     def _segtok_tokens(self, sentence: str) -> list[Token]:
         from segtok.tokenizer import split_contractions, word_tokenizer
