@@ -45,3 +45,22 @@ def test_same_tokens_as_default_spacy_on_every_sentence_of_a_dump(
             assert ours.tokens(s.text) == _library(reference, s.text), s.text[:80]
             sentences += 1
     assert sentences > (18_000 if lang == "en" else 40)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Two  spaces,\ta tab and\u2003an em space.",
+        " A leading space and a trailing one. ",
+        "   ",
+        "",
+        "Don't stop: U.S. e.g. 10a.m. (see :) ) -- ok?!",
+        "Ünïcödé – ´accents´ and 3,5 km² … „quotes“.",
+    ],
+)
+def test_same_tokens_as_default_spacy_on_odd_whitespace(sentence: str) -> None:
+    """Whitespace tokens (a second space, a tab, an em space) set the space of the token
+    before them; a token's text is its slice of the sentence."""
+    import spacy
+
+    assert Segmenter("en").tokens(sentence) == _library(spacy.blank("en"), sentence)

@@ -45,6 +45,11 @@ CASES = [
     "x.",
     "",
     "Это т.е. пример. Второе предложение.",
+    # lower-case continuations (segtok's BEFORE_LOWER: a quote or bracket after the terminal,
+    # "spp.", a one-letter abbreviation), and their upper-case counterparts
+    'He shouted "Stop." and ran. Then "Go." Then (it ended.) and more. (It ended.) More.',
+    "Many Quercus spp. are oaks. Some spp. Are not. Anne B. said no. The U. was gone.",
+    "Line one ended.\n and the next starts low. x. y. z.",
 ]
 
 

@@ -139,3 +139,24 @@ def test_absent_spacy_pipeline_is_one_clear_line() -> None:
     with pytest.raises(UsageError, match="never downloads models") as err:
         segmenter.tokens("A sentence.")
     assert "\n" not in str(err.value)
+
+
+def test_line_rules_equal_the_regex_and_translate_rules() -> None:
+    """The paragraph step's two string shortcuts give what the rules they replace give, on
+    random lines over the characters that matter (spaces of every kind, holes, list marks,
+    punctuation the bare-line test strips, letters): spaces collapsed by ``str`` methods as
+    ``_SPACES.sub`` (up to spaces at the ends, which the caller strips), and a line with
+    nothing but holes and markup found by ``str.strip`` as by ``translate`` then ``strip``."""
+    import random
+
+    from polyprobe.loaders import wikitext
+
+    alphabet = " \t\u00a0\u2009\u202f\u2003\n.,;:()[]{}|-–—ab\ue000\ue001\ue002\ue003"
+    rng = random.Random(17)
+    for _ in range(20_000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        assert wikitext._single_spaces(line).strip() == wikitext._SPACES.sub(" ", line).strip(), (
+            repr(line)
+        )
+        old_bare = line.translate(wikitext._STRIP_HOLES).strip(" .,;:()[]{}|-–—\u00a0")
+        assert (not line.strip(wikitext._MARKS_AND_MARKUP)) == (not old_bare), repr(line)

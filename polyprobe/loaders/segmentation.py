@@ -154,20 +154,28 @@ class Segmenter:
     def tokens(self, sentence: str) -> list[Token]:
         """The tokens of one sentence with whether a space follows each (whitespace tokens are
         not tokens: they set the previous token's space)."""
+        forms, spaces = self.token_columns(sentence)
+        return list(zip(forms, spaces, strict=True))
+
+    def token_columns(self, sentence: str) -> tuple[list[str], list[bool]]:
+        """:meth:`tokens` as two lists, the forms and whether a space follows each (as an
+        input shard's table stores them: no pair is made per token)."""
         if self.tokenizer == "segtok":
-            return self._segtok_tokens(sentence)
+            tokens = self._segtok_tokens(sentence)
+            return [f for f, _ in tokens], [b for _, b in tokens]
         nlp = self._spacy()
-        doc = nlp.tokenizer(sentence)
-        out: list[Token] = []
-        for tok in doc:
+        forms: list[str] = []
+        spaces: list[bool] = []
+        for tok in nlp.tokenizer(sentence):
             if tok.is_space:
-                if out:
-                    out[-1] = (out[-1][0], True)
+                if spaces:
+                    spaces[-1] = True
                 continue
-            out.append((tok.text, bool(tok.whitespace_)))
+            forms.append(tok.text)
+            spaces.append(bool(tok.whitespace_))
         if len(nlp.vocab) > self._vocab_limit:
             self._nlp = None  # made afresh on the next call (see VOCAB_RENEWAL)
-        return out
+        return forms, spaces
 
     def _segtok_tokens(self, sentence: str) -> list[Token]:
         from segtok.tokenizer import split_contractions, word_tokenizer

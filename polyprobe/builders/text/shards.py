@@ -94,7 +94,9 @@ def tokenize_shard(task: ShardTask) -> None:
 
             for doc in source.documents(select=(task.part, task.parts)):
                 for index, s in enumerate(doc.sentences):
-                    tokens = segmenter.tokens(s.text) if s.dropped is None else None
+                    forms, spaces = (
+                        segmenter.token_columns(s.text) if s.dropped is None else (None, None)
+                    )
                     columns["page"].append(doc.order)
                     columns["doc_id"].append(doc.doc_id)
                     columns["title"].append(doc.title)
@@ -104,8 +106,8 @@ def tokenize_shard(task: ShardTask) -> None:
                     columns["section"].append(s.section)
                     columns["paragraph"].append(s.paragraph)
                     columns["dropped"].append(s.dropped)
-                    columns["forms"].append(None if tokens is None else [f for f, _ in tokens])
-                    columns["spaces"].append(None if tokens is None else [b for _, b in tokens])
+                    columns["forms"].append(forms)
+                    columns["spaces"].append(spaces)
                 if len(columns["page"]) >= _BATCH:
                     flush()
             flush()
