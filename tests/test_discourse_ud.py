@@ -232,6 +232,13 @@ def test_ewt_label_balance(ewt: Path) -> None:
     sp = tasks["sentence_position"]["class_counts"]
     mean = sum(sp.values()) / 5
     assert all(abs(n - mean) / mean < 0.1 for n in sp.values()), sp  # uniform draw
+    # the default split keeps every class, each at its floor at least, in every split
+    assert tasks["sentence_position"]["dropped_classes"] == {}
+    for config in ("sentence_position", "sentence_position.natural-full"):
+        for split in ("train", "validation", "test"):
+            labels = Counter(r["label"] for r in rows(ewt, config, split))
+            floor = 50 if split == "train" else 20
+            assert len(labels) == 5 and min(labels.values()) >= floor, (config, split, labels)
     for task in ("binary_sentence_ordering", "discourse_coherence"):
         for split in ("train", "validation", "test"):
             labels = Counter(r["label"] for r in rows(ewt, f"{task}.natural-full", split))
