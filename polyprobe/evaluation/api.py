@@ -425,6 +425,7 @@ class _EncoderWork:
         chosen: list[dict[str, Any]] = []
         control_pairs: list[tuple[np.ndarray, np.ndarray]] = []
         y_true, protocol = c.majority.y_true, c.majority.protocol
+        groups = c.majority.groups  # the scored rows' groups: the bootstrap resamples them
         plan = None if enc.is_majority else c.control_plan()
         if enc.is_majority:
             preds = [c.majority.majority_pred]
@@ -451,10 +452,11 @@ class _EncoderWork:
                     preds.append(outcome.y_pred)
                     chosen += [{"seed": seed, **rec} for rec in outcome.chosen]
                     y_true, protocol = outcome.y_true, outcome.protocol
+                    groups = outcome.groups
                 if fit_control:
                     c_out = outcomes[-1]
                     control_pairs.append((c_out.y_true, c_out.y_pred))
-        metrics = summarise(y_true, preds, cfg.label_names, tag, run.n_boot)
+        metrics = summarise(y_true, preds, cfg.label_names, tag, run.n_boot, groups)
         if plan is None:
             control: dict[str, Any] = controls.not_applicable(
                 "the majority baseline reads no input, so it has no control task"
@@ -465,7 +467,9 @@ class _EncoderWork:
             reps = repetitions_block(
                 run.seeds, run.seeds, [*self.sources, CONTROL_LABELS], spec, enc
             )
-            control = plan.block(control_pairs, metrics["accuracy"]["mean"], tag, run.n_boot, reps)
+            control = plan.block(
+                control_pairs, metrics["accuracy"]["mean"], tag, run.n_boot, reps, groups
+            )
         runtime = self._runtime(time.perf_counter() - t1 - t_seed_encode, t_seed_encode)
         result = _assemble(
             cfg,
