@@ -195,7 +195,12 @@ def evaluate(
     ``extend_grid``: ``lr`` probes add up to that many C values beyond an edge of the grid
     when the chosen C lies on it (``protocols.extend_grid``; 0 keeps the grid and warns)."""
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
-    if extend_grid and spec.kind == "lr":  # recorded in the probe's params (and the job)
+    if extend_grid and spec.kind != "lr":
+        raise UsageError(
+            f"--extend-grid extends logistic regression's C grid (--probe lr or discoeval); "
+            f"--probe {spec.name} is an MLP, whose grid has no C to extend"
+        )
+    if extend_grid:  # recorded in the probe's params (and the job)
         spec.params["extend_grid"] = int(extend_grid)
     if device and device.startswith("cuda") and spec.device is None:
         spec.device = check_device(device)  # LR fits follow an explicit CUDA request (else CPU)
@@ -497,6 +502,12 @@ class _EncoderWork:
         )
         result["job"] = run.job(cfg.config, enc, layer)
         result["warnings"] = [] if enc.is_majority else probe_warnings(spec, chosen)
+        if run.spec.params.get("extend_grid") and spec.kind != "lr" and not enc.is_majority:
+            result["warnings"].append(
+                f"--extend-grid {run.spec.params['extend_grid']} not applied: {spec.name}'s "
+                f"probe for {cfg.config} is an MLP (DiscoEval's for discourse coherence), whose "
+                "grid has no C to extend"
+            )
         return result
 
     def _runtime(self, t_probe: float, t_seed_encode: float) -> dict[str, Any]:

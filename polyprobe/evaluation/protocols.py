@@ -169,13 +169,30 @@ def fit_select(
     n_classes: int,
     seed: int,
 ) -> tuple[Fitted, dict[str, Any]]:
-    """Fit the grid on (X, y), pick the best point on the validation set."""
+    """Fit the grid on (X, y), pick the best point on the validation set; an ``lr`` grid is
+    extended past its edge as the batched path extends it (:func:`extend_grid`), so
+    ``--extend-grid`` means the same under pooled cross-validation (each outer fold's inner
+    validation) as on a validation split."""
     fitted = fit_grid(spec, X, y, X_val, y_val, n_classes, seed)
     if len(fitted) == 1 or X_val is None or len(X_val) == 0:
         return fitted[0], _record(fitted[0], [], 0, "fixed")
     best, scores = _select(fitted, X_val, y_val)
+    points, added = spec.grid_points(), []
+    if spec.kind == "lr":
+
+        def fit_more(new: list[dict[str, Any]]) -> list[Fitted]:
+            return fit_grid(spec, X, y, X_val, y_val, n_classes, seed, new)
+
+        def val_scores(fs: list[Fitted]) -> list[float]:
+            return [_accuracy(y_val, f.predict(X_val)) for f in fs]
+
+        fitted = list(fitted)
+        added = extend_grid(spec, points, scores, fitted, fit_more, val_scores)
+        best = int(np.argmax(scores))
     rec = _record(fitted[best], scores, best, "validation")
     rec.update(convergence_summary(fitted))
+    if added:
+        rec["grid_searched"] = [p_["C"] for p_ in points]
     return fitted[best], rec
 
 
