@@ -80,7 +80,10 @@ def test_a_default_ratio_split_is_chosen_again_to_keep_every_class() -> None:
     assert entries[0][0] == "toy"  # the recommended config is built
     reason = cset.split.reason
     assert reason.startswith("raw text has no splits of its own; re-split ratio:")
-    assert "ratio 80/10/10 dropped a class the candidates can keep (c: 18 in test < 20)" in reason
+    assert (
+        "ratio 80/10/10 kept 4 class(es) (dropped c: 18 in test < 20), "
+        f"{cset.split.label} keeps 5" in reason
+    )
     assert f"({keeping[cset.split.ratios]} test rows in the recommended config)" in reason
 
 

@@ -165,6 +165,21 @@ def test_tasks_are_deterministic_and_count_drops() -> None:
     assert [c.copy for c in sp1.candidates(docs[0], fit, Shared(docs[0]))] == ["1"]
 
 
+def test_coherence_takes_every_window_by_default() -> None:
+    """DiscoEval's DC windows come from anywhere in an article (its data/DC/wiki: 17 of 21
+    windows read do not open their article), so the task default is every window; ``windows =
+    1`` keeps the opening one."""
+    docs = [_doc("long", 13), _doc("other", 7)]
+    for options, starts in (({}, ["1", "7"]), ({"windows": 1}, ["1"])):
+        task = DiscourseCoherence.configure(options, TaskContext(seed=3))
+        obs = task.observation()
+        for d in docs:
+            obs.observe(d, Shared(d))
+        fit = task.fit(obs)
+        made = task.candidates(docs[0], fit, Shared(docs[0]))
+        assert [c.copy for c in made if c.label == "coherent"] == starts, options
+
+
 def test_coherence_replacement_comes_from_another_document_of_the_same_split() -> None:
     docs = [_doc("a", 6), _doc("b", 6), _doc("c", 6, split="train")]
     task = DiscourseCoherence.configure({}, TaskContext(seed=0))

@@ -221,8 +221,8 @@ def test_sentence_position_keeps_every_class_on_the_default_split(english: Path)
     assert sp["class_counts"] == {"1": 260, "2": 231, "3": 233, "4": 233, "5": 214}
     card = (english / "README.md").read_text(encoding="utf-8")
     assert (
-        "re-split ratio:50/10/40: ratio 80/10/10 dropped a class the candidates can keep "
-        "(4: 18 in validation \\< 20)" in card
+        "re-split ratio:50/10/40: ratio 80/10/10 kept 4 class(es) (dropped 4: 18 in "
+        "validation \\< 20), ratio:50/10/40 keeps 5" in card
     )
     for config in ("sentence_position", "sentence_position.natural-full"):
         counts = {

@@ -303,10 +303,10 @@ def _resplit(
         )
         reason = (
             f"{cset.split.reason}; re-split {spec.label}: ratio "
-            f"{'/'.join(map(str, cset.split.ratios))} dropped a class the candidates can keep "
-            f"({lost}), so the split of {', '.join('/'.join(map(str, r)) for r in RESPLIT_RATIOS)}"
-            f" keeping the most classes ({kept}) and, among those, the most test power was "
-            f"chosen ({rows} test rows in the recommended config)"
+            f"{'/'.join(map(str, cset.split.ratios))} kept {_kept(tv)} class(es) (dropped {lost}),"
+            f" {spec.label} keeps {kept}: of {', '.join('/'.join(map(str, r)) for r in RESPLIT_RATIOS)}"
+            f" the split keeping the most classes and, among those, the most test power "
+            f"({rows} test rows in the recommended config)"
             + ". Whole (group ∪ lexical key) components are moved, so no group or key is in "
             "two splits"
         )
