@@ -335,7 +335,7 @@ def _resplit(
             "ratio split of the candidates gives more without losing a class",
         )
         return cset, tv
-    _, rows, spec, other = best
+    kept, rows, spec, other = best
     reason = (
         f"re-split {spec.label}: the treebanks' own test split left the recommended config "
         f"{own} test rows (< {MIN_TEST_ROWS}, too few to compare encoders; test items whose "
@@ -343,7 +343,8 @@ def _resplit(
         + (
             ""
             if rows >= MIN_TEST_ROWS
-            else f", the most any of {', '.join('/'.join(map(str, r)) for r in RESPLIT_RATIOS)} gives"
+            else f", the most any of {', '.join('/'.join(map(str, r)) for r in RESPLIT_RATIOS)} "
+            f"keeping the most classes ({kept}) gives"
         )
         + (
             ". Validation is kept at 10% (it only tunes the probe) so train keeps its rows"
