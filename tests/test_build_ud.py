@@ -209,8 +209,10 @@ def test_every_shared_treebank_builds(
     for name in built:
         split = card["polyprobe"]["configs"][name]["variant"]["split"]
         # issue 14: a task whose treebank test split leaves the recommended config < 500 test
-        # rows is re-split by components, and its card says so
-        resplit = expected == "ud" and split.startswith("ratio:") and "re-split ratio:" in body
+        # rows is re-split by components, and its card says so; so is a task that the default
+        # ratio split would leave without a class another ratio keeps (German PUD voice:
+        # passive 17 in validation at 80/10/10, built at 50/25/25)
+        resplit = split.startswith("ratio:") and "re-split ratio:" in body
         assert split == expected or resplit, (name, split)
     feas = json.loads((out / "report.json").read_text())
     for task, entry in feas.items():

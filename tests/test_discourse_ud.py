@@ -165,6 +165,21 @@ def test_tasks_are_deterministic_and_count_drops() -> None:
     assert [c.copy for c in sp1.candidates(docs[0], fit, Shared(docs[0]))] == ["1"]
 
 
+def test_coherence_takes_every_window_by_default() -> None:
+    """DiscoEval's DC windows come from anywhere in an article (its data/DC/wiki: 17 of 21
+    windows read do not open their article), so the task default is every window; ``windows =
+    1`` keeps the opening one."""
+    docs = [_doc("long", 13), _doc("other", 7)]
+    for options, starts in (({}, ["1", "7"]), ({"windows": 1}, ["1"])):
+        task = DiscourseCoherence.configure(options, TaskContext(seed=3))
+        obs = task.observation()
+        for d in docs:
+            obs.observe(d, Shared(d))
+        fit = task.fit(obs)
+        made = task.candidates(docs[0], fit, Shared(docs[0]))
+        assert [c.copy for c in made if c.label == "coherent"] == starts, options
+
+
 def test_coherence_replacement_comes_from_another_document_of_the_same_split() -> None:
     docs = [_doc("a", 6), _doc("b", 6), _doc("c", 6, split="train")]
     task = DiscourseCoherence.configure({}, TaskContext(seed=0))
@@ -232,6 +247,13 @@ def test_ewt_label_balance(ewt: Path) -> None:
     sp = tasks["sentence_position"]["class_counts"]
     mean = sum(sp.values()) / 5
     assert all(abs(n - mean) / mean < 0.1 for n in sp.values()), sp  # uniform draw
+    # the default split keeps every class, each at its floor at least, in every split
+    assert tasks["sentence_position"]["dropped_classes"] == {}
+    for config in ("sentence_position", "sentence_position.natural-full"):
+        for split in ("train", "validation", "test"):
+            labels = Counter(r["label"] for r in rows(ewt, config, split))
+            floor = 50 if split == "train" else 20
+            assert len(labels) == 5 and min(labels.values()) >= floor, (config, split, labels)
     for task in ("binary_sentence_ordering", "discourse_coherence"):
         for split in ("train", "validation", "test"):
             labels = Counter(r["label"] for r in rows(ewt, f"{task}.natural-full", split))

@@ -13,10 +13,12 @@ binary sentence ordering the first two of every paragraph of two or more.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
 import datasets
+import pyarrow.parquet as pq
 import pytest
 import yaml
 
@@ -166,19 +168,13 @@ def test_raw_document_without_a_kept_lead_has_no_sections() -> None:
 
 @pytest.fixture(scope="module")
 def english(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The four discourse tasks from the English excerpt (one build: the dump is cleaned and
-    tokenised once, ~25 s of CPU). Split 70/15/15: the excerpt's 1,171 paragraph windows of
-    sentence position leave about 18 rows of a class in a 10 % validation split, under the
-    floor of 20 (a full dump has millions)."""
+    """The four discourse tasks from the English excerpt on the default split (one build: the
+    dump is cleaned and tokenised once, ~25 s of CPU). The excerpt's 1,171 paragraph windows
+    of sentence position leave class ``4`` 18 rows of a 10 % validation split under 80/10/10,
+    under the floor of 20, so the engine chooses the split again (see
+    test_sentence_position_keeps_every_class_on_the_default_split)."""
     out = tmp_path_factory.mktemp("wiki") / "en"
-    build_wiki(
-        [data_dir / "wikipedia" / EN],
-        lang="en",
-        out=out,
-        tasks=["discourse"],
-        jobs=1,
-        split="ratio:70/15/15",
-    )
+    build_wiki([data_dir / "wikipedia" / EN], lang="en", out=out, tasks=["discourse"], jobs=1)
     return out
 
 
@@ -214,6 +210,41 @@ def test_english_dump_discourse_tasks_validate_load_and_balance(
                 assert len(set(c.values())) == 1 and len(c) == 2, (task, split, c)
     card = _card(english)["polyprobe"]
     assert card["parameters"]["sentences_dropped"]["template inside the sentence"] > 0
+
+
+def test_sentence_position_keeps_every_class_on_the_default_split(english: Path) -> None:
+    """Raw text's default 80/10/10 drops class 4 (18 validation rows < 20); the engine keeps
+    every class the pool supports, then the most test power: 50/10/40, said in the card."""
+    report = json.loads((english / "report.json").read_text())
+    report = report.get("tasks", report)
+    sp = report["sentence_position"]
+    assert sp["class_counts"] == {"1": 260, "2": 231, "3": 233, "4": 233, "5": 214}
+    card = (english / "README.md").read_text(encoding="utf-8")
+    assert (
+        "re-split ratio:50/10/40: ratio 80/10/10 kept 4 class(es) (dropped 4: 18 in "
+        "validation \\< 20), ratio:50/10/40 keeps 5" in card
+    )
+    for config in ("sentence_position", "sentence_position.natural-full"):
+        counts = {
+            split: Counter(r["label"] for r in rows)
+            for split, rows in _split_rows(english, config).items()
+        }
+        assert all(len(c) == 5 and min(c.values()) >= 20 for c in counts.values()), counts
+        if config == "sentence_position":  # balanced: 100 a class in train, 20 in validation
+            assert counts["train"] == dict.fromkeys(range(5), 100)
+            assert counts["validation"] == dict.fromkeys(range(5), 20)
+            assert sum(counts["test"].values()) == 390
+    # the other three keep the default split: nothing was lost under it
+    for task in ("binary_sentence_ordering", "discourse_coherence", "sentence_section"):
+        assert report[task]["dropped_classes"] == {}
+
+
+def _split_rows(folder: Path, config: str) -> dict[str, list[dict]]:
+    return {
+        split: pq.read_table(path).to_pylist()
+        for split in ("train", "validation", "test")
+        for path in (folder / "data" / config).glob(f"{split}-*.parquet")
+    }
 
 
 def test_albedo_rows_hand_checked(english: Path, hf_offline: None) -> None:

@@ -30,6 +30,7 @@ from polyprobe.builders.confounds import (
 )
 from polyprobe.builders.variants import (
     CATCH_ALL_LABELS,
+    NO_ROWS_REASON,
     SPLITS,
     CandidateColumns,
     SplitSpec,
@@ -238,30 +239,113 @@ def recommended_test_rows(cset: CandidateSet, tv: TaskVariants) -> int:
 
 
 def _may_resplit(cset: CandidateSet) -> bool:
-    """Only sets split by a treebank's own splits, chosen by the build (not ``--split ud``),
-    that provide a recommended config; never the word pair sets (made inside a partition)."""
+    """Only sets whose split the build chose (not ``--split``) and that provide a recommended
+    config (never the word pair sets, made inside a partition): a treebank's own splits, or
+    a family's default ratio split (raw text, documents, files or treebanks without splits)."""
     split = cset.split
-    return (
-        split.mode == "ud"
-        and split.source_label == "ud"
-        and not split.reason.startswith("requested")
-        and not cset.suffix
-    )
+    chosen = not split.reason.startswith("requested") and not cset.suffix
+    treebank = split.mode == "ud" and split.source_label == "ud"
+    return chosen and (treebank or split.mode == "ratio")
+
+
+def _floor_losses(tv: TaskVariants) -> int:
+    """Classes the floors dropped (a class with no row anywhere cannot be won back)."""
+    return sum(1 for why in tv.dropped_classes.values() if why != NO_ROWS_REASON)
+
+
+def _kept(tv: TaskVariants) -> int:
+    return 0 if tv.infeasible is not None else len(tv.label_names)
+
+
+def _choose_ratios(
+    cset: CandidateSet, settings: VariantSettings
+) -> tuple[int, int, SplitSpec, TaskVariants] | None:
+    """The split of :data:`RESPLIT_RATIOS` that keeps the most classes and, among those, has
+    the test power: the first (in that order) whose recommended config reaches
+    :data:`MIN_TEST_ROWS` test rows, else the one with the most. (classes, test rows, split,
+    variants), or None when no ratio split builds."""
+    tried: list[tuple[int, int, SplitSpec, TaskVariants]] = []
+    for ratios in RESPLIT_RATIOS:
+        spec = SplitSpec("ratio", ratios)
+        other = make_variants(
+            cset.columns, list(cset.label_names), replace(settings, split=spec), CATCH_ALL_LABELS
+        )
+        if other.infeasible is None:
+            tried.append((_kept(other), recommended_test_rows(cset, other), spec, other))
+    if not tried:
+        return None
+    most = max(t[0] for t in tried)
+    keeping = [t for t in tried if t[0] == most]
+    powered = [t for t in keeping if t[1] >= MIN_TEST_ROWS]
+    return powered[0] if powered else max(keeping, key=lambda t: t[1])
+
+
+def _most_test_rows(
+    cset: CandidateSet, settings: VariantSettings, classes: int
+) -> tuple[int, int, SplitSpec, TaskVariants] | None:
+    """The test-power choice for a treebank's own split: the first of :data:`RESPLIT_RATIOS`
+    that reaches :data:`MIN_TEST_ROWS` without keeping fewer than ``classes`` classes (the
+    treebank split's), else the one with the most test rows; None when none builds. Test
+    power, not classes, is what this re-split is for: ranking by classes first would trade a
+    treebank task's train and test rows for a rare class (EWT ``sentence_length`` would go to
+    50/25/25, 450 test rows and no 10k train variant, to keep ``56+``'s 149 rows)."""
+    best: tuple[int, int, SplitSpec, TaskVariants] | None = None
+    for ratios in RESPLIT_RATIOS:
+        spec = SplitSpec("ratio", ratios)
+        other = make_variants(
+            cset.columns, list(cset.label_names), replace(settings, split=spec), CATCH_ALL_LABELS
+        )
+        if other.infeasible is not None or len(other.label_names) < classes:
+            continue
+        rows = recommended_test_rows(cset, other)
+        if best is None or rows > best[1]:
+            best = (len(other.label_names), rows, spec, other)
+        if rows >= MIN_TEST_ROWS:
+            break
+    return best
 
 
 def _resplit(
     cset: CandidateSet, settings: VariantSettings, tv: TaskVariants
 ) -> tuple[CandidateSet, TaskVariants]:
-    """Re-split a set whose treebank test split leaves the recommended config fewer than
-    :data:`MIN_TEST_ROWS` rows (EWT ``subject_number``: 70, because the test items whose
-    subject lemma train already has are dropped). Ratio splits move whole (group ∪ lexical
-    key) components, so the leakage control holds; the first of :data:`RESPLIT_RATIOS` that
-    reaches the minimum without losing a class is used, else the one with the most test rows
-    if it beats the treebank's; the card says why."""
-    own = recommended_test_rows(cset, tv)
-    if cset.suffix or tv.infeasible is not None or own >= MIN_TEST_ROWS:
+    """Choose again a split the build chose when it loses what the candidates could give:
+
+    * a **treebank's own test split** that leaves the recommended config fewer than
+      :data:`MIN_TEST_ROWS` rows (EWT ``subject_number``: 70, because the test items whose
+      subject lemma train already has are dropped);
+    * a **default ratio split** (80/10/10 of raw text, documents, files or treebanks without
+      splits) under which a class misses its floor by the chance of which documents land in a
+      small split, while another ratio keeps it (the English excerpt's ``sentence_position``:
+      18 validation rows of class ``4`` < 20). A ratio split's test share is already taken
+      from the whole pool, so a small test split alone is no reason to move it.
+
+    The candidates are :data:`RESPLIT_RATIOS`: for a lost class ranked by the classes they
+    keep, then by test power (:func:`_choose_ratios`); for test power by test rows without
+    losing a class the treebank split kept (:func:`_most_test_rows`). Ratio splits move whole
+    (group ∪ lexical key) components, so the leakage control holds; the card says why."""
+    if cset.suffix:
         return cset, tv
-    if not _may_resplit(cset):
+    own = recommended_test_rows(cset, tv)
+    ratio_default = cset.split.mode == "ratio" and _may_resplit(cset)
+    best = _choose_ratios(cset, settings) if ratio_default and _floor_losses(tv) else None
+    if best is not None and best[0] > _kept(tv):
+        kept, rows, spec, other = best
+        lost = "; ".join(
+            f"{name}: {why}" for name, why in tv.dropped_classes.items() if why != NO_ROWS_REASON
+        )
+        reason = (
+            f"{cset.split.reason}; re-split {spec.label}: ratio "
+            f"{'/'.join(map(str, cset.split.ratios))} kept {_kept(tv)} class(es) (dropped {lost}),"
+            f" {spec.label} keeps {kept}: of {', '.join('/'.join(map(str, r)) for r in RESPLIT_RATIOS)}"
+            f" the split keeping the most classes and, among those, the most test power "
+            f"({rows} test rows in the recommended config)"
+            + ". Whole (group ∪ lexical key) components are moved, so no group or key is in "
+            "two splits"
+        )
+        return replace(cset, split=replace(spec, reason=reason)), other
+    if tv.infeasible is not None or own >= MIN_TEST_ROWS:
+        return cset, tv
+    if ratio_default or not _may_resplit(cset):
         why = (
             "the split was requested (--split)"
             if cset.split.reason.startswith("requested")
@@ -275,27 +359,15 @@ def _resplit(
             f"see Test power); not re-split because {why}",
         )
         return cset, tv
-    best: tuple[int, SplitSpec, TaskVariants] | None = None
-    for ratios in RESPLIT_RATIOS:
-        spec = SplitSpec("ratio", ratios)
-        other = make_variants(
-            cset.columns, list(cset.label_names), replace(settings, split=spec), CATCH_ALL_LABELS
-        )
-        if other.infeasible is not None or len(other.label_names) < len(tv.label_names):
-            continue
-        rows = recommended_test_rows(cset, other)
-        if best is None or rows > best[0]:
-            best = (rows, spec, other)
-        if rows >= MIN_TEST_ROWS:
-            break
-    if best is None or best[0] <= own:
+    best = _most_test_rows(cset, settings, _kept(tv))
+    if best is None or best[1] <= own:
         cset.notes = (
             *cset.notes,
             f"test split: the recommended config has {own} test rows (< {MIN_TEST_ROWS}); no "
             "ratio split of the candidates gives more without losing a class",
         )
         return cset, tv
-    rows, spec, other = best
+    _, rows, spec, other = best
     reason = (
         f"re-split {spec.label}: the treebanks' own test split left the recommended config "
         f"{own} test rows (< {MIN_TEST_ROWS}, too few to compare encoders; test items whose "

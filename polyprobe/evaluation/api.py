@@ -195,7 +195,12 @@ def evaluate(
     ``extend_grid``: ``lr`` probes add up to that many C values beyond an edge of the grid
     when the chosen C lies on it (``protocols.extend_grid``; 0 keeps the grid and warns)."""
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
-    if extend_grid and spec.kind == "lr":  # recorded in the probe's params (and the job)
+    if extend_grid and spec.kind != "lr":
+        raise UsageError(
+            f"--extend-grid extends logistic regression's C grid (--probe lr or discoeval); "
+            f"--probe {spec.name} is an MLP, whose grid has no C to extend"
+        )
+    if extend_grid:  # recorded in the probe's params (and the job)
         spec.params["extend_grid"] = int(extend_grid)
     if device and device.startswith("cuda") and spec.device is None:
         spec.device = check_device(device)  # LR fits follow an explicit CUDA request (else CPU)
@@ -425,6 +430,7 @@ class _EncoderWork:
         chosen: list[dict[str, Any]] = []
         control_pairs: list[tuple[np.ndarray, np.ndarray]] = []
         y_true, protocol = c.majority.y_true, c.majority.protocol
+        groups = c.majority.groups  # the scored rows' groups: the bootstrap resamples them
         plan = None if enc.is_majority else c.control_plan()
         if enc.is_majority:
             preds = [c.majority.majority_pred]
@@ -451,10 +457,11 @@ class _EncoderWork:
                     preds.append(outcome.y_pred)
                     chosen += [{"seed": seed, **rec} for rec in outcome.chosen]
                     y_true, protocol = outcome.y_true, outcome.protocol
+                    groups = outcome.groups
                 if fit_control:
                     c_out = outcomes[-1]
                     control_pairs.append((c_out.y_true, c_out.y_pred))
-        metrics = summarise(y_true, preds, cfg.label_names, tag, run.n_boot)
+        metrics = summarise(y_true, preds, cfg.label_names, tag, run.n_boot, groups)
         if plan is None:
             control: dict[str, Any] = controls.not_applicable(
                 "the majority baseline reads no input, so it has no control task"
@@ -465,7 +472,9 @@ class _EncoderWork:
             reps = repetitions_block(
                 run.seeds, run.seeds, [*self.sources, CONTROL_LABELS], spec, enc
             )
-            control = plan.block(control_pairs, metrics["accuracy"]["mean"], tag, run.n_boot, reps)
+            control = plan.block(
+                control_pairs, metrics["accuracy"]["mean"], tag, run.n_boot, reps, groups
+            )
         runtime = self._runtime(time.perf_counter() - t1 - t_seed_encode, t_seed_encode)
         result = _assemble(
             cfg,
@@ -493,6 +502,12 @@ class _EncoderWork:
         )
         result["job"] = run.job(cfg.config, enc, layer)
         result["warnings"] = [] if enc.is_majority else probe_warnings(spec, chosen)
+        if run.spec.params.get("extend_grid") and spec.kind != "lr" and not enc.is_majority:
+            result["warnings"].append(
+                f"--extend-grid {run.spec.params['extend_grid']} not applied: {spec.name}'s "
+                f"probe for {cfg.config} is an MLP (DiscoEval's for discourse coherence), whose "
+                "grid has no C to extend"
+            )
         return result
 
     def _runtime(self, t_probe: float, t_seed_encode: float) -> dict[str, Any]:

@@ -153,9 +153,11 @@ class ControlPlan:
         tag: str,
         n_boot: int,
         repetitions: dict[str, Any],
+        groups: np.ndarray | None = None,
     ) -> dict[str, Any]:
-        """The result's ``control`` block from each seed's (gold control labels, predictions)."""
-        acc = accuracy_summary(pairs, "control|" + tag, n_boot)
+        """The result's ``control`` block from each seed's (gold control labels, predictions);
+        its CI resamples the scored rows' ``groups`` as the task's does."""
+        acc = accuracy_summary(pairs, "control|" + tag, n_boot, groups)
         return {
             "key": self.name,
             "test_key_coverage": round(self.coverage, 6),

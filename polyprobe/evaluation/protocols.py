@@ -101,6 +101,8 @@ class Outcome:
     y_pred: np.ndarray
     majority_pred: np.ndarray
     chosen: list[dict[str, Any]] = field(default_factory=list)
+    # the ``group`` of each scored row (as y_true), so the bootstrap resamples whole groups
+    groups: np.ndarray | None = None
 
 
 def _accuracy(y: np.ndarray, p: np.ndarray) -> float:
@@ -167,13 +169,30 @@ def fit_select(
     n_classes: int,
     seed: int,
 ) -> tuple[Fitted, dict[str, Any]]:
-    """Fit the grid on (X, y), pick the best point on the validation set."""
+    """Fit the grid on (X, y), pick the best point on the validation set; an ``lr`` grid is
+    extended past its edge as the batched path extends it (:func:`extend_grid`), so
+    ``--extend-grid`` means the same under pooled cross-validation (each outer fold's inner
+    validation) as on a validation split."""
     fitted = fit_grid(spec, X, y, X_val, y_val, n_classes, seed)
     if len(fitted) == 1 or X_val is None or len(X_val) == 0:
         return fitted[0], _record(fitted[0], [], 0, "fixed")
     best, scores = _select(fitted, X_val, y_val)
+    points, added = spec.grid_points(), []
+    if spec.kind == "lr":
+
+        def fit_more(new: list[dict[str, Any]]) -> list[Fitted]:
+            return fit_grid(spec, X, y, X_val, y_val, n_classes, seed, new)
+
+        def val_scores(fs: list[Fitted]) -> list[float]:
+            return [_accuracy(y_val, f.predict(X_val)) for f in fs]
+
+        fitted = list(fitted)
+        added = extend_grid(spec, points, scores, fitted, fit_more, val_scores)
+        best = int(np.argmax(scores))
     rec = _record(fitted[best], scores, best, "validation")
     rec.update(convergence_summary(fitted))
+    if added:
+        rec["grid_searched"] = [p_["C"] for p_ in points]
     return fitted[best], rec
 
 
@@ -203,7 +222,7 @@ def run_protocol(
         model, chosen = fit_select(
             spec, Xtr, ytr, data.X["validation"], data.y["validation"], n_classes, seed
         )
-        return Outcome("split", yte, model.predict(Xte), maj, [chosen])
+        return Outcome("split", yte, model.predict(Xte), maj, [chosen], data.groups.get("test"))
     # No validation split: inner k-fold on train for selection.
     points = spec.grid_points()
     g, kk = data.groups["train"], data.keys["train"]
@@ -232,7 +251,7 @@ def run_protocol(
     chosen = _record(fitted[0], scores, best, how)
     if len(points) > 1:
         chosen.update(convergence_summary(grid_fits))
-    return Outcome("kfold", yte, fitted[0].predict(Xte), maj, [chosen])
+    return Outcome("kfold", yte, fitted[0].predict(Xte), maj, [chosen], data.groups.get("test"))
 
 
 def _batchable(spec: ProbeSpec, data: SplitArrays) -> bool:
@@ -290,7 +309,11 @@ def run_protocols(
                 rec.update(convergence_summary(fitted))
                 if added:
                     rec["grid_searched"] = [p_["C"] for p_ in pts]
-            out.append(Outcome("split", ys["test"], model.predict(Xte), maj, [rec]))
+            out.append(
+                Outcome(
+                    "split", ys["test"], model.predict(Xte), maj, [rec], data.groups.get("test")
+                )
+            )
         return out
     k = folds
     g, kk = data.groups["train"], data.keys["train"]
@@ -302,7 +325,14 @@ def run_protocols(
     if len(points) == 1:  # nothing to select: one refit per label set
         finals = fit_lr_final(spec, Xtr, train, n_classes, [points[0]] * len(label_sets))
         return [
-            Outcome("kfold", yte, f.predict(Xte), maj, [_record(f, [], 0, "fixed")])
+            Outcome(
+                "kfold",
+                yte,
+                f.predict(Xte),
+                maj,
+                [_record(f, [], 0, "fixed")],
+                data.groups.get("test"),
+            )
             for yte, f, maj in zip(ytes, finals, majs, strict=True)
         ]
     fold_ids = group_kfold(g, kk, k, seed)
@@ -343,7 +373,7 @@ def run_protocols(
         rec.update(convergence_summary(grid_fits))
         if added:
             rec["grid_searched"] = [p_["C"] for p_ in pts]
-        out.append(Outcome("kfold", yte, final.predict(Xte), maj, [rec]))
+        out.append(Outcome("kfold", yte, final.predict(Xte), maj, [rec], data.groups.get("test")))
     return out
 
 
@@ -407,10 +437,16 @@ def majority_outcome(data: SplitArrays, n_classes: int, spec: ProbeSpec, folds: 
             te = fold_ids == f
             if (~te).any():
                 maj[te] = _majority(y[~te], n_classes)
-        return Outcome("kfold", y, maj, maj)
+        return Outcome("kfold", y, maj, maj, groups=g)
     yte = data.y["test"]
     maj = np.full(len(yte), _majority(data.y["train"], n_classes), dtype=np.int64)
-    return Outcome("split" if data.has("validation") else "kfold", yte, maj, maj)
+    return Outcome(
+        "split" if data.has("validation") else "kfold",
+        yte,
+        maj,
+        maj,
+        groups=data.groups.get("test"),
+    )
 
 
 def _outer_cv(spec: ProbeSpec, data: SplitArrays, n_classes: int, seed: int, k: int) -> Outcome:
@@ -438,4 +474,4 @@ def _outer_cv(spec: ProbeSpec, data: SplitArrays, n_classes: int, seed: int, k: 
         rec["fold"] = f
         chosen.append(rec)
         y_pred[te] = model.predict(X[te])
-    return Outcome("kfold", y, y_pred, maj, chosen)
+    return Outcome("kfold", y, y_pred, maj, chosen, g)

@@ -192,6 +192,9 @@ def job_block(
         "folds": folds,
         "seeds": list(seeds),
         "n_boot": n_boot,
+        # the CI resamples whole groups (stats.Resampler): results whose CIs resampled rows
+        # (made before) are computed again rather than reused
+        "bootstrap": "groups",
     }
     return normalised(job)
 

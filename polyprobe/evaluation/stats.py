@@ -4,6 +4,12 @@ The CI is for the *seed-averaged* metric: each bootstrap replicate resamples the
 items (the same resample for every seed's predictions) and averages the metric over seeds, so
 the interval reflects the test-set sampling uncertainty of the number that is reported. The
 resampling RNG is seeded from blake2b, hence identical between runs.
+
+Rows that share a ``group`` (the two orders of one sentence pair in binary sentence ordering,
+a coherent window and its broken copy, a sentence and its perturbed copy) are not independent
+draws: resampling them one by one counts a pair as two observations and makes the interval
+too narrow (BSO once looked "below chance" that way). So the bootstrap resamples whole groups
+(a cluster bootstrap); where every row is its own group it is the row bootstrap, draw for draw.
 """
 
 from __future__ import annotations
@@ -47,22 +53,59 @@ def _summary(per_seed: list[float], ci: tuple[float, float]) -> dict[str, Any]:
     }
 
 
+class Resampler:
+    """Bootstrap draws of row indices: whole groups with replacement (as many draws as there
+    are groups), each drawn group bringing all its rows. Groups are numbered by their first
+    row, so with one row a group a draw is exactly ``rng.integers(0, n, n)``."""
+
+    def __init__(self, n: int, groups: Sequence[Any] | np.ndarray | None = None) -> None:
+        self.n = n
+        self.layout: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        if groups is None or len(groups) == 0:
+            return
+        if len(groups) != n:
+            raise ValueError(f"{len(groups)} groups for {n} rows")
+        _, first, inverse = np.unique(np.asarray(groups), return_index=True, return_inverse=True)
+        if len(first) == n:  # every row its own group: the row bootstrap
+            return
+        rank = np.empty(len(first), dtype=np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+        gid = rank[np.asarray(inverse).reshape(-1)]
+        sizes = np.bincount(gid)
+        self.layout = (np.argsort(gid, kind="stable"), np.cumsum(sizes) - sizes, sizes)
+
+    @property
+    def grouped(self) -> bool:
+        return self.layout is not None
+
+    def draw(self, rng: np.random.Generator) -> np.ndarray:
+        if self.layout is None:
+            return rng.integers(0, self.n, self.n)
+        rows, starts, sizes = self.layout
+        picked = rng.integers(0, len(sizes), len(sizes))
+        lengths = sizes[picked]
+        offsets = np.repeat(starts[picked] - (np.cumsum(lengths) - lengths), lengths)
+        return rows[offsets + np.arange(int(lengths.sum()))]
+
+
 def bootstrap_ci(
     y: np.ndarray,
     preds: Sequence[np.ndarray],
     n_classes: int,
     tag: str,
     n_boot: int = 1000,
+    groups: Sequence[Any] | np.ndarray | None = None,
 ) -> dict[str, tuple[float, float]]:
-    """Percentile 95% intervals of seed-mean accuracy and macro-F1."""
+    """Percentile 95% intervals of seed-mean accuracy and macro-F1, resampling ``groups``
+    (one per row of ``y``; None: every row its own group)."""
     if len(y) == 0:
         return {"accuracy": (0.0, 0.0), "macro_f1": (0.0, 0.0)}
     rng = np.random.default_rng(stable_u64("bootstrap", tag))
     acc = np.zeros(n_boot)
     mf1 = np.zeros(n_boot)
-    n = len(y)
+    resampler = Resampler(len(y), groups)
     for b in range(n_boot):
-        idx = rng.integers(0, n, n)
+        idx = resampler.draw(rng)
         yb = y[idx]
         accs, f1s = [], []
         for p in preds:
@@ -83,12 +126,14 @@ def summarise(
     label_names: Sequence[str],
     tag: str,
     n_boot: int = 1000,
+    groups: Sequence[Any] | np.ndarray | None = None,
 ) -> dict[str, Any]:
-    """The ``metrics`` block: accuracy and macro-F1 (mean, std, CI, per seed), per-class F1."""
+    """The ``metrics`` block: accuracy and macro-F1 (mean, std, CI, per seed), per-class F1.
+    The CI resamples ``groups`` (the scored rows' ``group`` column) when rows share one."""
     n_classes = len(label_names)
     accs = [accuracy(y_true, p) for p in preds]
     mf1s = [macro_f1(y_true, p, n_classes) for p in preds]
-    ci = bootstrap_ci(y_true, preds, n_classes, tag, n_boot)
+    ci = bootstrap_ci(y_true, preds, n_classes, tag, n_boot, groups)
     per_class = np.mean([f1_per_class(y_true, p, n_classes)[0] for p in preds], axis=0)
     present = np.bincount(y_true, minlength=n_classes) > 0
     return {
@@ -103,14 +148,19 @@ def summarise(
 
 
 def accuracy_summary(
-    pairs: Sequence[tuple[np.ndarray, np.ndarray]], tag: str, n_boot: int = 1000
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tag: str,
+    n_boot: int = 1000,
+    groups: Sequence[Any] | np.ndarray | None = None,
 ) -> dict[str, Any]:
-    """Accuracy block when each seed has its own gold labels (control tasks redraw them)."""
+    """Accuracy block when each seed has its own gold labels (control tasks redraw them);
+    the CI resamples ``groups`` as :func:`bootstrap_ci` does."""
     accs = [accuracy(y, p) for y, p in pairs]
     correct = np.stack([(y == p).astype(float) for y, p in pairs])
     n = correct.shape[1]
     if n == 0:
         return _summary(accs, (0.0, 0.0))
     rng = np.random.default_rng(stable_u64("bootstrap", tag))
-    boots = np.array([correct[:, rng.integers(0, n, n)].mean() for _ in range(n_boot)])
+    resampler = Resampler(n, groups)
+    boots = np.array([correct[:, resampler.draw(rng)].mean() for _ in range(n_boot)])
     return _summary(accs, (float(np.percentile(boots, 2.5)), float(np.percentile(boots, 97.5))))

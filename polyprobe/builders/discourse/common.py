@@ -4,7 +4,9 @@ the repeated-sentence check and the documents' first-pass counts.
 Why windows from the start of a document by default: DiscoEval (Chen et al. 2019) and its
 Spanish rebuild (Araujo et al. 2022) take the *first* sentences of an article (an article's
 opening is where discourse order is most constrained); ``windows`` lets a profile take more
-non-overlapping windows of a document, in order, or all of them (``0``).
+non-overlapping windows of a document, in order, or all of them (``0``). Discourse coherence is
+the exception: DiscoEval's DC windows come from anywhere in an article, so it takes every window
+by default (``discourse_coherence``'s docstring).
 """
 
 from __future__ import annotations

@@ -8,6 +8,15 @@ of all candidates are exactly balanced.
 
 The replacement sentences come from a seeded sample of every document's sentences kept in the
 first pass (``pool_size`` per source and split: memory stays bounded on any corpus).
+
+Compared with DiscoEval's released ``data/DC/wiki`` (21 pairs read at two places of
+``valid.txt``): a window is six consecutive sentences of an article from *anywhere* in it (17
+of 21 do not open the article; they run over paragraph and section ends), the replaced
+position is one of 2-5 (21 of 21), the replacement comes from another article of the same
+split (sentences of the split's own articles, e.g. *Fabrice Fernandes*, recur as replacements
+in other rows), and both copies of a window are in the data. So every window of a document,
+not its opening one, is the default (``windows = 0``), unlike sentence position and binary
+sentence ordering, whose DiscoEval windows open a paragraph.
 """
 
 from __future__ import annotations
@@ -47,10 +56,11 @@ PoolKey = tuple[str, str | None]  # (source name, source split)
 @dataclass(frozen=True)
 class DiscourseCoherenceOptions:
     """``windows``: non-overlapping windows of six sentences per document, from its first
-    sentence (default 1, as DiscoEval); 0 = every window. ``pool_size``: how many sentences
+    sentence, in order (default 0 = every window, as DiscoEval's windows come from anywhere in
+    an article; 1 = the document's opening window only). ``pool_size``: how many sentences
     per source and split are kept as replacements (a seeded sample; default 20000)."""
 
-    windows: int = 1
+    windows: int = 0
     pool_size: int = 20000
 
     def __post_init__(self) -> None:
@@ -114,7 +124,8 @@ class DiscourseCoherence(Task[Document]):
         record="document",
         notes=(
             "Windows: non-overlapping runs of 6 sentences from each document's first sentence "
-            "(option windows, default 1 as DiscoEval; 0 = all). Each window gives a coherent "
+            "(option windows: default 0 = all, as DiscoEval's windows come from anywhere in an "
+            "article, over paragraph ends; 1 = the opening one). Each window gives a coherent "
             "row and an incoherent one (same group): configs of all candidates are exactly "
             "balanced.",
             "Incoherent: the sentence at a position drawn uniformly from 2-5 is replaced by a "

@@ -29,10 +29,11 @@ from polyprobe.languages import resolve_language
 from polyprobe.loaders.ud_documents import DocumentGrouper, UdDocumentSource
 
 # Treebanks hold few documents (EWT 1,174, PUD 397), so ``build ud`` takes every window of a
-# document (``windows = 0``) for sentence position and coherence where DiscoEval took an
-# article's first: with one window per document the class floors of the 5-class task are out
-# of reach (EWT dev: about 80 windows, the engine then drops classes 2 and 3). A profile's
-# ``[tasks.<name>] windows = 1`` restores DiscoEval's choice.
+# document (``windows = 0``) for sentence position where DiscoEval took an article's first:
+# with one window per document the class floors of the 5-class task are out of reach (EWT
+# dev: about 80 windows, the engine then drops classes 2 and 3). A profile's
+# ``[tasks.<name>] windows = 1`` restores DiscoEval's choice. Coherence takes every window
+# anyway (its default: DiscoEval's DC windows come from anywhere in an article).
 # Binary sentence ordering takes the opening pair of every paragraph (``# newpar``): EWT has
 # 2,207 paragraphs of two or more sentences. Sentence position keeps windows from the
 # document's start across paragraphs: treebank paragraphs are short (EWT dev: 79 of 975 have

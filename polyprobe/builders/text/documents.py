@@ -39,8 +39,9 @@ LINES_NO_DOCUMENTS = (
     "blank lines)"
 )
 
-# Every window of an article rather than DiscoEval's first: the first window gives one row per
-# article, and a dump excerpt (the shared English one: 103 articles with running text) then
+# Every window of an article rather than DiscoEval's first (sentence position, binary
+# sentence ordering; coherence takes every window by default, as DiscoEval does): the first
+# window gives one row per article, and a dump excerpt (the shared English one: 103 articles with running text) then
 # falls below the class floors of every split (about 10 rows per class in validation). A full
 # dump has millions of articles: a profile's ``[tasks.<name>] windows = 1`` (and
 # ``per_document = 1``) restores DiscoEval's choice there. Sentence section takes as many lead
