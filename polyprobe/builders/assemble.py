@@ -13,7 +13,7 @@ folder with :func:`polyprobe.cards.folder.write_config_files`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -257,6 +257,20 @@ def _kept(tv: TaskVariants) -> int:
     return 0 if tv.infeasible is not None else len(tv.label_names)
 
 
+def _ratio_variants(
+    cset: CandidateSet, settings: VariantSettings
+) -> Iterator[tuple[int, int, SplitSpec, TaskVariants]]:
+    """(classes kept, recommended test rows, split, variants) of each split of
+    :data:`RESPLIT_RATIOS` that builds, in that order (lazily: a caller may stop early)."""
+    for ratios in RESPLIT_RATIOS:
+        spec = SplitSpec("ratio", ratios)
+        other = make_variants(
+            cset.columns, list(cset.label_names), replace(settings, split=spec), CATCH_ALL_LABELS
+        )
+        if other.infeasible is None:
+            yield len(other.label_names), recommended_test_rows(cset, other), spec, other
+
+
 def _choose_ratios(
     cset: CandidateSet, settings: VariantSettings
 ) -> tuple[int, int, SplitSpec, TaskVariants] | None:
@@ -264,14 +278,7 @@ def _choose_ratios(
     the test power: the first (in that order) whose recommended config reaches
     :data:`MIN_TEST_ROWS` test rows, else the one with the most. (classes, test rows, split,
     variants), or None when no ratio split builds."""
-    tried: list[tuple[int, int, SplitSpec, TaskVariants]] = []
-    for ratios in RESPLIT_RATIOS:
-        spec = SplitSpec("ratio", ratios)
-        other = make_variants(
-            cset.columns, list(cset.label_names), replace(settings, split=spec), CATCH_ALL_LABELS
-        )
-        if other.infeasible is None:
-            tried.append((_kept(other), recommended_test_rows(cset, other), spec, other))
+    tried = list(_ratio_variants(cset, settings))
     if not tried:
         return None
     most = max(t[0] for t in tried)
@@ -290,17 +297,12 @@ def _most_test_rows(
     treebank task's train and test rows for a rare class (EWT ``sentence_length`` would go to
     50/25/25, 450 test rows and no 10k train variant, to keep ``56+``'s 149 rows)."""
     best: tuple[int, int, SplitSpec, TaskVariants] | None = None
-    for ratios in RESPLIT_RATIOS:
-        spec = SplitSpec("ratio", ratios)
-        other = make_variants(
-            cset.columns, list(cset.label_names), replace(settings, split=spec), CATCH_ALL_LABELS
-        )
-        if other.infeasible is not None or len(other.label_names) < classes:
+    for tried in _ratio_variants(cset, settings):
+        if tried[0] < classes:
             continue
-        rows = recommended_test_rows(cset, other)
-        if best is None or rows > best[1]:
-            best = (len(other.label_names), rows, spec, other)
-        if rows >= MIN_TEST_ROWS:
+        if best is None or tried[1] > best[1]:
+            best = tried
+        if tried[1] >= MIN_TEST_ROWS:
             break
     return best
 
