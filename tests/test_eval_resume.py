@@ -143,3 +143,24 @@ def test_extend_grid_is_a_probe_parameter_of_the_job(
                  "--extend-grid", "-1"])  # fmt: skip
     assert code == 2
     assert "--extend-grid must be >= 0" in capsys.readouterr().err
+
+
+def test_a_result_of_the_unpreconditioned_solver_is_recomputed(
+    toy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ``lr`` preset names its solver in the job: fits that stop at ``max_iter`` differ
+    between the preconditioned L-BFGS and the solver before it, so a result file written by
+    the earlier solver (its job says ``lbfgs-batched-warm-start``) is computed again."""
+    out = tmp_path / "out"
+    (first,) = evaluate(str(toy), encoders=ENCODERS[:1], seeds=1, out=out, n_boot=50)
+    assert first["probe"]["params"]["solver"] == "lbfgs-preconditioned-warm-start"
+    path = Path(first["path"])
+    old = json.loads(path.read_text())
+    old["job"]["probe"]["params"]["solver"] = "lbfgs-batched-warm-start"
+    path.write_text(json.dumps(old))
+    count = _Count(monkeypatch)
+    (again,) = evaluate(str(toy), encoders=ENCODERS[:1], seeds=1, out=out, n_boot=50)
+    assert count.calls > 0 and not again.get("resumed")
+    assert json.loads(path.read_text())["job"]["probe"]["params"]["solver"] == (
+        "lbfgs-preconditioned-warm-start"
+    )

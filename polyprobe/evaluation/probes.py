@@ -81,7 +81,7 @@ PRESETS: dict[str, ProbeSpec] = {
     "lr": ProbeSpec(
         "lr",
         "lr",
-        {"solver": "lbfgs-batched-warm-start", "max_iter": 100, "tol": 1e-4, "standardize": True},
+        {"solver": "lbfgs-preconditioned-warm-start", "max_iter": 100, "tol": 1e-4, "standardize": True},
         {"C": LR_GRID},
     ),
     "mlp": ProbeSpec("mlp", "mlp", dict(_MLP_BASE), copy.deepcopy(MLP_GRID)),
@@ -208,7 +208,7 @@ def fit_lr_sets(
     features, folds and grid (solving them together halves the L-BFGS steps a layer costs and
     doubles the width of each product). ``pairs`` restricts the problems to those
     (label set, mask) pairs; the result then has one label set whose row ``m`` is pair ``m``."""
-    from polyprobe.evaluation.logreg import Problem, solve
+    from polyprobe.evaluation.logreg import Problem, mask_stats, solve
 
     points = spec.grid_points() if points is None else points
     masks = np.atleast_2d(np.asarray(masks, dtype=bool))
@@ -235,10 +235,8 @@ def fit_lr_sets(
         "standardize": standardize,
         "device": spec.device,
     }
-    if standardize:  # the masks' statistics once for the whole C path
-        from polyprobe.evaluation.logreg import mask_scalers
-
-        settings["scalers"] = mask_scalers(np.ascontiguousarray(X, dtype=np.float32), masks)
+    # the masks' statistics (standardisation, preconditioner) once for the whole C path
+    settings["stats"] = mask_stats(X, masks, standardize, spec.device)
     if spec.params.get("c_path", "warm") == "joint":
         grid = sorted(set(Cs))
         problems = [Problem(ls, m, C) for C in grid for ls, m in pairs]
