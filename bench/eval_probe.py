@@ -182,16 +182,16 @@ def polyprobe_trec(
     import resource
 
     env = dict(os.environ, POLYPROBE_THREADS=str(threads))
-    if path:
-        env["PYTHONPATH"] = str(Path(path).resolve())
+    env["PYTHONPATH"] = _checkout(path)
     with tempfile.TemporaryDirectory() as tmp:
+        folder = str(Path(folder).resolve())
         cmd = [sys.executable, "-m", "polyprobe", "evaluate", folder, "--config", "coarse"]
         cmd += ["--encoder", "random", "--probe", "lr", "--out", f"{tmp}/out"]
         cmd += ["--cache", f"{tmp}/cache", "--no-progress", "--seeds", str(seeds), *extra]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run(
-            cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+        subprocess.run(  # cwd: ``-m`` puts it first on sys.path, before PYTHONPATH
+            cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tmp
         )
         seconds = time.perf_counter() - t
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -215,18 +215,25 @@ def polyprobe_trec(
     }
 
 
+def _checkout(path: str | None) -> str:
+    """The checkout a subprocess imports polyprobe from: ``path``, else the one this bench
+    belongs to. It runs in a scratch directory, because ``python -m``/``-c`` put the working
+    directory first on ``sys.path``: run from a checkout, every side would import that one
+    (``--compare`` measured this checkout twice before)."""
+    return str(Path(path or Path(__file__).resolve().parent.parent).resolve())
+
+
 def import_floor(path: str | None) -> tuple[float, float]:
     """Wall and CPU seconds of a process that only imports what the command imports before
     it fits (polyprobe's evaluation API, torch, datasets): no solver can go below it."""
     import resource
 
-    env = dict(os.environ)
-    if path:
-        env["PYTHONPATH"] = str(Path(path).resolve())
+    env = dict(os.environ, PYTHONPATH=_checkout(path))
     code = "import polyprobe.evaluation.api, polyprobe.evaluation.cli, torch, datasets"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    with tempfile.TemporaryDirectory() as tmp:  # cwd first on sys.path: not a checkout
+        subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=tmp)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
