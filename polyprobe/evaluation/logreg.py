@@ -50,7 +50,9 @@ stopped at ``max_iter`` depend on the thread count (1 vs 2 threads: the control 
 made results depend on what else ran on the machine; and under load torch's threads wait on
 each other at every operation (2 threads at load 9: 79 s CPU, 193 s wall against 1 thread's
 15 s CPU, 34 s wall). One thread gives the same numbers on every machine whatever its cores
-or load; the count is recorded in each result (``probe.cpu_threads``).
+or load; the count is recorded in each result (``probe.cpu_threads``). The probe step's numpy
+products (standardising, predicting) keep to the same count (:func:`blas_threads`, applied by
+``protocols.run_protocols``).
 """
 
 from __future__ import annotations
@@ -141,6 +143,18 @@ def torch_threads(n: int) -> Iterator[None]:
         yield
     finally:
         torch.set_num_threads(before)
+
+
+@contextlib.contextmanager
+def blas_threads(n: int) -> Iterator[None]:
+    """numpy's and SciPy's BLAS limited to ``n`` threads (``threadpoolctl``, which
+    scikit-learn already requires). Measured: 62 predictions of 1,088 × 300 by 300 × 6 took
+    0.22 CPU-s with OpenBLAS's default 2 threads on a busy 2-core machine, 0.024 s with one
+    — in the TREC command, 0.6 of its CPU seconds."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(n, user_api="blas"):
+        yield
 
 
 def mask_scalers(X: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -387,8 +401,11 @@ def _solve(
         gq = g[idx]
         here = (classes[0][idx], classes[1][idx])
 
-        def h0(v: torch.Tensor, idx=idx, here=here) -> torch.Tensor:
-            return precondition(idx, v, here)
+        def h0(vs: list[torch.Tensor], idx=idx, here=here) -> tuple[torch.Tensor, ...]:
+            """H0 applied to each (q, D) batch of ``vs``, all in one pass over the masks."""
+            r = len(vs)
+            both = (here[0].repeat(r, 1), here[1].repeat(r, 1, 1))
+            return precondition(idx.repeat(r), torch.cat(vs), both).split(len(idx))
 
         direction = _two_loop(gq, S[:, idx], Y[:, idx], rho[:, idx], n_hist[idx], slot[idx], h0)
         slope = (direction * gq).sum(1)
@@ -467,7 +484,7 @@ def _eigen(curv):
 
 def _two_loop(g, S, Y, rho, n_hist, slot, h0):
     """L-BFGS direction −H·g for a batch, each problem with its own history ring buffer, the
-    initial inverse Hessian ``h0`` (a function of a (problems, D) batch) scaled by
+    initial inverse Hessian ``h0`` (applied to a list of (problems, D) batches) scaled by
     sᵀy / yᵀ·h0(y) of the newest pair. Each problem's history is gathered once, newest first
     (three gathers instead of three per history slot and loop)."""
     import torch
@@ -485,11 +502,12 @@ def _two_loop(g, S, Y, rho, n_hist, slot, h0):
         alpha[j] = a
         q -= a[:, None] * Y_o[j]
     y_new, s_new = Y_o[0], S_o[0]
-    yhy = (y_new * h0(y_new)).sum(1)
+    hy, hq = h0([y_new, q])
+    yhy = (y_new * hy).sum(1)
     gamma = torch.where(
         (n_hist > 0) & (yhy > 0), (s_new * y_new).sum(1) / yhy.clamp_min(1e-300), 1.0
     )
-    r_vec = gamma[:, None] * h0(q)
+    r_vec = gamma[:, None] * hq
     for j in range(m - 1, -1, -1):  # oldest first
         beta = r_o[j] * (Y_o[j] * r_vec).sum(1)
         r_vec += S_o[j] * ((alpha[j] - beta) * valid[j])[:, None]

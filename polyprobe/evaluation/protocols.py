@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from polyprobe.evaluation.logreg import blas_threads, probe_threads
 from polyprobe.evaluation.probes import (
     Fitted,
     ProbeSpec,
@@ -259,6 +260,22 @@ def _batchable(spec: ProbeSpec, data: SplitArrays) -> bool:
 
 
 def run_protocols(
+    spec: ProbeSpec,
+    data: SplitArrays,
+    label_sets: list[dict[str, np.ndarray]],
+    n_classes: int,
+    seed: int,
+    folds: int = 5,
+) -> list[Outcome]:
+    """:func:`_run_protocols` with numpy's BLAS held to the fits' thread count
+    (``logreg.blas_threads``): the probe step's numpy products (standardising, predicting
+    every fold's validation rows) otherwise ran on every core whatever ``POLYPROBE_THREADS``
+    said."""
+    with blas_threads(probe_threads()):
+        return _run_protocols(spec, data, label_sets, n_classes, seed, folds)
+
+
+def _run_protocols(
     spec: ProbeSpec,
     data: SplitArrays,
     label_sets: list[dict[str, np.ndarray]],
