@@ -105,3 +105,37 @@ def test_vec_file_encoder(tmp_path) -> None:
     assert enc.revision.startswith("sha-")
     v = enc.encode([Item("Hello world"), Item("unknown")])[None]
     assert np.allclose(v[0], [0.5, 0.5, 0]) and np.allclose(v[1], 0)
+
+
+def _item_by_item(enc, items: list[Item]) -> np.ndarray:
+    """The pooling's definition: each item's token vectors stacked and pooled alone."""
+    out = np.zeros((len(items), enc.dim), np.float32)
+    for i, item in enumerate(items):
+        tokens = item.token_list()
+        if item.target is not None:
+            tokens = (tokens[item.target],) if 0 <= item.target < len(tokens) else ()
+        if tokens:
+            out[i] = enc.pooled(np.stack([enc._vec(t) for t in tokens]))
+    return out
+
+
+@pytest.mark.parametrize(
+    "spec", ["random", "borep?dim=64", "borep?dim=32&pool=mean", "random?dim=65536"]
+)
+def test_batched_pooling_is_bit_identical_to_item_by_item(spec: str) -> None:
+    """The token encoders pool a chunk of items at a time (items of one token count together);
+    the vectors must be the item-by-item ones to the last bit, through empty items, word-in-
+    context targets (one out of range) and, at 65,536 dimensions (256 token vectors a chunk),
+    chunk boundaries."""
+    rng = np.random.default_rng(3)
+    words = [f"w{j}" for j in range(40)] + ["Ünïcode", "ß", "?"]
+    items = [Item(" ".join(rng.choice(words, size=rng.integers(1, 30)))) for _ in range(300)]
+    items += [Item(""), Item("a b c", tokens=("a", "b", "c"), target=1)]
+    items += [Item("a b", tokens=("a", "b"), target=5)]
+    enc = build_encoder(spec).for_seed(2)
+    got = enc.encode(items)[None]
+    want = _item_by_item(enc, items)
+    assert got.dtype == np.float32 and got.shape == (len(items), enc.dim)
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+    assert not got[-3].any() and not got[-1].any()  # no tokens / target out of range: zeros
+    assert np.array_equal(got[-2], enc._vec("b"))

@@ -102,14 +102,44 @@ class _TokenEncoder(Encoder):
         return vectors.max(axis=0) if self.pool == "max" else vectors.mean(axis=0)
 
     def encode(self, items: Sequence[Item], batch_size: int = 32) -> dict[int | None, np.ndarray]:
+        """Each item's tokens pooled (:meth:`pooled`, the same numbers): a chunk of items at a
+        time, the items of one token count together, their token vectors gathered from a
+        table of the chunk's types into one (items, tokens, dim) array and pooled over its
+        middle axis (an item-by-item ``np.stack`` and ``mean`` took half of the random
+        encoder's time on TREC's 5,942 questions)."""
         out = np.zeros((len(items), self.dim), np.float32)
+        budget = max(1, (1 << 24) // max(self.dim, 1))  # token vectors per chunk: 64 MB
+        rows: dict[str, int] = {}
+        chunk: dict[int, tuple[list[int], list[list[int]]]] = {}  # token count → items
+        held = 0
         for i, item in enumerate(items):
             tokens = item.token_list()
             if item.target is not None:
                 tokens = (tokens[item.target],) if 0 <= item.target < len(tokens) else ()
-            if tokens:
-                out[i] = self.pooled(np.stack([self._vec(t) for t in tokens]))
+            if not tokens:
+                continue
+            at, ids = chunk.setdefault(len(tokens), ([], []))
+            at.append(i)
+            ids.append([rows.setdefault(t, len(rows)) for t in tokens])
+            held += len(tokens)
+            if held >= budget:
+                self._pool_into(out, rows, chunk)
+                rows, chunk, held = {}, {}, 0
+        if chunk:
+            self._pool_into(out, rows, chunk)
         return {None: out}
+
+    def _pool_into(
+        self, out: np.ndarray, rows: dict[str, int], chunk: dict[int, tuple[list[int], list]]
+    ) -> None:
+        """``out[i]`` = the pooled vectors of item ``i``'s tokens (rows of ``rows``' types), for
+        the items of ``chunk``. Bit for bit :meth:`pooled`: a reduction over the middle axis of
+        (items, tokens, dim) adds each item's vectors in token order, as ``mean(axis=0)`` does
+        on one item's (tokens, dim) — ``np.add.reduceat`` does not (last-bit differences)."""
+        table = np.stack([self._vec(t) for t in rows])
+        for at, ids in chunk.values():
+            vectors = table[np.asarray(ids, dtype=np.int64)]
+            out[at] = vectors.max(axis=1) if self.pool == "max" else vectors.mean(axis=1)
 
 
 class MajorityEncoder(_TokenEncoder):
