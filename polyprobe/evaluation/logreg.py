@@ -208,39 +208,21 @@ def _second_moments(
     X: np.ndarray, masks: np.ndarray, mean: np.ndarray, std: np.ndarray, device: str | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Eigenvectors and (clipped ≥ 0) eigenvalues of A = X̃₁ᵀX̃₁ / n per mask, X̃ = the mask's
-    rows standardised, X̃₁ = X̃ with a column of ones. The rows are grouped by the masks that
-    hold them (k folds: k groups), one float64 Gram matrix per group, so each row is
-    multiplied once however many masks hold it (a mask's moments are sums over its groups);
-    the rows are centred on all rows' mean first, so a feature with a large mean and a small
-    spread loses nothing to cancellation."""
+    rows standardised (centred first, so a feature with a large mean and a small spread loses
+    nothing to float32), X̃₁ = X̃ with a column of ones."""
     import torch
 
     dev = torch.device(device or "cpu")
-    Xt = torch.from_numpy(X).to(dev, torch.float64)
-    centre = Xt.mean(0)
-    Xt = Xt - centre
+    Xt = torch.from_numpy(X).to(dev)
     d = X.shape[1]
-    patterns, group = np.unique(masks.T, axis=0, return_inverse=True)
-    group = np.asarray(group).reshape(-1)
-    grams, sums, counts = [], [], []
-    for g in range(len(patterns)):
-        rows = Xt[torch.from_numpy(np.flatnonzero(group == g)).to(dev)]
-        grams.append(rows.T @ rows)
-        sums.append(rows.sum(0))
-        counts.append(len(rows))
     bases, spectra = [], []
-    for m, (mu, sd) in enumerate(zip(mean, std, strict=True)):
-        held = [g for g in range(len(patterns)) if patterns[g, m]]
-        n = max(sum(counts[g] for g in held), 1)
-        moment = sum((grams[g] for g in held), torch.zeros((d, d), dtype=torch.float64)) / n
-        avg = sum((sums[g] for g in held), torch.zeros(d, dtype=torch.float64)) / n
-        shift = torch.from_numpy(mu).to(dev, torch.float64) - centre  # μ in centred coords
-        scale = torch.from_numpy(sd).to(dev, torch.float64)
-        cov = moment - torch.outer(avg, shift) - torch.outer(shift, avg)
-        cov += torch.outer(shift, shift)
+    for m, mu, sd in zip(masks, mean, std, strict=True):
+        rows = Xt[torch.from_numpy(np.flatnonzero(m)).to(dev)]
+        rows = (rows - torch.from_numpy(mu).to(dev)) / torch.from_numpy(sd).to(dev)
+        n = max(len(rows), 1)
         A = torch.empty((d + 1, d + 1), dtype=torch.float64, device=dev)
-        A[:d, :d] = cov / torch.outer(scale, scale)
-        A[:d, d] = A[d, :d] = (avg - shift) / scale
+        A[:d, :d] = (rows.T.contiguous() @ rows).double() / n
+        A[:d, d] = A[d, :d] = rows.sum(0, dtype=torch.float64) / n
         A[d, d] = 1.0
         values, vectors = torch.linalg.eigh(A)
         bases.append(vectors.cpu().numpy())
