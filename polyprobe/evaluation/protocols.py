@@ -287,7 +287,7 @@ def _run_protocols(
     its control task), one outcome per label set. ``lr`` under the split or inner k-fold
     protocol solves every label set, fold and grid point in one batched solve per C
     (``probes.fit_lr_sets``), then every label set's final refit on all of train at its own
-    chosen C in one more (``probes.fit_lr_final``, cold, as scikit-learn refits). Other
+    chosen C in one more (``probes.fit_lr_final``, from the folds' solutions). Other
     probes and the pooled-CV protocol run :func:`run_protocol` once per label set."""
     if not _batchable(spec, data):
         return [
@@ -356,7 +356,7 @@ def _run_protocols(
     n_folds = int(fold_ids.max()) + 1
     masks = np.stack([fold_ids != f for f in range(n_folds)])
     fits = fit_lr_sets(spec, Xtr, train, masks, n_classes, points)
-    records, chosen_points = [], []
+    records, chosen_points, starts = [], [], []
     for ls, (ys, per_mask) in enumerate(zip(label_sets, fits, strict=True)):
         ytr = ys["train"]
 
@@ -379,9 +379,11 @@ def _run_protocols(
         added = extend_grid(spec, pts, scores, per_point, fit_more, cv_scores)
         best = int(np.argmax(scores))
         chosen_points.append(pts[best])
+        starts.append(per_point[best])
         records.append((scores, best, [f for fs in per_point for f in fs], added, pts))
-    # The final models: every label set's chosen point refitted on all of train, together.
-    finals = fit_lr_final(spec, Xtr, train, n_classes, chosen_points)
+    # The final models: every label set's chosen point refitted on all of train, together,
+    # each from its folds' solutions at that point (probes.fit_lr_final).
+    finals = fit_lr_final(spec, Xtr, train, n_classes, chosen_points, starts)
     out = []
     for yte, maj, final, (scores, best, grid_fits, added, pts) in zip(
         ytes, majs, finals, records, strict=True
