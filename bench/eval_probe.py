@@ -13,7 +13,9 @@ accuracy per seed for task and control, how many fits converged. Also printed: t
 import floor (a process importing only what it imports) and polyprobe's solver alone on the
 prepared work, so the command's fixed costs and the solver are told apart.
 ``--sklearn-warm`` adds scikit-learn warm-started along each fold's C path (``warm_start``:
-polyprobe's algorithm, so more fits converge within ``max_iter`` on both sides);
+polyprobe's C path, without its preconditioner, so more of scikit-learn's fits converge
+within ``max_iter``); ``--sklearn-max-iter 10000`` runs scikit-learn to convergence (the
+accuracy polyprobe's converged fits should equal);
 ``--task-only-sklearn`` adds scikit-learn on the task alone with seed 0 (31 fits): the
 baseline the issue quoted. ``--repeat N`` interleaves N rounds and prints medians (the
 machine is shared: also print the load).
@@ -354,7 +356,7 @@ def main() -> None:
     ap.add_argument(
         "--sklearn-warm",
         action="store_true",
-        help="TREC: also scikit-learn warm-started along the C path (polyprobe's algorithm)",
+        help="TREC: also scikit-learn warm-started along the C path (polyprobe's C path)",
     )
     ap.add_argument(
         "--task-only-sklearn",
