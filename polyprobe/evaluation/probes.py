@@ -4,8 +4,8 @@
 ``C·Σ logloss + ½‖W‖²`` (intercept unpenalised; binary tasks use one weight vector, as
 scikit-learn does; defaults max_iter=100, tol=1e-4 are scikit-learn's, which SentEval used), C
 chosen on validation from SentEval's grid 2^-2 … 2^3. Under k-fold selection every fold is
-solved in one batched L-BFGS (``logreg.py``: one pair of matrix products per step for all
-folds), one C after the other in increasing C, each warm-started from the previous C's
+solved in one batched, preconditioned L-BFGS (``logreg.py``: one pair of matrix products per
+step for all folds), one C after the other in increasing C, each warm-started from the previous C's
 solutions (measured on 20k × 768: batching the six C values from zero instead took 2.2× the
 time of the warm-started path, whose later C values need a few iterations each);
 ``tests/test_eval_probes.py`` checks coefficients, grid scores and the chosen C against
@@ -226,9 +226,9 @@ def fit_lr_sets(
     # penalties start near their optimum and take a fraction of the iterations, and more of
     # them converge within max_iter. ``c_path="joint"`` instead solves every C at once from
     # zero — scikit-learn's cold start for every fit, one L-BFGS loop for the whole grid:
-    # measured on TREC coarse (5,442 × 300, task + control, 72 problems) 8.5 s CPU against
-    # the warm path's 12.7 s, same chosen C and test accuracy, but 0/30 selection fits
-    # converged within 100 iterations against 24/30.
+    # measured on TREC coarse (5,442 × 300, task + control, 72 problems) before the
+    # preconditioner (logreg.py) 8.5 s CPU against the warm path's 12.7 s, same chosen C and
+    # test accuracy, but 0/30 selection fits converged within 100 iterations against 24/30.
     per_c: dict[float, Any] = {}
     previous = None
     settings = {
