@@ -337,9 +337,10 @@ def _solve(
             loss = -logp.gather(1, y[:, None])[:, 0]
             G = logp.exp_()
             Pw = G * weight[:, None]
-            curv = torch.diag_embed(Pw.sum(0).T.double()) - torch.bmm(
-                Pw.permute(2, 1, 0), G.permute(2, 0, 1)
-            ).double()
+            curv = (
+                torch.diag_embed(Pw.sum(0).T.double())
+                - torch.bmm(Pw.permute(2, 1, 0), G.permute(2, 0, 1)).double()
+            )
             G.scatter_add_(1, y[:, None], torch.full_like(G[:, :1], -1.0))
             G.mul_(weight[:, None])
         f = (loss * weight).sum(0, dtype=torch.float64) + 0.5 * lam[idx] * (W * W).sum((1, 2))

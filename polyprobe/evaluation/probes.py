@@ -81,7 +81,12 @@ PRESETS: dict[str, ProbeSpec] = {
     "lr": ProbeSpec(
         "lr",
         "lr",
-        {"solver": "lbfgs-preconditioned-warm-start", "max_iter": 100, "tol": 1e-4, "standardize": True},
+        {
+            "solver": "lbfgs-preconditioned-warm-start",
+            "max_iter": 100,
+            "tol": 1e-4,
+            "standardize": True,
+        },
         {"C": LR_GRID},
     ),
     "mlp": ProbeSpec("mlp", "mlp", dict(_MLP_BASE), copy.deepcopy(MLP_GRID)),
