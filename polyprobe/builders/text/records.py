@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders.records import Sentence, SourceFile, SurfaceToken, Word
@@ -32,8 +33,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class DocumentPlace:
+class DocumentPlace(NamedTuple):
     """Where a kept raw sentence stands in its document: what the document stream needs to
     make the document from the sentence records of the same reading
     (:class:`~polyprobe.builders.text.documents.SentenceDocuments`) instead of reading the
