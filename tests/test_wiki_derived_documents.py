@@ -111,6 +111,10 @@ def test_one_reading_per_pass_same_bytes(
     configs = {k.split("/")[1] for k in derived if k.startswith("data/")}
     assert {"sentence_position", "sentence_section", "sentence_length"} <= configs
     assert derived == read
+    # two workers: the streams' tasks may land in different processes (each then reads)
+    monkeypatch.undo()
+    build_wiki([dump], out=tmp_path / "two", **{**kw, "jobs": 2})  # type: ignore[arg-type]
+    assert _files(tmp_path / "two") == derived
 
 
 def test_upos_memo_is_guess_upos_and_stays_bounded() -> None:
