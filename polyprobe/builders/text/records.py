@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from polyprobe.hashing import lexical_key
-from polyprobe.loaders.records import Sentence, SourceFile, SurfaceToken, Word
+from polyprobe.loaders.records import Sentence, SourceFile, Word
 from polyprobe.loaders.segmentation import Token
 
 __all__ = [
@@ -132,17 +132,12 @@ def raw_sentence_columns(
     upos: UposGuesser,
     place: DocumentPlace | None = None,
 ) -> Sentence:
-    """:func:`raw_sentence` from the token columns an input shard's table stores. The
-    sentence's surface tokens are made here too, from the same columns: a raw sentence has no
-    multiword token, so they are its words one to one, and every task asks for them (making
-    them from the words again cost as much as the words)."""
+    """:func:`raw_sentence` from the token columns an input shard's table stores (no pair
+    is made per token). Its surface tokens are left to :meth:`Sentence.surface_tokens`: made
+    here from the same columns they measured no cheaper (stop 26)."""
     tags = upos.forms(forms)
     words = [
         Word(i, form, form, tag, "_", {}, 0, "_", "_", {} if space else {"SpaceAfter": "No"})
-        for i, form, tag, space in zip(range(1, len(forms) + 1), forms, tags, spaces, strict=True)
-    ]
-    surface = [
-        SurfaceToken(form, (i,), bool(space), tag)
         for i, form, tag, space in zip(range(1, len(forms) + 1), forms, tags, spaces, strict=True)
     ]
     return RawTextSentence(
@@ -152,6 +147,5 @@ def raw_sentence_columns(
         source=source,
         line=line,
         words=words,
-        _surface=surface,
         place=place,
     )
