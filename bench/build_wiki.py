@@ -36,6 +36,12 @@ Each step then runs in a fresh process (so that its peak memory is its own):
 
 Run: ``python bench/build_wiki.py [--data ../shared/data] [--repeat 2]
 [--memory-repeats 10,20]`` (about 4 minutes on a loaded 2-core machine).
+
+``--against ../main [--rounds 2]`` runs only an interleaved A/B of the whole
+``build wiki --jobs 1`` (this checkout against another) on the ×``--repeat`` dump: each round
+and tree a cold build (the shard stage included) and a warm one reusing its tables
+(``--shard-cache``: everything after the stage), CPU seconds of each, their medians as MB of
+XML per CPU-second, and whether both trees wrote the same bytes (×10: ~8 minutes a round).
 """
 
 from __future__ import annotations
@@ -117,20 +123,86 @@ def synthetic_dump(source: Path, repeat: int, out: Path) -> int:
 _BUILD = r"""
 import json, os, resource, subprocess, sys
 env = {{**os.environ, "PYTHONPATH": {repo!r}, "HF_HUB_OFFLINE": "1"}}
+cache = {cache!r}
 code = subprocess.run([sys.executable, "-m", "polyprobe", "build", "wiki", {dump!r}, "--lang",
-    "en", "--out", {out!r}, "--jobs", "1", "--quiet"], env=env, capture_output=True).returncode
+    "en", "--out", {out!r}, "--jobs", "1", "--quiet"]
+    + ([] if cache is None else ["--shard-cache", cache]), env=env, capture_output=True).returncode
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({{"cpu": kids.ru_utime + kids.ru_stime, "rc": code}}))
+print(json.dumps({{"cpu": kids.ru_utime + kids.ru_stime, "rc": code,
+                   "rss_kb": kids.ru_maxrss}}))
 """
 
 
-def whole_build(dump: Path) -> dict:
-    """``build wiki --jobs 1`` of ``dump`` with this checkout's code, its CPU seconds."""
+def whole_build(
+    dump: Path, repo: Path = REPO, cache: Path | None = None, out: Path | None = None
+) -> dict:
+    """``build wiki --jobs 1`` of ``dump`` with the code of ``repo`` (this checkout by
+    default): its CPU seconds and peak RSS. With ``cache`` (``--shard-cache``) a second build
+    reuses the first's tables, so it measures everything but the shard stage; with ``out``
+    the folder is kept (for a byte comparison)."""
     with tempfile.TemporaryDirectory() as folder:
-        result = run(_BUILD.format(repo=str(REPO), dump=str(dump), out=str(Path(folder) / "out")))
+        result = run(
+            _BUILD.format(
+                repo=str(repo),
+                dump=str(dump),
+                out=str(out or Path(folder) / "out"),
+                cache=None if cache is None else str(cache),
+            )
+        )
     if result["rc"] != 0:
-        raise SystemExit(f"build wiki failed on {dump} (exit {result['rc']})")
+        raise SystemExit(f"build wiki ({repo}) failed on {dump} (exit {result['rc']})")
     return result
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def against(dump: Path, mb: float, other: Path, rounds: int) -> None:
+    """Interleaved A/B of the whole ``build wiki --jobs 1`` (this checkout against the one at
+    ``other``, the order alternating by round): each round builds cold (shard stage
+    included; its tables kept in a cache) then warm (the same cache: everything but the
+    stage), per tree. Prints each run's CPU seconds, the medians, MB of XML per CPU-second
+    end to end and after the stage, and whether the two trees wrote the same bytes."""
+    import statistics
+
+    trees = {"this": REPO, "other": other.resolve()}
+    runs: dict[str, dict[str, list[float]]] = {t: {"cold": [], "warm": []} for t in trees}
+    same = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds):
+            order = list(trees) if r % 2 == 0 else list(trees)[::-1]
+            for name in order:
+                cache = Path(tmp) / f"cache-{name}-{r}"
+                out = Path(tmp) / f"out-{name}"
+                cold = whole_build(dump, trees[name], cache)
+                warm = whole_build(dump, trees[name], cache, out if r == 0 else None)
+                runs[name]["cold"].append(cold["cpu"])
+                runs[name]["warm"].append(warm["cpu"])
+                print(
+                    f"round {r + 1} {name}: whole {cold['cpu']:.1f} s CPU (peak RSS "
+                    f"{cold['rss_kb'] / 1024:.0f} MB), after the stage {warm['cpu']:.1f} s; "
+                    f"{load()}",
+                    flush=True,
+                )
+            if r == 0:
+                same = _files(Path(tmp) / "out-this") == _files(Path(tmp) / "out-other")
+    med = {t: {k: statistics.median(v) for k, v in runs[t].items()} for t in trees}
+    for t in trees:
+        print(
+            f"{t} ({trees[t]}): median whole {med[t]['cold']:.1f} s CPU = "
+            f"{mb / med[t]['cold']:.2f} MB XML per CPU-second end to end; after the stage "
+            f"{med[t]['warm']:.1f} s ({mb / med[t]['warm']:.2f} MB/CPU-s); the stage "
+            f"{med[t]['cold'] - med[t]['warm']:.1f} s"
+        )
+    print(
+        f"this / other: whole {med['this']['cold'] / med['other']['cold']:.2f}×, after the "
+        f"stage {med['this']['warm'] / med['other']['warm']:.2f}× (CPU); same bytes: {same}"
+    )
 
 
 def run(code: str) -> dict:
@@ -167,8 +239,25 @@ def main() -> None:
         default="10,20",
         help="copies in the dumps of the memory points (comma-separated; '' skips them)",
     )
+    ap.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="another checkout (e.g. main's): only an interleaved A/B of the whole build wiki "
+        "--jobs 1 against it on the ×--repeat dump, cold and with the shard tables cached",
+    )
+    ap.add_argument("--rounds", type=int, default=2, help="rounds of the --against A/B")
     args = ap.parse_args()
     source = args.data / "wikipedia" / EN
+    if args.against is not None:
+        print(f"start: {load()}")
+        with tempfile.TemporaryDirectory() as tmp:
+            big = Path(tmp) / f"en-x{args.repeat}.xml.bz2"
+            mb = synthetic_dump(source, args.repeat, big) / 1e6
+            print(f"synthetic dump: ×{args.repeat}, {mb:.1f} MB XML", flush=True)
+            against(big, mb, args.against, args.rounds)
+        print(f"end: {load()}")
+        return
     sizes = [int(x) for x in args.memory_repeats.split(",") if x.strip()]
     print(f"start: {load()}")
     with tempfile.TemporaryDirectory() as tmp:

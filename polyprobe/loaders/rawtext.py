@@ -18,7 +18,13 @@ from polyprobe.loaders.records import Document, SourceFile
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.wikitext import HOLE_REASONS
 
-__all__ = ["RawDocument", "RawSentence", "segment_paragraphs", "sentence_drop"]
+__all__ = [
+    "RawDocument",
+    "RawSentence",
+    "segment_paragraphs",
+    "sentence_document",
+    "sentence_drop",
+]
 
 # Markup that survives cleaning only where the wikitext was malformed.
 _LEFTOVER = re.compile(r"\[\[|\]\]|\{\{|\}\}|\{\||\|\}|</?[a-zA-Z][^>]*>|&[a-z]+;")
@@ -35,8 +41,10 @@ class RawSentence:
     paragraph: int
     line: int
     dropped: str | None = None
-    # (form, space after) pairs when the sentence was tokenised ahead (an input shard's table)
-    tokens: tuple[tuple[str, bool], ...] | None = None
+    # The tokens when the sentence was tokenised ahead (an input shard's table), as the table
+    # stores them: the forms, and whether a space follows each (two columns, no pair per token)
+    forms: Sequence[str] | None = None
+    spaces: Sequence[bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -80,32 +88,31 @@ class RawDocument:
                 f"document {self.doc_id}: {len(reasons)} drop reasons for "
                 f"{len(self.sentences)} sentences"
             )
-        kept = [(i, s) for i, s in enumerate(self.sentences) if reasons[i] is None]
+        if unit != "paragraph":
+            sentences = self.sentences
+            return sentence_document(
+                self.doc_id,
+                self.source,
+                self.line,
+                [
+                    (i, s.text, s.section, i == 0 or sentences[i - 1].paragraph != s.paragraph)
+                    for i, s in enumerate(sentences)
+                    if reasons[i] is None
+                ],
+                unit,
+            )
         units: list[str] = []
         sections: list[str | None] = []
-        unit_ids: list[str] = []
-        breaks: list[int] = []
-        openings: list[int] = []
-        if unit == "paragraph":
-            last = None
-            for _, s in kept:
-                if s.paragraph != last:
-                    units.append(s.text)
-                    sections.append(s.section)
-                    last = s.paragraph
-                else:
-                    units[-1] += " " + s.text
-        else:
-            previous = None
-            for i, s in kept:
-                if previous is not None and i != previous + 1:
-                    breaks.append(len(units))
-                if i == 0 or self.sentences[i - 1].paragraph != s.paragraph:
-                    openings.append(len(units))
+        last = None
+        for i, s in enumerate(self.sentences):
+            if reasons[i] is not None:
+                continue
+            if s.paragraph != last:
                 units.append(s.text)
                 sections.append(s.section)
-                unit_ids.append(str(i))
-                previous = i
+                last = s.paragraph
+            else:
+                units[-1] += " " + s.text
         has_sections = any(t is not None for t in sections) and sections[0] is None
         return Document(
             doc_id=self.doc_id,
@@ -114,10 +121,51 @@ class RawDocument:
             sections=tuple(sections) if has_sections else (),
             source=self.source,
             line=self.line,
-            unit_ids=tuple(unit_ids),
-            breaks=tuple(breaks),
-            paragraphs=tuple(openings) if len(set(openings)) < len(units) else (),
+            unit_ids=(),
+            breaks=(),
+            paragraphs=(),
         )
+
+
+def sentence_document(
+    doc_id: str,
+    source: SourceFile,
+    line: int,
+    kept: Iterable[tuple[int, str, str | None, bool]],
+    unit: str = "sentence",
+) -> Document:
+    """A document of sentence units from its kept sentences, each ``(index among all the
+    document's sentences, text, section title, whether it opens its source paragraph)``:
+    the rule of :meth:`RawDocument.document`, in one place for the documents read from a
+    source and those grouped from the sentence records of the same reading
+    (:mod:`polyprobe.builders.text.documents`), so both give the same records."""
+    units: list[str] = []
+    sections: list[str | None] = []
+    unit_ids: list[str] = []
+    breaks: list[int] = []
+    openings: list[int] = []
+    previous = None
+    for i, text, section, opens in kept:
+        if previous is not None and i != previous + 1:
+            breaks.append(len(units))
+        if opens:
+            openings.append(len(units))
+        units.append(text)
+        sections.append(section)
+        unit_ids.append(str(i))
+        previous = i
+    has_sections = any(t is not None for t in sections) and sections[0] is None
+    return Document(
+        doc_id=doc_id,
+        units=tuple(units),
+        unit=unit,
+        sections=tuple(sections) if has_sections else (),
+        source=source,
+        line=line,
+        unit_ids=tuple(unit_ids),
+        breaks=tuple(breaks),
+        paragraphs=tuple(openings) if len(set(openings)) < len(units) else (),
+    )
 
 
 def sentence_drop(text: str) -> str | None:

@@ -26,12 +26,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from polyprobe.builders.text.family import DROPPED, SentenceFilter, sentence_verdict
-from polyprobe.loaders.records import Document
+from polyprobe.builders.text.family import DROPPED, SentenceFilter, TextFamily, sentence_verdict
+from polyprobe.builders.text.records import DocumentPlace
+from polyprobe.loaders.rawtext import sentence_document
+from polyprobe.loaders.records import Document, Sentence, SourceFile
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.metadata import SourceInfo
 
-__all__ = ["LINES_NO_DOCUMENTS", "RAW_TEXT_DEFAULTS", "RawDocumentSource", "has_documents"]
+__all__ = [
+    "LINES_NO_DOCUMENTS",
+    "RAW_TEXT_DEFAULTS",
+    "RawDocumentSource",
+    "SentenceDocuments",
+    "derivable",
+    "has_documents",
+]
 
 LINES_NO_DOCUMENTS = (
     "the text source is one sentence per line (--layout lines), so no sentence is known to "
@@ -52,6 +61,19 @@ RAW_TEXT_DEFAULTS: dict[str, dict[str, int]] = {
     "discourse_coherence": {"windows": 0},
     "sentence_section": {"per_document": 0},
 }
+
+
+def derivable(sentences: Any, sources: list[Any]) -> bool:
+    """Whether the documents of ``sources`` can be made from the records of the sentence
+    family ``sentences`` (:class:`SentenceDocuments`): it reads exactly those sources and
+    keeps a sentence by the documents' own rule (no sentence left out as equal to a treebank
+    sentence, no annotation: raw records that carry their place)."""
+    return (
+        isinstance(sentences, TextFamily)
+        and not sentences.exclude
+        and sentences.annotator is None
+        and list(sentences.sources) == list(sources)
+    )
 
 
 def has_documents(source: Any) -> bool:
@@ -96,3 +118,52 @@ class RawDocumentSource:
             document = raw.document("sentence", drops)
             if document.units:
                 yield document
+
+
+class SentenceDocuments:
+    """The documents of :class:`RawDocumentSource` made from the sentence stream's records
+    of the same reading (a :class:`~polyprobe.builders.stream.Deriver`): a process that runs
+    sentence and document tasks then reads the input shards' tables and decides every
+    sentence's verdict once per pass instead of twice (stop 26: the document stream's own
+    readings were ~7 % of a ``build wiki``'s CPU). Each kept sentence carries its
+    :class:`~polyprobe.builders.text.records.DocumentPlace`; a document is complete when a
+    sentence of another document (or the end of the stream) comes, and is made by the same
+    rule as a document read from the source (:func:`~polyprobe.loaders.rawtext.
+    sentence_document`), so both ways give the same records. A document with no kept
+    sentence has no sentence record, and is not a record here either (as there)."""
+
+    __slots__ = ("kept", "place", "source")
+
+    def __init__(self) -> None:
+        self.place: DocumentPlace | None = None
+        self.source: SourceFile | None = None
+        self.kept: list[tuple[int, str, str | None, bool]] = []
+
+    def push(self, record: Sentence) -> list[Document]:
+        place = getattr(record, "place", None)
+        if place is None:
+            raise ValueError(
+                f"sentence {record.sent_id} does not say where it stands in its document"
+            )
+        out = []
+        current = self.place
+        if current is not None and (
+            place.doc_id != current.doc_id or record.source != self.source
+        ):
+            out.append(self._document())
+        if not self.kept:
+            self.place, self.source = place, record.source
+        assert record.text is not None  # a raw sentence keeps its text
+        self.kept.append((place.index, record.text, place.section, place.opens_paragraph))
+        return out
+
+    def close(self) -> list[Document]:
+        return [self._document()] if self.kept else []
+
+    def _document(self) -> Document:
+        place, source = self.place, self.source
+        assert place is not None and source is not None
+        document = sentence_document(place.doc_id, source, place.line, self.kept)
+        self.kept = []
+        self.place = self.source = None
+        return document

@@ -30,7 +30,7 @@ from typing import Any
 
 from polyprobe.builders.rendering import text_hash as sentence_text_hash
 from polyprobe.builders.task import Shared, Task, TaskContext
-from polyprobe.builders.text.records import raw_sentence
+from polyprobe.builders.text.records import DocumentPlace, UposGuesser, raw_sentence_columns
 from polyprobe.builders.variants import MinPerClass, SplitSpec
 from polyprobe.errors import UsageError
 from polyprobe.hashing import normalise_text, stable_u64
@@ -153,35 +153,44 @@ class TextFamily:
         policy = InvalidPolicy(on_invalid, skipped)
         segmenter = self.segmenter()
         keep = self.sentence_filter
-        nouns = self.nouns
+        upos = UposGuesser(self.nouns)
         exclude = self.exclude
+        annotator = self.annotator
         for source in self.sources:
             for doc in source.documents(policy):
                 run = 0
+                doc_id = doc.doc_id
+                where = doc.source
+                paragraph = None
                 for index, raw in enumerate(doc.sentences):
-                    reason, tokens = sentence_verdict(raw, segmenter, keep, exclude)
-                    if reason is not None or tokens is None:
+                    opens = paragraph != raw.paragraph
+                    paragraph = raw.paragraph
+                    reason, columns = sentence_verdict(raw, segmenter, keep, exclude)
+                    if reason is not None or columns is None:
                         skipped[DROPPED + str(reason)] += 1
                         run += 1
                         continue
-                    if self.annotator is not None:
-                        yield self.annotator.annotate(
-                            tokens,
+                    forms, spaces = columns
+                    if annotator is not None:
+                        yield annotator.annotate(
+                            list(zip(forms, spaces, strict=True)),
                             raw.text,
-                            f"{doc.doc_id}/{index}",
-                            f"{doc.doc_id}#{run}",
-                            doc.source,
+                            f"{doc_id}/{index}",
+                            f"{doc_id}#{run}",
+                            where,
                             raw.line,
                         )
                         continue
-                    yield raw_sentence(
-                        tokens,
+                    yield raw_sentence_columns(
+                        forms,
+                        spaces,
                         raw.text,
-                        f"{doc.doc_id}/{index}",
-                        f"{doc.doc_id}#{run}",
-                        doc.source,
+                        f"{doc_id}/{index}",
+                        f"{doc_id}#{run}",
+                        where,
                         raw.line,
-                        nouns,
+                        upos,
+                        DocumentPlace(doc_id, doc.line, index, raw.section, opens),
                     )
 
     def identity(self, sentence: Sentence) -> tuple[str, str, int]:
@@ -199,18 +208,22 @@ def sentence_verdict(
     segmenter: Segmenter,
     keep: SentenceFilter,
     exclude: frozenset[int] = frozenset(),
-) -> tuple[str | None, tuple[tuple[str, bool], ...] | None]:
-    """Why a raw sentence is dropped (``None``: kept), and its tokens when it was tokenised.
-    The one rule for the sentence stream and the document stream
-    (:mod:`polyprobe.builders.text.documents`), so both leave out the same sentences."""
+) -> tuple[str | None, tuple[Sequence[str], Sequence[bool]] | None]:
+    """Why a raw sentence is dropped (``None``: kept), and its tokens when it was tokenised,
+    as two columns: the forms and whether a space follows each. The one rule for the
+    sentence stream and the document stream (:mod:`polyprobe.builders.text.documents`), so
+    both leave out the same sentences."""
     reason = raw.dropped
-    tokens = None
+    columns = None
     if reason is None:
-        tokens = raw.tokens if raw.tokens is not None else segmenter.tokens(raw.text)
-        reason = keep.problem([f for f, _ in tokens]) if tokens else "empty"
+        forms, spaces = raw.forms, raw.spaces
+        if forms is None or spaces is None:
+            forms, spaces = segmenter.token_columns(raw.text)
+        columns = (forms, spaces)
+        reason = keep.problem(forms) if forms else "empty"
     if reason is None and exclude and raw_text_hash(raw.text) in exclude:
         reason = "equal to a treebank sentence"
-    return reason, tokens
+    return reason, columns
 
 
 def keep_case_forms(sentences: Iterator[Sentence], limit: int) -> list[str]:

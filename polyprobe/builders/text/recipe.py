@@ -149,7 +149,9 @@ class RawTextRecipe:
             streams.append(RecordStream(family, tuple(sentence_names), parameters))
         documents, with_documents = None, []
         if document_names:
-            documents, with_documents = self.document_family(document_names, options_by_task)
+            documents, with_documents = self.document_family(
+                document_names, options_by_task, streams[0].family if streams else None
+            )
             if documents is not None:
                 streams.append(RecordStream(documents, tuple(document_names)))
         outcomes = (
@@ -198,10 +200,17 @@ class RawTextRecipe:
 
 
     def document_family(
-        self, names: list[str], options_by_task: Mapping[str, Mapping[str, Any]]
+        self,
+        names: list[str],
+        options_by_task: Mapping[str, Mapping[str, Any]],
+        sentences: Any = None,
     ) -> tuple[Any, list[Any]]:
         """The generic document family over the sources that have documents (None when
-        none has), and those sources."""
+        none has), and those sources. When every source has documents and the sentence
+        family (``sentences``) keeps sentences by the same rule the documents do (no
+        exclusions, no annotation), the documents are derived from its records
+        (:class:`~polyprobe.builders.text.documents.SentenceDocuments`): a process that runs
+        tasks of both streams reads the sources once per pass for both."""
         from polyprobe.builders.discourse.family import DocumentFamily
         from polyprobe.builders.profile import checked_profile
         from polyprobe.builders.registry import family_tasks
@@ -209,6 +218,8 @@ class RawTextRecipe:
         from polyprobe.builders.text.documents import (
             RAW_TEXT_DEFAULTS,
             RawDocumentSource,
+            SentenceDocuments,
+            derivable,
             has_documents,
         )
 
@@ -235,6 +246,11 @@ class RawTextRecipe:
             profile=profile,
             defaults=RAW_TEXT_DEFAULTS,
             task_options={n: dict(options_by_task[n]) for n in names if n in options_by_task},
+            **(
+                {"base": sentences, "grouping": SentenceDocuments}
+                if derivable(sentences, with_documents)
+                else {}
+            ),
         )
         return family, with_documents
 

@@ -247,7 +247,8 @@ def _document(rows: list[tuple[Any, ...]], source: SourceFile) -> RawDocument:
             paragraph,
             line,
             dropped,
-            None if forms is None else tuple(zip(forms, spaces, strict=True)),
+            forms,
+            spaces,
         )
         for _, _, _, _, line, text, section, paragraph, dropped, forms, spaces in rows
     )
