@@ -103,13 +103,19 @@ def test_resumed_build_equals_uninterrupted(
     assert tables[1].exists() and not half.exists()
 
 
-def test_no_scratch_left_behind(small_dump: Path, tmp_path: Path) -> None:
+def test_no_scratch_left_behind(
+    small_dump: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a temporary folder of the test's own: builds run beside it (other tests, CI) make
+    and sweep their own scratch in the shared one."""
     import tempfile
 
-    before = {p.name for p in Path(tempfile.gettempdir()).glob("polyprobe-textshards-*")}
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private))
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
     _build(small_dump, tmp_path / "c", shards=2)
-    after = {p.name for p in Path(tempfile.gettempdir()).glob("polyprobe-textshards-*")}
-    assert after <= before
+    assert list(private.glob("polyprobe-textshards-*")) == []
     assert os.listdir(tmp_path / "c")
 
 
