@@ -50,12 +50,15 @@ class CandidateSpool:
         self.columns = ["id", *self.input_columns, "lexical_key", "sentence_index", "group"]
         self._joined = [c for c in self.input_columns if c in LIST_COLUMNS]
         self._plain = [c for c in self.input_columns if c not in LIST_COLUMNS]
-        # The candidates since the last flush, one tuple each (see :meth:`add`); a flush
-        # turns them into columns.
-        self._rows: list[tuple[Any, ...]] = []
+        self._buf: dict[str, list[Any]] = {c: [] for c in self.columns}
         self._writer: pa.ipc.RecordBatchFileWriter | None = None
         self._flushed = 0  # candidates whose rows and columns are on disk
         self._maps: list[mmap.mmap] = []  # the mapped column files (numpy_columns)
+        self.label = array("h")
+        self.group = array("Q")
+        self.key = array("Q")
+        self.split = array("b")
+        self.order = array("Q")
         # Lexical keys repeat (a lemma, a replacement class): hashed once each, in a cache
         # that is emptied when full, so memory does not follow the corpus.
         self._key_hashes: dict[str, int] = {}
@@ -71,64 +74,21 @@ class CandidateSpool:
         split: int,
         group_name: str | None,
     ) -> None:
-        """Keep one candidate until the next flush. Why a tuple per candidate, made into
-        columns only at the flush: one append here instead of one per column (the spool
-        runs for every candidate of every task, about 10% of the candidate pass)."""
-        joined = []
+        buf = self._buf
+        buf["group"].append(group_name)
+        buf["id"].append(row_id)
+        for c in self._plain:
+            buf[c].append(inputs[c])
         for c in self._joined:
             forms = inputs[c]
-            text = _JOIN.join(forms)
-            if text.count(_JOIN) != len(forms) - 1 and forms:
+            joined = _JOIN.join(forms)
+            if joined.count(_JOIN) != len(forms) - 1 and forms:
                 raise ValueError(f"{row_id}: a {c} item contains a line break: {forms!r}")
-            joined.append(text if forms else None)
-        self._rows.append(
-            (row_id, inputs, lexical_key, sentence_index, label, group, split, group_name, joined)
-        )
-        if len(self._rows) >= BATCH:
-            self.flush()
-
-    def _column_path(self, name: str) -> Path:
-        return _column_path(self.path, name)
-
-    def flush(self) -> None:
-        if not self._rows:
-            return
-        ids, inputs, keys, sentences, labels, groups, splits, group_names, joined = zip(
-            *self._rows, strict=True
-        )
-        self._rows = []
-        values: dict[str, Any] = {
-            "id": ids,
-            "lexical_key": keys,
-            "sentence_index": sentences,
-            "group": group_names,
-        }
-        for c in self._plain:
-            values[c] = [d[c] for d in inputs]
-        for j, c in enumerate(self._joined):
-            values[c] = [texts[j] for texts in joined]
-        batch = pa.record_batch(
-            [pa.array(values[c], type=_SPOOL_TYPES.get(c)) for c in self.columns],
-            names=self.columns,
-        )
-        if self._writer is None:
-            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
-        self._writer.write_batch(batch)
-        engine = {
-            "label": array("h", labels),
-            "group": array("Q", groups),
-            "key": array("Q", map(self._key_hash, keys)),
-            "split": array("b", splits),
-            # Order hashes for the whole batch at once (one prefix encoding, no call per row).
-            "order": array("Q", stable_u64_each((self.seed,), list(ids))),
-        }
-        for name, _ in _NUMPY_COLUMNS:
-            with open(self._column_path(name), "ab") as fh:
-                engine[name].tofile(fh)
-        self._flushed += batch.num_rows
-
-    def _key_hash(self, lexical_key: str) -> int:
-        """The engine's key of a lexical key (0: none), from the cache when it is there."""
+            buf[c].append(joined if forms else None)
+        buf["lexical_key"].append(lexical_key)
+        buf["sentence_index"].append(sentence_index)
+        self.label.append(label)
+        self.group.append(group)
         key = self._key_hashes.get(lexical_key)
         if key is None:
             if len(self._key_hashes) >= _KEY_CACHE_MAX:
@@ -136,7 +96,33 @@ class CandidateSpool:
             key = self._key_hashes[lexical_key] = (
                 stable_u64("key", lexical_key) if lexical_key else 0
             )
-        return key
+        self.key.append(key)
+        self.split.append(split)
+        if len(buf["id"]) >= BATCH:
+            self.flush()
+
+    def _column_path(self, name: str) -> Path:
+        return _column_path(self.path, name)
+
+    def flush(self) -> None:
+        if not self._buf["id"]:
+            return
+        batch = pa.record_batch(
+            [pa.array(self._buf[c], type=_SPOOL_TYPES.get(c)) for c in self.columns],
+            names=self.columns,
+        )
+        if self._writer is None:
+            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
+        self._writer.write_batch(batch)
+        # Order hashes for the whole batch at once (one prefix encoding, no call per row).
+        self.order.extend(stable_u64_each((self.seed,), self._buf["id"]))
+        self._buf = {c: [] for c in self.columns}
+        for name, _ in _NUMPY_COLUMNS:
+            values = getattr(self, name)
+            with open(self._column_path(name), "ab") as fh:
+                values.tofile(fh)
+            del values[:]
+        self._flushed += batch.num_rows
 
     def close(self) -> SpoolReader | None:
         self.flush()
@@ -159,7 +145,7 @@ class CandidateSpool:
                 self._column_path(name).unlink(missing_ok=True)
 
     def __len__(self) -> int:
-        return self._flushed + len(self._rows)
+        return self._flushed + len(self.label)
 
 
 def _column_path(path: Path, name: str) -> Path:
