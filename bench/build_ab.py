@@ -12,8 +12,14 @@ What it compares, in one run:
   garbage collections), ``exit`` (``os._exit`` without the interpreter's teardown), ``pandas``
   (pandas hidden from pyarrow's optional import), and ``all`` three together.
 
-Run: ``python bench/build_ab.py [--rounds 5] [--against DIR] [--settings gc,exit,pandas,all]
-[--jobs N]``. The session that removed those three tricks measured (5 rounds): the old
+``--together`` (with ``--against``): each round starts this checkout's build and the other's at
+the same moment and reports the ratio of their CPU seconds (this / other), round by round. On
+a machine that other work shares, CPU seconds of runs minutes apart move by ±5-15% with the
+load (the two runs of a pair see the same load), so a change of a few percent shows only this
+way; wall-clock ratios mean nothing in this mode.
+
+Run: ``python bench/build_ab.py [--rounds 5] [--against DIR] [--together]
+[--settings gc,exit,pandas,all] [--jobs N]``. The session that removed those three tricks measured (5 rounds): the old
 home-made runner with all tricks 1.87x, the pool 1.83x, +gc 1.84x, +exit 1.82x, +pandas 1.80x.
 """
 
@@ -75,6 +81,11 @@ def main() -> None:
     ap.add_argument("--against", type=Path, default=None, help="another checkout to compare")
     ap.add_argument("--settings", default="", help="comma-separated: gc, exit, pandas, all")
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument(
+        "--together",
+        action="store_true",
+        help="with --against: start both builds at once each round, compare CPU seconds",
+    )
     args = ap.parse_args()
     tb = args.data / "ud" / "UD_English-EWT"
     files = sorted(str(p) for p in tb.iterdir() if "-ud-" in p.name and ".conllu" in p.name)
@@ -90,6 +101,11 @@ def main() -> None:
     for setting in [s.strip() for s in args.settings.split(",") if s.strip()]:
         chosen = ["gc", "exit", "pandas"] if setting == "all" else [setting]
         variants[f"+ {setting}"] = ([sys.executable, "-c", _program(chosen)], None)
+    if args.together:
+        if args.against is None or len(variants) != 2:
+            ap.error("--together compares this checkout with --against, without --settings")
+        together(build, list(variants.values()), args.rounds)
+        return
     results: dict[str, list[tuple[float, float, int]]] = {k: [] for k in variants}
     bares: list[float] = []
     with tempfile.TemporaryDirectory(prefix="polyprobe-ab-") as tmp:
@@ -110,6 +126,37 @@ def main() -> None:
             f"  {statistics.median(r[1] for r in rows):.2f}x CPU"
             f"  peak RSS {max(r[2] for r in rows) / 1024:.0f} MB"
         )
+
+
+def together(
+    build: list[str], variants: list[tuple[list[str], dict[str, str] | None]], rounds: int
+) -> None:
+    """Each round, both builds started at once; their CPU seconds and the ratio."""
+    ratios = []
+    with tempfile.TemporaryDirectory(prefix="polyprobe-ab-") as tmp:
+        for r in range(rounds):
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, "-c", _TIMED, *cmd, *build, "--out", f"{tmp}/v{i}"],
+                    stdout=subprocess.PIPE,
+                    text=True,
+                    env=env,
+                )
+                for i, (cmd, env) in enumerate(variants)
+            ]
+            cpu = [float(p.communicate()[0].split()[1]) for p in procs]
+            if any(p.returncode for p in procs):
+                raise SystemExit("a build failed")
+            ratios.append(cpu[0] / cpu[1])
+            print(
+                f"round {r + 1}: this {cpu[0]:.1f} CPU-s, other {cpu[1]:.1f} CPU-s, "
+                f"ratio {ratios[-1]:.3f} (load {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
+    print(
+        f"CPU this / other, {rounds} rounds started together: median "
+        f"{statistics.median(ratios):.3f} [{min(ratios):.3f}-{max(ratios):.3f}]"
+    )
 
 
 if __name__ == "__main__":
