@@ -98,3 +98,40 @@ def test_workers_are_stopped_on_an_error(tmp_path: Path) -> None:
 
 def test_fork_where_it_is_safe() -> None:
     assert start_method() in ("fork", "spawn")
+
+
+def _shard_sized(spec: tuple[int, float]) -> tuple[int, list[tuple[int, int]]]:
+    """Shard 0 lists jobs of sizes 1, 5, 3 at once; shard 1 keeps its worker busy a while."""
+    n, delay = spec
+    time.sleep(delay)
+    return n, [(n, size) for size in ((1, 5, 3) if n == 0 else (4, 2))]
+
+
+def _job_timed(job: tuple[int, int]) -> tuple[int, float]:
+    time.sleep(0.05)
+    return os.getpid(), time.monotonic()
+
+
+def test_the_largest_pending_job_goes_first() -> None:
+    """Whichever process is free takes the largest pending job: here this process is free
+    first (the worker is still on its shard) and runs size 5 before 3 and 1; the worker,
+    once free, takes the largest of what is left (4, from its own shard)."""
+    results, outputs = run_sharded(
+        _shard_sized, [(0, 0.0), (1, 0.5)], _job_timed, size=lambda job: job[1]
+    )
+    assert results == [0, 1]
+    here = os.getpid()
+    ran_here = sorted(
+        (t, size)
+        for outs, sizes in zip(outputs, ((1, 5, 3), (4, 2)), strict=True)
+        for (pid, t), size in zip(outs, sizes, strict=True)
+        if pid == here
+    )
+    assert [size for _, size in ran_here][:3] == [5, 3, 1]  # this process's jobs, largest first
+    worker_jobs = [
+        (t, size)
+        for outs, sizes in zip(outputs, ((1, 5, 3), (4, 2)), strict=True)
+        for (pid, t), size in zip(outs, sizes, strict=True)
+        if pid != here
+    ]
+    assert min(worker_jobs)[1] == 4  # the worker's first job: the largest pending one

@@ -4,13 +4,16 @@ The work comes in two phases and this module knows nothing more of it: each *sha
 makes a list of *jobs* (a build: reads the records once and spools its tasks' candidates),
 then every job is run by whichever process is free (a build: a task's variants and files).
 Shards are fixed before they start, so on a busy machine one process can end its shard well
-before another; its jobs, and then the other shards' jobs, keep it busy meanwhile:
+before another; its jobs, and then the other shards' jobs, keep it busy meanwhile. Jobs are
+run largest first by whichever process is free (greedy list scheduling, which ends the
+processes at about the same time when no job dominates):
 
 * the first shard runs in this process, the others in pool workers;
-* a shard's jobs are submitted to the pool as soon as its shard is done, largest first;
-* this process, once its own shard is done, takes jobs too, from the back of what is still
-  queued (``Future.cancel`` succeeds only for a job no worker has started), so all processes
-  end at about the same time.
+* a shard's jobs join one list of pending jobs as soon as its shard is done;
+* a worker that finishes a shard or a job is handed the largest pending job (the pool is
+  never given more than it has free workers, so nothing waits in its queue where this
+  process could not take it back), and this process, once its own shard is done, takes the
+  largest pending job itself, until every shard has handed in its jobs and none is pending.
 
 Workers are forked from this process when the pool starts (before the shards run, while it
 holds no threads, open files or Arrow pools): they start at once, with every module already
@@ -26,6 +29,7 @@ order whoever ran them.
 
 from __future__ import annotations
 
+import heapq
 import multiprocessing
 import os
 import threading
@@ -53,21 +57,49 @@ def start_method() -> str:
     return "spawn"
 
 
-class _Jobs(Generic[J]):
-    """Every job submitted so far with its future, in submission order (shard by shard,
-    largest first within a shard): what this process may take back from the queue."""
+class _Pending(Generic[J]):
+    """The jobs handed in and not started yet, largest first, and how many pool workers are
+    free: shared by this process's thread and the pool's thread that runs done-callbacks."""
 
-    def __init__(self) -> None:
-        self.items: list[tuple[int, J, Future[Any]]] = []  # (job index, job, future)
+    def __init__(self, size: Callable[[J], int]) -> None:
+        self.size = size
         self.lock = threading.Lock()
+        self.heap: list[tuple[int, int, J]] = []  # (-size, job key, job): a stable order
+        self.counts: dict[int, int] = {}  # shard -> jobs it listed, once handed in
+        self.free = 0  # pool workers with nothing to do
+        self.failed = False  # a job or shard failed: start nothing more
+        self.started: dict[int, Future[Any]] = {}  # job key -> its future in a worker
 
-    def add(self, index: int, job: J, future: Future[Any]) -> None:
+    def hand_in(self, shard_index: int, listed: list[J]) -> None:
         with self.lock:
-            self.items.append((index, job, future))
+            for i, job in enumerate(listed):
+                heapq.heappush(self.heap, (-self.size(job), _key(shard_index, i), job))
+            self.counts[shard_index] = len(listed)
 
-    def snapshot(self) -> list[tuple[int, J, Future[Any]]]:
+    def take(self) -> tuple[int, J] | None:
+        """The largest pending job (its key and itself), if any and nothing failed."""
         with self.lock:
-            return list(self.items)
+            if self.failed or not self.heap:
+                return None
+            _, key, job = heapq.heappop(self.heap)
+            return key, job
+
+    def start_on_worker(self, submit: Callable[[J], Future[Any]]) -> Future[Any] | None:
+        """As :meth:`take`, for a free worker: ``submit(job)``'s future, kept in
+        :attr:`started`. Taken and kept under one lock, so this process never sees a job that
+        is neither pending nor started (its output would be missed)."""
+        with self.lock:
+            if self.failed or not self.heap or self.free == 0:
+                return None
+            self.free -= 1
+            _, key, job = heapq.heappop(self.heap)
+            future = self.started[key] = submit(job)
+            return future
+
+    def worker_done(self, failed: bool) -> None:
+        with self.lock:
+            self.free += 1
+            self.failed = self.failed or failed
 
 
 def run_sharded(
@@ -107,8 +139,7 @@ def _run_sharded(
         return results, outputs
 
     context = multiprocessing.get_context(start_method())
-    jobs: _Jobs[Any] = _Jobs()
-    counts: dict[int, int] = {}  # shard -> jobs it listed, once they are all submitted
+    pending: _Pending[Any] = _Pending(size)
     pool = ProcessPoolExecutor(
         max_workers=len(shards) - 1,
         mp_context=context,
@@ -117,17 +148,21 @@ def _run_sharded(
     )
     try:
 
-        def submit_jobs(shard_index: int, listed: list[J]) -> None:
-            order = sorted(range(len(listed)), key=lambda i: -size(listed[i]))  # stable
-            for i in order:
-                jobs.add(_key(shard_index, i), listed[i], _submit(pool, finish, listed[i]))
-            with jobs.lock:
-                counts[shard_index] = len(listed)
+        def feed_workers() -> None:
+            """Give each free worker the largest pending job."""
+            while future := pending.start_on_worker(lambda job: _submit(pool, finish, job)):
+                future.add_done_callback(job_done)  # outside the lock: it may run at once
+
+        def job_done(future: Future[Any]) -> None:
+            pending.worker_done(failed=future.cancelled() or future.exception() is not None)
+            feed_workers()
 
         def on_shard_done(shard_index: int) -> Callable[[Future[Any]], None]:
             def done(future: Future[Any]) -> None:
                 ok = not future.cancelled() and future.exception() is None
-                submit_jobs(shard_index, future.result()[1] if ok else [])
+                pending.hand_in(shard_index, future.result()[1] if ok else [])
+                pending.worker_done(failed=not ok)
+                feed_workers()
 
             return done
 
@@ -137,37 +172,31 @@ def _run_sharded(
             future.add_done_callback(on_shard_done(index))
             shard_futures.append(future)
         local_result, local_jobs = here(shards[0])
-        submit_jobs(0, local_jobs)
+        pending.hand_in(0, local_jobs)
+        feed_workers()
         local_outputs: dict[int, Any] = {}
-        # Take queued jobs from the back while workers take them from the front, until every
-        # shard has handed in its jobs and none is left queued.
+        # Take the largest pending job, until every shard has handed in its jobs and none is
+        # pending (what is left runs in workers).
         while True:
-            taken = next(
-                (
-                    (key, job)
-                    for key, job, future in reversed(jobs.snapshot())
-                    # cancel() is also True for a job this process took before
-                    if key not in local_outputs and future.cancel()
-                ),
-                None,
-            )
+            taken = pending.take()
             if taken is not None:
                 local_outputs[taken[0]] = finish(taken[1])
                 continue
-            with jobs.lock:
-                handed_in = len(counts) == len(shards)
-            if handed_in:
-                break  # what is left is running in workers
+            with pending.lock:
+                if pending.failed or (len(pending.counts) == len(shards) and not pending.heap):
+                    break
             _wait_any([f for f in shard_futures if not f.done()])
         results = [local_result]
         for future in shard_futures:
             results.append(_result(future)[0])
-        outputs: list[list[Any]] = [[None] * counts[s] for s in range(len(shards))]
-        for key, _, future in jobs.snapshot():
+        started = pending.started  # complete: nothing is pending any more
+        wait(list(started.values()))
+        for key in sorted(started):  # a worker's job error, the first in job order
+            _result(started[key])
+        outputs: list[list[Any]] = [[None] * pending.counts[s] for s in range(len(shards))]
+        for key, value in [*local_outputs.items(), *((k, f.result()) for k, f in started.items())]:
             shard_index, i = divmod(key, _STRIDE)
-            outputs[shard_index][i] = (
-                local_outputs[key] if key in local_outputs else _result(future)
-            )
+            outputs[shard_index][i] = value
         pool.shutdown(wait=False)
         return results, outputs
     except BaseException:
