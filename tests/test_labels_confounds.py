@@ -78,7 +78,7 @@ def _per_row_reference(labels: np.ndarray, lengths: np.ndarray) -> dict[str, obj
 
 
 def test_the_audit_from_counts_equals_the_per_row_audit() -> None:
-    """config_confounds reads a config a row group at a time and keeps only rows per (label,
+    """The audit counts a config a chunk at a time and keeps only rows per (label,
     length): quartiles, Spearman's rho, Cramér's V and the class means must be those of the
     rows themselves (odd and even row counts: the quartiles interpolate)."""
     from polyprobe.builders.confounds import _cramers_v, _quartiles, audit, length_counts

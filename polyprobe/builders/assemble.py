@@ -143,13 +143,18 @@ def assemble(
             if i == 0:
                 summary.infeasible = tv.infeasible
             continue
-        written: list[tuple[Variant, TaskVariants, ConfigCard]] = []
-        for cfg_name, variant, tv_used in entries:
+        cards_written: list[ConfigCard] = []
+        sources = copy_sources([(variant, tv_used) for _, variant, tv_used in entries])
+        audit = None if cset.metadata.scored else AuditCounter(cset.metadata.level, sources)
+        for j, (cfg_name, variant, tv_used) in enumerate(entries):
+            copies = {sp: cards_written[i] for sp, i in sources[j].items()}
             card = write_config_files(
-                staging, _payload(cset, cfg_name, variant, tv_used, written, settings, seed)
+                staging,
+                _payload(cset, cfg_name, variant, tv_used, copies, settings, seed),
+                observe=None if audit is None else audit.start(j),
             )
-            if not cset.metadata.scored:  # the audit compares classes; a score has none
-                confounds = config_confounds(staging, card, cset.metadata.level)
+            if audit is not None:  # the audit compares classes; a score has none
+                confounds = audit.audit(j, card)
                 predicate_counts = cset.recipe.get("predicate_types")
                 if predicate_counts:
                     confounds["predicate_type"] = predicate_audit(
@@ -159,7 +164,7 @@ def assemble(
                 entry["confounds"][cfg_name] = confounds
                 card.payload.notes.append(audit_note(confounds))
             cards.append(card)
-            written.append((variant, tv_used, card))
+            cards_written.append(card)
             entry["built"].append(cfg_name)
             summary.configs.append(cfg_name)
             if cfg_name == cset.metadata.config_name:
@@ -481,10 +486,12 @@ def _payload(
     cfg_name: str,
     variant: Variant,
     tv: TaskVariants,
-    written: Sequence[tuple[Variant, TaskVariants, ConfigCard]],
+    copies: dict[str, ConfigCard],
     settings: VariantSettings,
     seed: int,
 ) -> ConfigPayload:
+    """The config's payload; ``copies``: the configs written before whose split (the key)
+    holds exactly this config's rows there (:func:`copy_sources`)."""
     meta = cset.metadata
     recipe = dict(cset.recipe)
     notes = list(cset.notes)
@@ -517,7 +524,7 @@ def _payload(
         scored=meta.scored,
     )
     splits = {
-        sp: _earlier_split(variant, tv, sp, written) or cset.rows(variant.indices[sp], tv)
+        sp: SplitCopy(copies[sp]) if sp in copies else cset.rows(variant.indices[sp], tv)
         for sp in SPLITS
     }
     return ConfigPayload(
@@ -538,26 +545,28 @@ def _payload(
     )
 
 
-def _earlier_split(
-    variant: Variant,
-    tv: TaskVariants,
-    split: str,
-    written: Sequence[tuple[Variant, TaskVariants, ConfigCard]],
-) -> SplitCopy | None:
-    """A config of this task written before whose ``split`` holds exactly ``variant``'s rows
-    there: the same row indices in the same order under the same label mapping (a balanced
-    variant of data that is balanced already is the natural one; a 10k variant's test split
-    is often its natural twin's). The file is then copied, not encoded again: on EWT's whole
-    suite a fifth of all rows."""
-    mine = variant.indices[split]
-    for other, other_tv, card in written:
-        if (
-            other_tv.label_names == tv.label_names
-            and np.array_equal(other_tv.label_remap, tv.label_remap)
-            and np.array_equal(other.indices[split], mine)
-        ):
-            return SplitCopy(card)
-    return None
+def copy_sources(variants: Sequence[tuple[Variant, TaskVariants]]) -> list[dict[str, int]]:
+    """For each config of a set, in write order, the earlier config whose split holds exactly
+    its rows there (split -> that config's position): the same row indices in the same order
+    under the same label mapping (a balanced variant of data that is balanced already is the
+    natural one; a 10k variant's test split is often its natural twin's). The file is then
+    copied, not encoded again: on EWT's whole suite a fifth of all rows. Planned before any
+    config is written, so the audit knows which splits' counts a later config reuses."""
+    sources: list[dict[str, int]] = []
+    for j, (variant, tv) in enumerate(variants):
+        mine: dict[str, int] = {}
+        for split in SPLITS:
+            rows = variant.indices[split]
+            for i, (other, other_tv) in enumerate(variants[:j]):
+                if (
+                    other_tv.label_names == tv.label_names
+                    and np.array_equal(other_tv.label_remap, tv.label_remap)
+                    and np.array_equal(other.indices[split], rows)
+                ):
+                    mine[split] = i
+                    break
+        sources.append(mine)
+    return sources
 
 
 def _seed_dependent(
@@ -640,29 +649,68 @@ def _set_entry(cset: CandidateSet, tv: TaskVariants | None) -> dict[str, Any]:
     }
 
 
-def config_confounds(staging: Path, card: ConfigCard, level: Level) -> dict[str, Any]:
-    """The confound audit of a written config (:mod:`polyprobe.builders.confounds`), read
-    back from its parquet files a row group at a time (a config can be far larger than
-    memory): labels, each row's length (tokens of a sentence, characters of a word) and the
-    rows per (label, lexical key)."""
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
+@dataclass
+class SplitCounts:
+    """What the confound audit reads of one written split: rows per (label id, length) and
+    per (label id, lexical key). Memory follows the distinct pairs, not the rows."""
 
-    lengths: Counter[tuple[int, int]] = Counter()
-    keys: Counter[tuple[int, str]] = Counter()
-    inputs = INPUT_COLUMNS[level]
-    # only the columns the audit reads (a sentence's length is its token count: decoding its
-    # text as well took a third of the audit's reading)
-    measured = ["tokens"] if "tokens" in inputs else list(inputs)
-    for split in card.stats.splits.values():
-        with pq.ParquetFile(staging / split.path) as parquet:
-            for i in range(parquet.num_row_groups):
-                table = parquet.read_row_group(i, columns=["label", "lexical_key", *measured])
-                label = table["label"].to_numpy()
-                keys.update(pair_counts(label, pc.fill_null(table["lexical_key"], "").to_pylist()))
-                lengths.update(length_counts(label, _row_lengths(table, level, inputs)))
-    unit = "characters" if level in (Level.WORD, Level.WORD_PAIR) else "tokens"
-    return audit_counts(lengths, card.stats.label_names, unit, keys)
+    lengths: Counter[tuple[int, int]] = field(default_factory=Counter)
+    keys: Counter[tuple[int, str]] = field(default_factory=Counter)
+
+    def add(self, table: Any, level: Level) -> None:
+        """Count one chunk of rows (a table in the published schema)."""
+        import pyarrow.compute as pc
+
+        label = table["label"].to_numpy()
+        self.keys.update(pair_counts(label, pc.fill_null(table["lexical_key"], "").to_pylist()))
+        self.lengths.update(length_counts(label, _row_lengths(table, level, INPUT_COLUMNS[level])))
+
+
+class AuditCounter:
+    """The confound audit (:mod:`polyprobe.builders.confounds`) of one set's configs, counted
+    from each split's chunks as :func:`~polyprobe.cards.folder.write_config_files` writes them
+    (its ``observe``) instead of reading the files back (a quarter of the write jobs' CPU). A
+    copied split is not written again, so its counts are those of the split it copies, kept
+    until the last config that copies it is audited (``sources``: :func:`copy_sources`).
+
+    Use per config, in write order: ``observe = counter.start(j)``, write it with that
+    ``observe``, then ``counter.audit(j, card)``."""
+
+    def __init__(self, level: Level, sources: Sequence[dict[str, int]]):
+        self.level = level
+        self.sources = sources
+        self._last_use: dict[tuple[int, str], int] = {}
+        for j, mine in enumerate(sources):
+            for split, i in mine.items():
+                self._last_use[i, split] = j
+        self._kept: dict[tuple[int, str], SplitCounts] = {}
+        self._fresh: dict[str, SplitCounts] = {}
+
+    def start(self, position: int) -> Callable[[str, Any], None]:
+        """The ``observe`` callback for writing config ``position``."""
+        self._fresh = {}
+        return self._observe
+
+    def _observe(self, split: str, chunk: Any) -> None:
+        self._fresh.setdefault(split, SplitCounts()).add(chunk, self.level)
+
+    def audit(self, position: int, card: ConfigCard) -> dict[str, Any]:
+        """The audit of config ``position`` (all its written splits), just written as
+        ``card``; rows per (label, length) and (label, lexical key) summed over its splits."""
+        lengths: Counter[tuple[int, int]] = Counter()
+        keys: Counter[tuple[int, str]] = Counter()
+        for split in card.stats.splits:
+            source = self.sources[position].get(split)
+            counts = self._fresh[split] if source is None else self._kept[source, split]
+            if (position, split) in self._last_use:
+                self._kept[position, split] = counts
+            lengths.update(counts.lengths)
+            keys.update(counts.keys)
+        for key in [k for k, last in self._last_use.items() if last == position]:
+            self._kept.pop(key, None)
+        self._fresh = {}
+        unit = "characters" if self.level in (Level.WORD, Level.WORD_PAIR) else "tokens"
+        return audit_counts(lengths, card.stats.label_names, unit, keys)
 
 
 def _row_lengths(table: Any, level: Level, inputs: Sequence[str]) -> np.ndarray:

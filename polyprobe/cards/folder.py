@@ -31,6 +31,7 @@ import socket
 import warnings
 import weakref
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -362,10 +363,21 @@ class DatasetFolderWriter:
             self.abort()
 
 
-def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
+def write_config_files(
+    tmp: Path,
+    payload: ConfigPayload,
+    *,
+    observe: Callable[[str, pa.Table], None] | None = None,
+) -> ConfigCard:
     """Write one config's non-empty splits under the staging folder ``tmp`` and return what
     the card needs (the payload without its tables, and statistics of the written files).
-    No writer state: worker processes call it for their own configs."""
+    No writer state: worker processes call it for their own configs.
+
+    ``observe(split, chunk)``, if given, sees every chunk of a split this call encodes, once
+    written, so a caller can take its own statistics of the rows (the builder's confound
+    audit) without reading the files back (which cost a quarter of the write jobs). A
+    :class:`SplitCopy` is copied, not read: its chunks are not observed (the caller made the
+    copy's rows, it knows them)."""
     name = payload.name
     if not CONFIG_NAME.match(name):
         raise FolderError(
@@ -401,7 +413,10 @@ def write_config_files(tmp: Path, payload: ConfigPayload) -> ConfigCard:
             if isinstance(source, SplitCopy):
                 written = _copy_split(tmp, where, rel, source, split, labels)
             else:
-                written = _write_split(tmp, where, rel, source, expected, features, len(labels))
+                seen = None if observe is None else partial(observe, split)
+                written = _write_split(
+                    tmp, where, rel, source, expected, features, len(labels), seen
+                )
             if written is None:
                 continue  # empty splits are omitted, never written
             rows, counts, nbytes, examples = written
@@ -491,11 +506,12 @@ def _write_split(
     expected: pa.Schema,
     features: dict[str, Any],
     n_labels: int,
+    observe: Callable[[pa.Table], None] | None = None,
 ) -> tuple[int, list[int], int, list[dict[str, Any]]] | None:
     """Write one split, chunk by chunk (a table is cut into row groups). Returns its
     statistics — rows, label counts, Arrow size and the first :data:`EXAMPLE_ROWS` rows — taken
     from the chunks as they are written (reading the file back cost a tenth of a whole UD
-    build), or None if the split is empty."""
+    build), or None if the split is empty. ``observe`` sees each chunk once written."""
     if isinstance(source, pa.Table):
         chunks: Iterable[pa.Table] = (
             source.slice(i, ROW_GROUP) for i in range(0, source.num_rows, ROW_GROUP)
@@ -531,6 +547,8 @@ def _write_split(
             writer.write_table(
                 chunk.replace_schema_metadata(expected.metadata), row_group_size=ROW_GROUP
             )
+            if observe is not None:
+                observe(chunk)
             rows += chunk.num_rows
             nbytes += chunk.nbytes
             counts = [a + b for a, b in zip(counts, chunk_counts, strict=True)]
