@@ -103,9 +103,10 @@ class Sentence:
     # Builders' memo of the unperturbed rendering (text, forms): every task that emits the
     # original sentence asks for the same values (see builders.rendering.sentence_inputs).
     _rendered: tuple[str, list[str]] | None = None
-    # children() as Word lists, built from _children on first use: tasks ask for the
-    # dependents of a few words several times per sentence, and copying a ready list is
-    # cheaper than looking every child up again. Derived, so not compared or shown.
+    # children() as Word lists, built on first use in one pass over the words (not from
+    # _children: that would be a second pass): tasks ask for the dependents of a few words
+    # several times per sentence, and copying a ready list is cheaper than looking every
+    # child up again. Derived, so not compared or shown.
     _kids: list[list[Word]] | None = field(default=None, compare=False, repr=False)
 
     # --- tree helpers -------------------------------------------------------------------
@@ -114,9 +115,9 @@ class Sentence:
 
     @property
     def root(self) -> Word:
-        kids = self._children  # once the child index exists, its row 0 lists the roots
+        kids = self._kids  # once children() has run, its row 0 lists the roots
         if kids is not None and kids[0]:
-            return self.words[kids[0][0] - 1]
+            return kids[0][0]
         for w in self.words:
             if w.head == 0:
                 return w
@@ -135,10 +136,9 @@ class Sentence:
         """Dependents of ``word_id`` (0 = the virtual root) in word order."""
         kids = self._kids
         if kids is None:
-            words = self.words
-            kids = self._kids = [
-                [words[i - 1] for i in ids] if ids else [] for ids in self._child_index()
-            ]
+            kids = self._kids = [[] for _ in range(len(self.words) + 1)]
+            for w in self.words:  # word i is words[i - 1], so each list is in word order
+                kids[w.head].append(w)
         return kids[word_id].copy()  # callers own the list they get
 
     def depth(self) -> int:
