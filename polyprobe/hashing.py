@@ -20,33 +20,40 @@ def _encode(parts: tuple[object, ...]) -> bytes:
     )
 
 
-# Encoded leading parts: callers hash many ids under one (seed, task, treebank) prefix, so the
-# prefix is encoded once. Bounded (filled up to the cap, then no longer added to).
-_PREFIXES: dict[tuple[tuple[object, ...], tuple[type, ...]], bytes] = {}
+# Hash states already fed with the encoded leading parts: callers hash many ids under one
+# (seed, task, treebank) prefix, so each prefix is encoded and hashed once and every call then
+# copies its state and feeds only the last part (a copy costs less than a new hash object fed
+# the whole payload; blake2b of the concatenation is the same either way). Bounded (filled up
+# to the cap, then no longer added to). Never updated in place: only copies are fed.
+_PREFIXES: dict[tuple[tuple[object, ...], tuple[type, ...], int], hashlib.blake2b] = {}
 _PREFIXES_MAX = 1 << 12
 
 
 def digest(*parts: object, size: int = 8) -> bytes:
     """blake2b of the parts, each prefixed by its byte length (8 bytes, little-endian) so that
     no two different part lists share an encoding. This runs several times per candidate
-    (tests/test_hashing.py pins the encoding): one concatenation and one hash call is cheaper
-    than an ``update`` per part, and all parts but the last are encoded once per prefix."""
+    (tests/test_hashing.py pins the encoding): all parts but the last are encoded and hashed
+    once per prefix (see ``_PREFIXES``)."""
     if len(parts) < 2:
         return _blake2b(_encode(parts), digest_size=size).digest()
     lead = parts[:-1]
     # Keyed with the parts' types too: 1, True and 1.0 are equal keys but encode differently.
-    key = (lead, tuple(map(type, lead)))
+    key = (lead, tuple(map(type, lead)), size)
     try:
-        head = _PREFIXES.get(key)
+        state = _PREFIXES.get(key)
     except TypeError:  # an unhashable part: encode it every time
         return _blake2b(_encode(parts), digest_size=size).digest()
-    if head is None:
-        head = _encode(lead)
-        if len(_PREFIXES) < _PREFIXES_MAX:
-            _PREFIXES[key] = head
     last = parts[-1]
     d = (last if type(last) is str else str(last)).encode()
-    return _blake2b(head + _LENGTH(len(d)) + d, digest_size=size).digest()
+    tail = _LENGTH(len(d)) + d
+    if state is None:
+        head = _encode(lead)
+        if len(_PREFIXES) >= _PREFIXES_MAX:  # full: hash this call's payload in one go
+            return _blake2b(head + tail, digest_size=size).digest()
+        state = _PREFIXES[key] = _blake2b(head, digest_size=size)
+    h = state.copy()
+    h.update(tail)
+    return h.digest()
 
 
 def stable_u64(*parts: object) -> int:
@@ -58,13 +65,13 @@ def stable_u64_each(prefix: tuple[object, ...], items: list[str]) -> list[int]:
     """``[stable_u64(*prefix, item) for item in items]`` with the prefix encoded once: the
     candidate spool hashes every candidate id under the build's seed this way, a batch at a
     time (tests/test_hashing.py checks the equality)."""
-    head = _encode(prefix)
+    state = _blake2b(_encode(prefix), digest_size=8)
     out = []
     for item in items:
         d = item.encode("utf-8")
-        out.append(
-            int.from_bytes(_blake2b(head + _LENGTH(len(d)) + d, digest_size=8).digest(), "little")
-        )
+        h = state.copy()
+        h.update(_LENGTH(len(d)) + d)
+        out.append(int.from_bytes(h.digest(), "little"))
     return out
 
 

@@ -50,6 +50,23 @@ def test_digest_prefix_memo_tells_equal_keys_of_other_types_apart() -> None:
     assert digest([1, 2], "x") == _reference_digest([1, 2], "x")
 
 
+def test_digest_prefix_memo_full_or_reused_gives_the_same_hash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A memoised prefix is a hash state fed once and copied on every call: its state must
+    # never change (the same prefix again gives the same hash), and once the memo is full a
+    # new prefix is hashed in one go, with the same result.
+    parts = [(7, "tree_depth", "UD_English-EWT", "weblog-0001", str(i)) for i in range(3)]
+    for p in parts * 2:
+        assert digest(*p) == _reference_digest(*p)
+        assert digest(*p, size=16) == _reference_digest(*p, size=16)
+    monkeypatch.setattr(hashing, "_PREFIXES", {})
+    monkeypatch.setattr(hashing, "_PREFIXES_MAX", 0)
+    for p in parts:
+        assert digest(*p) == _reference_digest(*p)
+    assert hashing._PREFIXES == {}
+
+
 def test_digest_separates_part_boundaries() -> None:
     assert digest("a", "bc") != digest("ab", "c")
     assert digest(1) == digest("1")  # parts are hashed as their str()

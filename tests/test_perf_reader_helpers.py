@@ -195,6 +195,11 @@ def test_helpers_equal_reference_on_real_sentences(ud_dir: Path, treebank: str) 
             got.append(s.words[0])  # mutating what we got changes nothing in the sentence
             assert len(s.children(wid)) == len(kids[wid])
         assert s.root is ref_root(s)
+        # children(), depth() and root share one child index: whichever builds it first
+        s._kids = None
+        assert [w.id for w in s.children(0)] == kids[0] and s.depth() == ref_depth(s)
+        s._kids = None
+        assert s.depth() == ref_depth(s) and s.root is ref_root(s)
         assert rendering.render(toks) == ref_render(toks)
         assert rendering.render(toks[:1]) == ref_render(toks[:1])
         assert rendering.capital_slots(toks) == ref_capital_slots(toks)

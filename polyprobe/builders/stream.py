@@ -264,7 +264,13 @@ class PartRun:
         ]
         self.group_writer = StringSpool(self.work / "groups.arrow")
         labels = [{n: i for i, n in enumerate(f.label_names)} for f in self.fits]
-        self.work_items = list(zip(self.tasks, self.fits, self.spools, labels, strict=True))
+        # per task, what every candidate of it needs: asked once here, not per candidate
+        self.work_items = [
+            (t, fit, spool, label_ids, t.name, t.metadata.scored)
+            for t, fit, spool, label_ids in zip(
+                self.tasks, self.fits, self.spools, labels, strict=True
+            )
+        ]
 
     def add(self, record: Any) -> None:
         """Spool the candidates every task makes of one record (pass 2)."""
@@ -279,11 +285,10 @@ class PartRun:
             text_hash = self.family.text_hash(record, shared)
             self.text_hashes.append(text_hash)
         self.group_writer.add(group_name)
-        for t, fit, spool, labels in self.work_items:
+        for t, fit, spool, labels, name, scored in self.work_items:
             for cand in t.candidates(record, fit, shared):
-                scored = t.metadata.scored
                 spool.add(
-                    f"{group_name}/{t.name}/{cand.copy}"
+                    f"{group_name}/{name}/{cand.copy}"
                     if cand.id is None
                     else f"{source}/{cand.id}",
                     scored_inputs(t, cand) if scored else cand.inputs,

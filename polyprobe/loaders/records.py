@@ -98,14 +98,13 @@ class Sentence:
     multiword: list[MultiwordToken] = field(default_factory=list)
     empty: list[EmptyNode] = field(default_factory=list)
     comments: dict[str, str] = field(default_factory=dict)
-    _children: list[list[int]] | None = None
     _surface: list[SurfaceToken] | None = None
     # Builders' memo of the unperturbed rendering (text, forms): every task that emits the
     # original sentence asks for the same values (see builders.rendering.sentence_inputs).
     _rendered: tuple[str, list[str]] | None = None
-    # children() as Word lists, built from _children on first use: tasks ask for the
-    # dependents of a few words several times per sentence, and copying a ready list is
-    # cheaper than looking every child up again. Derived, so not compared or shown.
+    # The child index (see _child_lists), built on first use: tasks ask for the dependents
+    # of a few words several times per sentence, and copying a ready list is cheaper than
+    # looking every child up again. Derived, so not compared or shown.
     _kids: list[list[Word]] | None = field(default=None, compare=False, repr=False)
 
     # --- tree helpers -------------------------------------------------------------------
@@ -114,31 +113,30 @@ class Sentence:
 
     @property
     def root(self) -> Word:
-        kids = self._children  # once the child index exists, its row 0 lists the roots
+        kids = self._kids  # once the child index exists, its row 0 lists the roots
         if kids is not None and kids[0]:
-            return self.words[kids[0][0] - 1]
+            return kids[0][0]
         for w in self.words:
             if w.head == 0:
                 return w
         raise ValueError(f"sentence {self.sent_id} has no root")
 
-    def _child_index(self) -> list[list[int]]:
-        kids = self._children
+    def _child_lists(self) -> list[list[Word]]:
+        """Row ``i``: the dependents of word ``i`` in word order (row 0: the roots), made in
+        one pass over the words on first use and kept. The one child index that
+        :meth:`children`, :meth:`depth` and :attr:`root` share."""
+        kids = self._kids
         if kids is None:
-            kids = [[] for _ in range(len(self.words) + 1)]
-            for w in self.words:
-                kids[w.head].append(w.id)
-            self._children = kids
+            kids = self._kids = [[] for _ in range(len(self.words) + 1)]
+            for w in self.words:  # word i is words[i - 1], so each row is in word order
+                kids[w.head].append(w)
         return kids
 
     def children(self, word_id: int) -> list[Word]:
         """Dependents of ``word_id`` (0 = the virtual root) in word order."""
         kids = self._kids
         if kids is None:
-            words = self.words
-            kids = self._kids = [
-                [words[i - 1] for i in ids] if ids else [] for ids in self._child_index()
-            ]
+            kids = self._child_lists()
         return kids[word_id].copy()  # callers own the list they get
 
     def depth(self) -> int:
@@ -146,14 +144,14 @@ class Sentence:
 
         Breadth-first by levels: one list comprehension per level instead of a push and a
         pop per word, and no (node, depth) tuples."""
-        kids = self._children
+        kids = self._kids
         if kids is None:
-            kids = self._child_index()
+            kids = self._child_lists()
         level = kids[0]
         depth = 0
         while level:
             depth += 1
-            level = [c for i in level for c in kids[i]]
+            level = [c for w in level for c in kids[w.id]]
         return depth
 
     # --- surface ------------------------------------------------------------------------
