@@ -151,7 +151,7 @@ def assemble(
             card = write_config_files(
                 staging,
                 _payload(cset, cfg_name, variant, tv_used, copies, settings, seed),
-                observe=None if audit is None else audit.start(j),
+                observe=None if audit is None else audit.observe,
             )
             if audit is not None:  # the audit compares classes; a score has none
                 confounds = audit.audit(j, card)
@@ -673,8 +673,8 @@ class AuditCounter:
     copied split is not written again, so its counts are those of the split it copies, kept
     until the last config that copies it is audited (``sources``: :func:`copy_sources`).
 
-    Use per config, in write order: ``observe = counter.start(j)``, write it with that
-    ``observe``, then ``counter.audit(j, card)``."""
+    Use per config, in write order: write it with ``observe=counter.observe``, then
+    ``counter.audit(j, card)``."""
 
     def __init__(self, level: Level, sources: Sequence[dict[str, int]]):
         self.level = level
@@ -686,12 +686,9 @@ class AuditCounter:
         self._kept: dict[tuple[int, str], SplitCounts] = {}
         self._fresh: dict[str, SplitCounts] = {}
 
-    def start(self, position: int) -> Callable[[str, Any], None]:
-        """The ``observe`` callback for writing config ``position``."""
-        self._fresh = {}
-        return self._observe
-
-    def _observe(self, split: str, chunk: Any) -> None:
+    def observe(self, split: str, chunk: Any) -> None:
+        """``write_config_files``' callback: count one written chunk of the config being
+        written (its counts are taken, and cleared, by :meth:`audit`)."""
         self._fresh.setdefault(split, SplitCounts()).add(chunk, self.level)
 
     def audit(self, position: int, card: ConfigCard) -> dict[str, Any]:
