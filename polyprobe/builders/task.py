@@ -51,6 +51,7 @@ __all__ = [
     "Task",
     "TaskContext",
     "TaskMetadata",
+    "mergeable",
 ]
 
 
@@ -125,10 +126,29 @@ _MISSING = object()
 
 class Observation:
     """A task's first-pass state (counts, accumulators): made fresh by
-    :meth:`Task.observation`, fed every record, then handed to :meth:`Task.fit`."""
+    :meth:`Task.observation`, fed every record, then handed to :meth:`Task.fit`.
+
+    A build in several processes shows each process one contiguous range of the records
+    (cut where no derived record, such as a document, spans two ranges) and merges the
+    ranges' observations in stream order before fitting: :meth:`merge` must leave exactly
+    the state one observation fed every record in order would hold (first occurrences, id
+    numbering, the order of keys and of ties included), so that the fit, and every byte of
+    the output, does not depend on the number of processes."""
 
     def observe(self, record: Any, shared: Shared) -> None:
         raise NotImplementedError
+
+    def merge(self, later: Observation) -> None:
+        """Take in ``later``, a fresh observation of the same task that was fed the records
+        right after this one's (``later`` may be changed or emptied). Observations that
+        cannot be merged leave this unimplemented: their build then observes in one
+        process."""
+        raise NotImplementedError(f"{type(self).__name__} cannot merge observations")
+
+
+def mergeable(observation: Observation) -> bool:
+    """Does ``observation``'s class implement :meth:`Observation.merge`?"""
+    return type(observation).merge is not Observation.merge
 
 
 @dataclass(frozen=True)
