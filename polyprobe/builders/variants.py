@@ -253,6 +253,16 @@ class SplitEstimate:
         self._text.append(text_hash)
         self._source_splits.setdefault(source, set()).add(split)
 
+    def merge(self, later: SplitEstimate) -> None:
+        """Take in the records ``later`` was fed (the ones right after this estimate's), as
+        if this estimate had been fed them too (see ``Observation.merge``)."""
+        if self._effective is not None or later._effective is not None:
+            raise ValueError("a finished split estimate cannot take in more records")
+        self._split.extend(later._split)
+        self._text.extend(later._text)
+        for source, splits in later._source_splits.items():
+            self._source_splits.setdefault(source, set()).update(splits)
+
     def finish(self) -> None:
         """Decide the split mode and each record's effective split (once)."""
         if self._requested is not None:
