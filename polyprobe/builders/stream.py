@@ -15,6 +15,7 @@ the first record with the same normalised text, so duplicates never straddle spl
 
 from __future__ import annotations
 
+import copy
 import math
 import shutil
 import tempfile
@@ -30,12 +31,26 @@ import numpy as np
 from polyprobe.builders.assemble import AssembledTask, CandidateSet, assemble, rows_reader
 from polyprobe.builders.build import BuildOptions, Outcome, Progress
 from polyprobe.builders.record_rows import canonical_sentences, materialise
-from polyprobe.builders.task import SCORE_COLUMN, Candidate, Fit, Observation, Shared, Task
+from polyprobe.builders.task import (
+    SCORE_COLUMN,
+    Candidate,
+    Fit,
+    Observation,
+    Shared,
+    Task,
+    mergeable,
+)
 from polyprobe.builders.variants import CandidateColumns, SplitSpec, VariantSettings
 from polyprobe.errors import InfeasibleError, InputError
 from polyprobe.hashing import stable_u64
 from polyprobe.metadata import TaskMetadata
-from polyprobe.runtime.spool import CandidateSpool, SpoolReader, StringSpool, open_spooled
+from polyprobe.runtime.spool import (
+    CandidateSpool,
+    SpoolParts,
+    SpoolReader,
+    StringSpool,
+    open_spooled_parts,
+)
 
 # A record's identity: (source name, record id, split code 0/1/2 or -1).
 Identity = tuple[str, str, int]
@@ -82,6 +97,11 @@ class ShardJob:
     settings: VariantSettings
     staging: Path  # the writer's temporary folder; configs go to staging/data/<config>/
     work: Path  # the build's scratch folder: each shard spools into its own sub-folder
+    # A build over record ranges (polyprobe.builders.record_ranges): this job's range (index,
+    # number of ranges) and the tasks the build's process opened (fresh copies, and the
+    # profile entries), so that no process opens them again.
+    part: tuple[int, int] = (0, 1)
+    opened: tuple[tuple[Task[Any], ...], dict[str, Any]] | None = None
 
 
 @dataclass
@@ -188,16 +208,22 @@ def _fits(
 @dataclass(frozen=True)
 class WriteJob:
     """One spooled task to assemble, in whichever process is free: everything it reads is
-    on disk in its shard's folder (the task's spool, the records' group names, the canonical
-    record of each text) or in these plain values."""
+    on disk (the task's spool, the records' group names, the canonical record of each text)
+    or in these plain values. A build over record ranges spooled each range apart
+    (:mod:`polyprobe.builders.record_ranges`): ``spools`` and ``groups`` then have one entry
+    per range, in stream order."""
 
     task: SpooledTask
-    spool: Path  # the rows' Arrow file; the engine's column files lie beside it
-    rows: int
-    shard: Path  # the shard's folder: groups.arrow and canonical.npy
+    spools: tuple[tuple[Path, int], ...]  # rows' Arrow file (engine column files beside), rows
+    groups: tuple[tuple[Path, int], ...]  # group names' Arrow file, records
+    canonical: Path  # the canonical record of each record (canonical.npy)
     settings: VariantSettings
     seed: int
     staging: Path
+
+    @property
+    def rows(self) -> int:
+        return sum(rows for _, rows in self.spools)
 
 
 class Deriver(Protocol):
@@ -231,7 +257,10 @@ class PartRun:
     def __init__(self, job: ShardJob) -> None:
         self.job = job
         self.family = job.family
-        self.tasks, self.profile = job.family.open_tasks(job.tasks)
+        if job.opened is None:
+            self.tasks, self.profile = job.family.open_tasks(job.tasks)
+        else:  # a copy: this part counts drops on its tasks, the build's copy adds them up
+            self.tasks, self.profile = copy.deepcopy(list(job.opened[0])), dict(job.opened[1])
         self.observations = [t.observation() for t in self.tasks]
         self.observers = [o.observe for o in self.observations if o is not None]
         # every record's text hash, in stream order: from pass 1 when it runs (pass 2 then
@@ -253,9 +282,14 @@ class PartRun:
         self.text_hashes.append(self.family.text_hash(record, shared))
 
     def fit(self) -> None:
-        """Fit every task, and open the candidate pass: one spool per task and the records'
-        group names, in this part's own folder."""
-        self.fits, self.profile["tasks"] = _fits(self.tasks, self.observations)
+        """Fit every task, and open the candidate pass (:meth:`start_candidates`)."""
+        fits, self.profile["tasks"] = _fits(self.tasks, self.observations)
+        self.start_candidates(fits)
+
+    def start_candidates(self, fits: list[Fit]) -> None:
+        """Open the candidate pass with the tasks' ``fits``: one spool per task and the
+        records' group names, in this part's own folder."""
+        self.fits = fits
         self.known = len(self.text_hashes)
         self.work = Path(tempfile.mkdtemp(prefix="shard-", dir=self.job.work))
         self.spools = [
@@ -300,72 +334,122 @@ class PartRun:
                     None if cand.group is None else f"{source}/{cand.group}",
                 )
 
-    def finish(self) -> tuple[ShardResult, list[WriteJob]]:
-        """Close the spools; what the card needs and one write job per task (see
-        :func:`write_task`)."""
-        family, job, work = self.family, self.job, self.work
+    def close(self) -> Spooled:
+        """End the candidate pass: close the spools, and check that the input did not change
+        between the passes."""
         groups = self.group_writer.close()
         if groups is not None:
             groups.close()
-        n_records = len(self.text_hashes)
         if self.known and self.index + 1 != self.known:
             raise InputError(
-                family.describe_input(),
+                self.family.describe_input(),
                 None,
                 f"the input changed during the build: the first pass read {self.known} "
                 f"records, the second {self.index + 1}",
                 "changed-input",
             )
-        if n_records == 0 or groups is None:
-            raise InfeasibleError("no records could be read from the inputs")
-        # Per record only its canonical record (an int32) is kept, on disk: group names are
-        # re-read from their spool a row group at a time when rows are written.
-        canonical, n_distinct, n_repeated = canonical_sentences(
-            np.frombuffer(self.text_hashes, dtype=np.uint64)
-        )
-        np.save(work / "canonical.npy", canonical)
-        result = ShardResult(
-            tasks=list(job.tasks),
-            recipes={
-                t.name: {
-                    "name": t.name,
-                    "recipe_version": t.metadata.recipe_version,
-                    "parameters": t.parameters(f),
-                }
-                for t, f in zip(self.tasks, self.fits, strict=True)
-            },
-            profile=self.profile,
-            skipped=dict(sorted(self.skipped.items())),
-            duplicates={
-                "sentences_read": int(n_records),
-                "duplicate_sentences": int(n_records - n_distinct),
-                "groups_with_duplicates": int(n_repeated),
-            },
-        )
-        jobs = []
-        for t, fit, spool in zip(self.tasks, self.fits, self.spools, strict=True):
+        for spool in self.spools:
             reader = spool.close()
             if reader is not None:
                 reader.close()
-            jobs.append(
-                WriteJob(
-                    SpooledTask.of(t, fit),
-                    spool.path,
-                    len(spool),
-                    work,
-                    job.settings,
-                    job.seed,
-                    job.staging,
-                )
-            )
-        return result, jobs
+        return Spooled(
+            work=self.work,
+            rows=[len(spool) for spool in self.spools],
+            records=len(self.text_hashes),
+            hashes=self.text_hashes,
+            skipped=Counter(self.skipped),
+            counts=[t.run_counts() for t in self.tasks],
+        )
+
+    def finish(self) -> tuple[ShardResult, list[WriteJob]]:
+        """Close the spools; what the card needs and one write job per task (see
+        :func:`write_task`)."""
+        return finish_stream(self.job, self.tasks, self.fits, self.profile, [self.close()])
+
+
+@dataclass
+class Spooled:
+    """One part's candidate pass over one range of the records (all of them, unless the
+    build runs on record ranges): where it spooled, and what it counted."""
+
+    work: Path  # the part's folder: <task>.arrow (and column files), groups.arrow
+    rows: list[int]  # candidates per task
+    records: int
+    hashes: array[int]  # every record's text hash, in stream order
+    skipped: Counter[str]
+    counts: list[dict[str, Counter[str]]]  # per task, its candidate pass's run counts
+
+
+def finish_stream(
+    job: ShardJob,
+    tasks: Sequence[Task[Any]],
+    fits: Sequence[Fit],
+    profile: dict[str, Any],
+    ranges: Sequence[Spooled],
+) -> tuple[ShardResult, list[WriteJob]]:
+    """What the card needs of a stream's tasks and one write job per task, from the candidate
+    pass of each range in stream order (one range: the whole stream, in the tasks' own
+    process, whose run counts they already hold; several: the tasks are the build's own
+    copies and take in every range's run counts, in order)."""
+    n_records = sum(r.records for r in ranges)
+    if n_records == 0:
+        raise InfeasibleError("no records could be read from the inputs")
+    if len(ranges) > 1:
+        for i, t in enumerate(tasks):
+            for r in ranges:
+                t.add_run_counts(r.counts[i])
+    # Per record only its canonical record (an int32) is kept, on disk: group names are
+    # re-read from their spool a row group at a time when rows are written.
+    hashes = np.concatenate([np.frombuffer(r.hashes, dtype=np.uint64) for r in ranges])
+    canonical, n_distinct, n_repeated = canonical_sentences(hashes)
+    canonical_path = ranges[0].work / "canonical.npy"
+    np.save(canonical_path, canonical)
+    skipped: Counter[str] = Counter()
+    for r in ranges:
+        skipped.update(r.skipped)
+    result = ShardResult(
+        tasks=list(job.tasks),
+        recipes={
+            t.name: {
+                "name": t.name,
+                "recipe_version": t.metadata.recipe_version,
+                "parameters": t.parameters(f),
+            }
+            for t, f in zip(tasks, fits, strict=True)
+        },
+        profile=profile,
+        skipped=dict(sorted(skipped.items())),
+        duplicates={
+            "sentences_read": int(n_records),
+            "duplicate_sentences": int(n_records - n_distinct),
+            "groups_with_duplicates": int(n_repeated),
+        },
+    )
+    jobs = [
+        WriteJob(
+            SpooledTask.of(t, fit),
+            tuple((r.work / f"{t.name}.arrow", r.rows[i]) for r in ranges),
+            tuple((r.work / "groups.arrow", r.records) for r in ranges),
+            canonical_path,
+            job.settings,
+            job.seed,
+            job.staging,
+        )
+        for i, (t, fit) in enumerate(zip(tasks, fits, strict=True))
+    ]
+    return result, jobs
 
 
 def _reading(
     lead: PartRun, desc: str, skipped: Counter[str], progress: Progress | None, count: int | None
 ) -> Iterable[Any]:
     """One reading of ``lead``'s inputs (wrapped by ``progress`` when given)."""
-    stream: Iterable[Any] = lead.family.records(lead.job.on_invalid, skipped)
+    part, parts = lead.job.part
+    stream: Iterable[Any] = (
+        lead.family.records(lead.job.on_invalid, skipped)
+        if parts == 1
+        else lead.family.part_records(lead.job.on_invalid, skipped, part, parts)
+    )
     if progress is not None:
         stream = progress(RecordPass(stream, desc, count))
     return stream
@@ -390,10 +474,14 @@ def _feed(
 
 
 def observe_pass(
-    lead: PartRun, followers: Sequence[PartRun], progress: Progress | None = None
+    lead: PartRun,
+    followers: Sequence[PartRun],
+    progress: Progress | None = None,
+    *,
+    fit: bool = True,
 ) -> None:
     """Pass 1 of ``lead`` and of the parts whose records derive from its records (one reading,
-    when any task observes), then every part's fit."""
+    when any task observes), then (``fit``) every part's fit."""
     observing = [p for p in followers if p.observes]
     if lead.observes or observing:
         _feed(
@@ -402,8 +490,9 @@ def observe_pass(
             lead.observe if lead.observes else None,
             [(p, p.observe) for p in observing],
         )
-    for part in (lead, *followers):
-        part.fit()
+    if fit:
+        for part in (lead, *followers):
+            part.fit()
 
 
 def candidate_pass(
@@ -433,8 +522,12 @@ def scored_inputs(task: Task[Any], cand: Candidate) -> dict[str, Any]:
 def write_task(job: WriteJob) -> AssembledTask:
     """Assemble one spooled task into the staging folder: a pure function of the files the
     job names and its values, so any process may run it."""
-    arrays, rows = open_spooled(job.spool, job.rows)
-    groups = SpoolReader(job.shard / "groups.arrow")
+    arrays, rows = open_spooled_parts(job.spools, [n for _, n in job.groups])
+    groups: SpoolReader | SpoolParts = (
+        SpoolReader(job.groups[0][0])
+        if len(job.groups) == 1
+        else SpoolParts([(SpoolReader(path) if n else None, n, 0) for path, n in job.groups])
+    )
     try:
         cols = CandidateColumns(
             label=arrays["label"],
@@ -451,7 +544,7 @@ def write_task(job: WriteJob) -> AssembledTask:
             st.metadata.level,
             st.metadata.inputs,
             groups,
-            np.load(job.shard / "canonical.npy", mmap_mode="r"),
+            np.load(job.canonical, mmap_mode="r"),
             st.metadata.scored,
         )
         cset = CandidateSet(
@@ -503,6 +596,21 @@ class RecordStream:
     parameters: dict[str, Any] | None = None  # the family's own, for the card
 
 
+def leads_of(runs: Sequence[PartRun]) -> list[tuple[PartRun, list[PartRun]]]:
+    """The parts that read the inputs, each with the parts fed from its readings (those whose
+    family derives its records from the lead's family, :func:`base_of`), in part order."""
+    followers: dict[int, list[PartRun]] = {}
+    leads: list[int] = []
+    for run in runs:
+        base = base_of(run.family)
+        lead = next((i for i, r in enumerate(runs) if base is not None and r.family == base), None)
+        if lead is None:
+            leads.append(runs.index(run))
+        else:
+            followers.setdefault(lead, []).append(run)
+    return [(runs[i], followers.get(i, [])) for i in leads]
+
+
 def run_shard_parts(
     parts: tuple[ShardJob, ...], progress: Progress | None = None
 ) -> tuple[list[ShardResult], list[WriteJob]]:
@@ -511,19 +619,9 @@ def run_shard_parts(
     :func:`base_of`) is fed from that part's readings, so the inputs are read once per pass.
     The results in part order and every write job."""
     runs = [PartRun(p) for p in parts]
-    followers: dict[int, list[PartRun]] = {}
-    leads: list[PartRun] = []
-    for run in runs:
-        base = base_of(run.family)
-        lead = next((i for i, r in enumerate(runs) if base is not None and r.family == base), None)
-        if lead is None:
-            leads.append(run)
-        else:
-            followers.setdefault(lead, []).append(run)
-    for i, run in enumerate(runs):
-        if run in leads:
-            observe_pass(run, followers.get(i, []), progress)
-            candidate_pass(run, followers.get(i, []), progress)
+    for lead, followers in leads_of(runs):
+        observe_pass(lead, followers, progress)
+        candidate_pass(lead, followers, progress)
     results: list[ShardResult] = []
     jobs: list[WriteJob] = []
     for run in runs:
@@ -548,16 +646,57 @@ def run_record_streams(
     running after the first on one of them. Where a process runs tasks of a stream and of
     one derived from it (documents grouped from sentences), each pass reads the inputs once
     for both (:func:`run_shard_parts`)."""
-    from functools import partial
-
     from polyprobe.cards.folder import make_owned_dir, sweep_orphans
-    from polyprobe.runtime.costs import affinity_of, cost_of
-    from polyprobe.runtime.parallel import run_sharded
-    from polyprobe.runtime.shards import plan_shards
 
     stream_of = {n: i for i, s in enumerate(streams) for n in s.names}
     if len(stream_of) != sum(len(s.names) for s in streams):
         raise ValueError("a task name is in two streams")
+    # Named for this process, so that the next build sweeps the folder if this one is killed.
+    scratch = Path(tempfile.gettempdir())
+    sweep_orphans(scratch, SPOOL)
+    work = make_owned_dir(scratch, SPOOL, mode=0o700)
+    try:
+        settings = options.variant_settings(split)
+        opened = [s.family.open_tasks(s.names) for s in streams] if jobs > 1 else None
+        if opened is not None and on_ranges(streams, opened):
+            results, written = run_on_ranges(
+                streams, opened, options, settings, staging, work, jobs, progress
+            )
+        else:
+            results, written = _run_on_shards(
+                streams, stream_of, options, settings, staging, work, jobs, progress
+            )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    assembled = {a.name: a for a in written}
+    return [
+        _outcome(
+            stream,
+            [r for r in results if r.tasks[0] in stream.names],
+            assembled,
+            split,
+        )
+        for stream in streams
+    ]
+
+
+def _run_on_shards(
+    streams: Sequence[RecordStream],
+    stream_of: dict[str, int],
+    options: BuildOptions,
+    settings: VariantSettings,
+    staging: Path,
+    work: Path,
+    jobs: int,
+    progress: Progress | None,
+) -> tuple[list[ShardResult], list[AssembledTask]]:
+    """The build on task shards: each process reads every record for some of the tasks."""
+    from functools import partial
+
+    from polyprobe.runtime.costs import affinity_of, cost_of
+    from polyprobe.runtime.parallel import run_sharded
+    from polyprobe.runtime.shards import plan_shards
+
     names = [n for s in streams for n in s.names]
     plan = plan_shards(
         names,
@@ -565,47 +704,190 @@ def run_record_streams(
         jobs,
         affinity=[affinity_of(n) for n in names],
     )
-    # Named for this process, so that the next build sweeps the folder if this one is killed.
-    scratch = Path(tempfile.gettempdir())
-    sweep_orphans(scratch, SPOOL)
-    work = make_owned_dir(scratch, SPOOL, mode=0o700)
-    try:
-        settings = options.variant_settings(split)
-        shards = [
+    shards = [
+        tuple(
+            ShardJob(
+                stream.family,
+                tuple(n for n in shard if stream_of[n] == i),
+                options.seed,
+                options.on_invalid,
+                settings,
+                staging,
+                work,
+            )
+            for i, stream in enumerate(streams)
+            if any(stream_of[n] == i for n in shard)
+        )
+        for shard in plan
+    ]
+    results, written = run_sharded(
+        run_shard_parts,
+        shards,
+        write_task,
+        local_first=partial(run_shard_parts, progress=progress),
+        size=lambda job: job.rows,
+    )
+    return [r for shard in results for r in shard], [a for outputs in written for a in outputs]
+
+
+def on_ranges(
+    streams: Sequence[RecordStream], opened: Sequence[tuple[list[Task[Any]], dict[str, Any]]]
+) -> bool:
+    """Can this build run on record ranges? Every family that reads inputs (not fed from
+    another stream's readings) must cut its records into ranges (``part_records``), and
+    every task's observation must merge (:meth:`Observation.merge`)."""
+    families = [s.family for s in streams]
+    for family in families:
+        base = base_of(family)
+        fed = base is not None and base in families
+        if not fed and not hasattr(family, "part_records"):
+            return False
+    return all(
+        o is None or mergeable(o) for tasks, _ in opened for o in (t.observation() for t in tasks)
+    )
+
+
+@dataclass(frozen=True)
+class RangeJob:
+    """One range of a build's records for every stream (a :class:`ShardJob` each, with the
+    range and the build's opened tasks): for the observe phase, or, given each stream's
+    ``fits`` and the text hashes the observe phase computed for this range, for the
+    candidate phase."""
+
+    parts: tuple[ShardJob, ...]
+    fits: tuple[tuple[Fit, ...], ...] | None = None
+    hashes: tuple[array[int], ...] | None = None
+
+
+def observe_range(
+    job: RangeJob, progress: Progress | None = None
+) -> list[tuple[list[Observation | None], array[int]]]:
+    """Phase 1 of a build on ranges: each stream's observations of one range, and the text
+    hashes of the records observed."""
+    runs = [PartRun(p) for p in job.parts]
+    for lead, followers in leads_of(runs):
+        observe_pass(lead, followers, progress, fit=False)
+    return [(run.observations, run.text_hashes) for run in runs]
+
+
+def fit_task(item: tuple[Task[Any], Observation]) -> Fit:
+    """Phase 2 of a build on ranges: one task fitted on its merged observation."""
+    task, observation = item
+    return task.fit(observation)
+
+
+def spool_range(job: RangeJob, progress: Progress | None = None) -> list[Spooled]:
+    """Phase 3 of a build on ranges: each stream's candidates of one range, spooled."""
+    assert job.fits is not None and job.hashes is not None
+    runs = [PartRun(p) for p in job.parts]
+    for run, fits, hashes in zip(runs, job.fits, job.hashes, strict=True):
+        run.text_hashes = array("Q", hashes)
+        run.start_candidates(list(fits))
+    for lead, followers in leads_of(runs):
+        candidate_pass(lead, followers, progress)
+    return [run.close() for run in runs]
+
+
+def run_on_ranges(
+    streams: Sequence[RecordStream],
+    opened: Sequence[tuple[list[Task[Any]], dict[str, Any]]],
+    options: BuildOptions,
+    settings: VariantSettings,
+    staging: Path,
+    work: Path,
+    jobs: int,
+    progress: Progress | None,
+) -> tuple[list[ShardResult], list[AssembledTask]]:
+    """The build on record ranges, one per process (see :func:`on_ranges`): each process
+    reads 1/``jobs`` of the records in both passes, where on task shards each reads all of
+    them. Four phases, each one :meth:`~polyprobe.runtime.parallel.WorkerPool.map`:
+
+    1. observe: each range shown to the observing tasks (:func:`observe_range`), the
+       ranges' observations merged in stream order (:meth:`Observation.merge`: exact, so
+       the output does not depend on ``jobs``);
+    2. fit: every observing task fitted once, the costliest first (:func:`fit_task`);
+    3. candidates: each range's candidates of every task spooled (:func:`spool_range`);
+    4. write: each task from its ranges' spools, read as one (:func:`write_task`)."""
+    from functools import partial
+
+    from polyprobe.runtime.costs import cost_of
+    from polyprobe.runtime.parallel import WorkerPool
+
+    def range_job(k: int, **phase: Any) -> RangeJob:
+        return RangeJob(
             tuple(
                 ShardJob(
-                    stream.family,
-                    tuple(n for n in shard if stream_of[n] == i),
+                    s.family,
+                    s.names,
                     options.seed,
                     options.on_invalid,
                     settings,
                     staging,
                     work,
+                    part=(k, jobs),
+                    opened=(tuple(opened[i][0]), opened[i][1]),
                 )
-                for i, stream in enumerate(streams)
-                if any(stream_of[n] == i for n in shard)
-            )
-            for shard in plan
+                for i, s in enumerate(streams)
+            ),
+            **phase,
+        )
+
+    tasks = [list(t) for t, _ in opened]
+    with WorkerPool(jobs) as pool:
+        observations = [[t.observation() for t in ts] for ts in tasks]
+        hashes: list[tuple[array[int], ...]] = [
+            tuple(array("Q") for _ in streams) for _ in range(jobs)
         ]
-        results, written = run_sharded(
-            run_shard_parts,
-            shards,
-            write_task,
-            local_first=partial(run_shard_parts, progress=progress),
-            size=lambda job: job.rows,
+        if any(o is not None for os in observations for o in os):
+            observed = pool.map(
+                observe_range,
+                [range_job(k) for k in range(jobs)],
+                here=partial(observe_range, progress=progress),
+            )
+            observations = [list(obs) for obs, _ in observed[0]]
+            for later in observed[1:]:
+                for i, (obs, _) in enumerate(later):
+                    for j, o in enumerate(obs):
+                        if o is not None:
+                            observations[i][j].merge(o)  # type: ignore[union-attr]
+            hashes = [tuple(h for _, h in ranged) for ranged in observed]
+        observing = [
+            (i, j) for i, os in enumerate(observations) for j, o in enumerate(os) if o is not None
+        ]
+        fitted = pool.map(
+            fit_task,
+            [(tasks[i][j], observations[i][j]) for i, j in observing],
+            size=lambda item: int(1000 * cost_of(item[0].name)),
         )
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    assembled = {a.name: a for outputs in written for a in outputs}
-    return [
-        _outcome(
-            stream,
-            [r for shard_results in results for r in shard_results if r.tasks[0] in stream.names],
-            assembled,
-            split,
+        by_position = dict(zip(observing, fitted, strict=True))
+        fits = [
+            [by_position[i, j] if (i, j) in by_position else t.fit(None) for j, t in enumerate(ts)]
+            for i, ts in enumerate(tasks)
+        ]
+        spooled = pool.map(
+            spool_range,
+            [
+                range_job(k, fits=tuple(tuple(f) for f in fits), hashes=hashes[k])
+                for k in range(jobs)
+            ],
+            here=partial(spool_range, progress=progress),
         )
-        for stream in streams
-    ]
+        results: list[ShardResult] = []
+        write_jobs: list[WriteJob] = []
+        for i, (ts, profile) in enumerate(opened):
+            profile = dict(profile)
+            profile["tasks"] = {
+                t.name: dict(fits[i][j].report)
+                for j, t in enumerate(ts)
+                if observations[i][j] is not None
+            }
+            result, listed = finish_stream(
+                range_job(0).parts[i], ts, fits[i], profile, [ranged[i] for ranged in spooled]
+            )
+            results.append(result)
+            write_jobs += listed
+        written = pool.map(write_task, write_jobs, size=lambda job: job.rows)
+    return results, written
 
 
 def _outcome(

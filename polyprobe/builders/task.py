@@ -46,6 +46,7 @@ __all__ = [
     "Level",
     "NoOptions",
     "Observation",
+    "RunStatistics",
     "Shared",
     "SplitEstimate",
     "Task",
@@ -151,6 +152,15 @@ def mergeable(observation: Observation) -> bool:
     return type(observation).merge is not Observation.merge
 
 
+class RunStatistics:
+    """Counts a task keeps while its candidate pass runs, other than a ``Counter`` (which
+    needs no class): :meth:`update` adds another copy's counts, as ``Counter.update`` does,
+    keys in the order one pass would have met them (see :meth:`Task.run_counts`)."""
+
+    def update(self, other: Any) -> None:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
 class Fit:
     """What a task learned from the corpus: a value, never the task's own state.
@@ -252,6 +262,25 @@ class Task(Generic[R]):
     def drop(self, reason: str) -> list[Candidate]:
         self.drops[reason] += 1
         return []
+
+    # --- run counts -------------------------------------------------------------------------
+    def run_counts(self) -> dict[str, Counter[str] | RunStatistics]:
+        """What the candidate pass counted on this task: ``drops`` and every other ``Counter``
+        or :class:`RunStatistics` attribute (run statistics its recipe prints). A build over
+        record ranges
+        runs each range's candidate pass on its own copy of the task; the build's copy then
+        takes in every range's counts in stream order (:meth:`add_run_counts`), so that the
+        recipe and the card read the totals one pass would have counted, keys in the same
+        order."""
+        return {
+            name: value
+            for name, value in vars(self).items()
+            if isinstance(value, (Counter, RunStatistics))
+        }
+
+    def add_run_counts(self, counts: Mapping[str, Counter[str] | RunStatistics]) -> None:
+        for name, counted in counts.items():
+            getattr(self, name).update(counted)
 
 
 def options_from(task: type[Task[Any]], raw: Mapping[str, Any]) -> Any:

@@ -206,6 +206,97 @@ def _run_sharded(
         raise
 
 
+class WorkerPool:
+    """This process and ``processes - 1`` pool workers, kept for the phases of one build, each
+    phase a :meth:`map` that starts when the one before it has ended (a build over record
+    ranges: observe the ranges, fit the tasks, spool the ranges' candidates, write the tasks;
+    :mod:`polyprobe.builders.record_ranges`). Workers are started as :func:`run_sharded`
+    starts them; leaving the ``with`` block on an error or interrupt kills them, so nothing
+    keeps writing. Every process collects garbage less often meanwhile."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = max(1, processes)
+        self._pool: ProcessPoolExecutor | None = None
+        self._collections = fewer_collections()
+
+    def __enter__(self) -> WorkerPool:
+        self._collections.__enter__()
+        if self.processes > 1:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes - 1,
+                mp_context=multiprocessing.get_context(start_method()),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
+            )
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        pool, self._pool = self._pool, None
+        try:
+            if pool is not None and exc_type is None:
+                pool.shutdown(wait=False)
+            elif pool is not None:
+                workers = list((getattr(pool, "_processes", None) or {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                _stop_workers(workers)
+        finally:
+            self._collections.__exit__(exc_type, exc, tb)
+
+    def map(
+        self,
+        fn: Callable[[J], R],
+        items: Sequence[J],
+        *,
+        here: Callable[[J], R] | None = None,
+        size: Callable[[J], int] = lambda item: 0,
+    ) -> list[R]:
+        """``fn(item)`` for every item, the results in item order. Items go largest first
+        (``size``; ties in item order) to whichever process is free, this one included: it
+        takes the first, runs it through ``here`` if given (e.g. with a progress bar, which
+        cannot cross processes), then takes the largest left, as long as any is. ``fn`` must
+        be an importable module-level function; items and results must pickle.
+
+        A failed item stops the phase (nothing more is started); the error of the first
+        failed item in item order is raised as itself once the started items are done."""
+        run_here = here or fn
+        pool = self._pool
+        if pool is None or len(items) <= 1:
+            return [run_here(item) for item in items]
+        pending: _Pending[J] = _Pending(size)
+        pending.hand_in(0, list(items))
+        pending.free = self.processes - 1
+
+        def feed_workers() -> None:
+            while future := pending.start_on_worker(lambda item: _submit(pool, fn, item)):
+                future.add_done_callback(item_done)
+
+        def item_done(future: Future[Any]) -> None:
+            pending.worker_done(failed=future.cancelled() or future.exception() is not None)
+            feed_workers()
+
+        done_here: dict[int, Any] = {}
+        failed_here: dict[int, Exception] = {}
+        taken = pending.take()  # this process's first item: the first of the largest
+        feed_workers()
+        while taken is not None:
+            key, item = taken
+            try:
+                done_here[key] = run_here(item)
+            except Exception as exc:  # raised below, if no earlier item failed
+                failed_here[key] = exc
+                with pending.lock:
+                    pending.failed = True
+                break
+            taken = pending.take()
+        wait(list(pending.started.values()))
+        results: list[Any] = [None] * len(items)
+        for key in sorted([*done_here, *failed_here, *pending.started]):
+            if key in failed_here:
+                raise failed_here[key]
+            results[key] = done_here[key] if key in done_here else _result(pending.started[key])
+        return results
+
+
 def _start_worker(parent: int) -> None:
     """A pool worker's initializer: signals as :func:`~polyprobe.runtime.signals.worker_setup`
     sets them, and the build's garbage collection (a worker lives for one build)."""

@@ -176,6 +176,85 @@ def open_spooled(path: Path, rows: int) -> tuple[dict[str, np.ndarray], SpoolRea
     return cols, (SpoolReader(path, maps) if rows else None)
 
 
+def open_spooled_parts(
+    parts: Sequence[tuple[Path, int]], records: Sequence[int]
+) -> tuple[dict[str, np.ndarray], SpoolReader | SpoolParts | None]:
+    """:func:`open_spooled` for a task spooled by record range in several processes:
+    ``parts`` are each range's spool and its row count, ``records`` each range's number of
+    records. One part is :func:`open_spooled` itself; several are read as one
+    (:class:`SpoolParts`), their engine columns concatenated in memory (read, not mapped:
+    the copy is the only one resident)."""
+    if len(parts) == 1:
+        return open_spooled(*parts[0])
+    arrays = {
+        name: np.concatenate(
+            [
+                np.fromfile(_column_path(path, name), dtype=dtype) if rows else np.empty(0, dtype)
+                for path, rows in parts
+            ]
+        )
+        for name, dtype in _NUMPY_COLUMNS
+    }
+    before = np.cumsum([0, *records[:-1]]).tolist()
+    readers = [
+        (SpoolReader(path) if rows else None, rows, offset)
+        for (path, rows), offset in zip(parts, before, strict=True)
+    ]
+    total = sum(rows for _, rows in parts)
+    return arrays, (SpoolParts(readers) if total else None)
+
+
+class SpoolParts:
+    """Spools written by record range in several processes, read as one spool: row indices
+    run on from one part to the next, and each row's ``sentence_index`` (its record within
+    its range) is shifted by the records of the ranges before, so that it indexes the whole
+    stream. ``parts``: (reader or None when empty, rows, records before its range)."""
+
+    def __init__(self, parts: Sequence[tuple[SpoolReader | None, int, int]]):
+        self.parts = list(parts)
+        self.starts = np.cumsum([0, *(rows for _, rows, _ in self.parts)])
+
+    def take(self, indices: np.ndarray, columns: Sequence[str] | None = None) -> pa.Table:
+        """Rows ``indices`` (any order, as given) of ``columns``, as
+        :meth:`SpoolReader.take` gives them (each column one chunk)."""
+        indices = np.asarray(indices, dtype=np.int64)
+        part_of = np.searchsorted(self.starts, indices, side="right") - 1
+        tables: list[pa.Table] = []
+        positions: list[np.ndarray] = []
+        for p in np.unique(part_of).tolist():
+            reader, _, offset = self.parts[p]
+            assert reader is not None
+            at = np.flatnonzero(part_of == p)
+            table = reader.take(indices[at] - self.starts[p], columns)
+            names = table.column_names
+            if offset and "sentence_index" in names:
+                i = names.index("sentence_index")
+                shifted = pc.add_checked(table.column(i), pa.scalar(offset, pa.uint32()))
+                table = table.set_column(i, "sentence_index", shifted)
+            tables.append(table)
+            positions.append(at)
+        if len(tables) == 1:
+            return tables[0]
+        if not tables:
+            return self._empty(columns)
+        order = np.argsort(np.concatenate(positions), kind="stable")
+        return pa.concat_tables(tables).take(pa.array(order)).combine_chunks()
+
+    def _empty(self, columns: Sequence[str] | None) -> pa.Table:
+        reader = next(r for r, _, _ in self.parts if r is not None)
+        return reader.take(np.empty(0, dtype=np.int64), columns)
+
+    def drop_engine_pages(self) -> None:
+        for reader, _, _ in self.parts:
+            if reader is not None:
+                reader.drop_engine_pages()
+
+    def close(self) -> None:
+        for reader, _, _ in self.parts:
+            if reader is not None:
+                reader.close()
+
+
 # The engine's columns as _Spool keeps them: attribute (and file) name, numpy dtype; the
 # attributes are ``array.array`` objects of the matching typecode.
 _NUMPY_COLUMNS: tuple[tuple[str, type[np.generic]], ...] = (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from polyprobe.builders.task import RunStatistics
 from polyprobe.loaders.records import Sentence, Word
 
 # Relations that make a dependent part of the predicate: auxiliaries (incl. ``aux:pass``) and
@@ -166,13 +167,19 @@ def predicate_type(sentence: Sentence, root: Word) -> str:
     return VERBAL if root.upos in _VERBAL_UPOS else OTHER_PREDICATE
 
 
-class PredicateTypes:
+class PredicateTypes(RunStatistics):
     """Run statistics of a task whose label hangs on the main predicate: candidates per
     (label, predicate type), printed as the recipe parameter ``predicate_types`` and audited
     by the 80% rule (:func:`polyprobe.builders.confounds.predicate_flags`)."""
 
     def __init__(self) -> None:
         self.counts: dict[str, dict[str, int]] = {}
+
+    def update(self, other: PredicateTypes) -> None:
+        for label, types in other.counts.items():
+            by_type = self.counts.setdefault(label, {})
+            for kind, n in types.items():
+                by_type[kind] = by_type.get(kind, 0) + n
 
     def count(self, sentence: Sentence, label: str) -> None:
         kind = predicate_type(sentence, sentence.root)
