@@ -135,3 +135,40 @@ def test_the_largest_pending_job_goes_first() -> None:
         if pid != here
     ]
     assert min(worker_jobs)[1] == 4  # the worker's first job: the largest pending one
+
+
+def _square(n: int) -> tuple[int, int]:
+    if n == 7:
+        raise InputError("/data/bad.conllu", 7, "head out of range", "bad-head")
+    if n == 9:
+        raise ValueError("item 9 failed")
+    return n * n, os.getpid()
+
+
+def test_a_pool_maps_in_item_order_here_and_in_workers() -> None:
+    from polyprobe.runtime.parallel import WorkerPool
+
+    with WorkerPool(2) as pool:
+        first = pool.map(_square, [1, 2, 3, 4, 5, 6], here=lambda n: (n * n, -1))
+        second = pool.map(_square, [10, 11])  # the workers live on for the next phase
+    assert [r[0] for r in first] == [1, 4, 9, 16, 25, 36]
+    assert first[0][1] == -1  # this process takes the first item, through `here`
+    assert {pid for _, pid in first} - {-1} and os.getpid() not in {pid for _, pid in first}
+    assert [r[0] for r in second] == [100, 121]
+
+
+def test_a_pool_raises_the_first_failed_item_in_item_order() -> None:
+    from polyprobe.runtime.parallel import WorkerPool
+
+    with pytest.raises(InputError, match="head out of range"), WorkerPool(2) as pool:
+        # 9, the largest, is run (and fails) here; 7 fails in the worker, and comes first
+        pool.map(_square, [7, 9], size=lambda n: n)
+    with pytest.raises(ValueError, match="item 9 failed"), WorkerPool(3) as pool:
+        pool.map(_square, [1, 9, 2, 7])
+
+
+def test_one_process_maps_without_a_pool() -> None:
+    from polyprobe.runtime.parallel import WorkerPool
+
+    with WorkerPool(1) as pool:
+        assert pool.map(_square, [2, 3]) == [(4, os.getpid()), (9, os.getpid())]
