@@ -1,11 +1,18 @@
 """Record tasks over a stream of records: the first pass (observe, fit), the candidate pass
-(candidates spooled to disk), then assembly of each task — for one *shard* of a build's
-tasks, in whichever process runs it.
+(candidates spooled to disk), then assembly of each task — in one process, or in several.
 
 Why two passes over the sources rather than one held in memory: a UD corpus can be far larger
 than memory, while each task's first-pass state is small (counts, targets) and its candidates
-go to disk as they come (``polyprobe.runtime.spool``). Why shards of tasks: no task needs
-another task, but most need every record (see ``polyprobe.runtime.shards``).
+go to disk as they come (``polyprobe.runtime.spool``).
+
+How several processes share a build: by *record ranges* (:func:`run_on_ranges`) where every
+family that reads inputs can cut its records (``part_records``) and every observation can
+merge (``Observation.merge``): each process then reads 1/N of the records in both passes.
+Otherwise by *task shards* (:func:`run_shard_parts`): each process reads every record for
+some of the tasks (no task needs another task; see ``polyprobe.runtime.shards``), which
+costs every process the reading and the per-record work the tasks share (with two processes
+on EWT, 27% more instructions than one). Either way the output does not depend on the
+number of processes (tested byte for byte).
 
 A family that streams records (``build ud``, ``build trec``) gives a :class:`RecordFamily`:
 how to read its records and how to name one (source, record id, split, text hash). Row ids
@@ -61,7 +68,12 @@ SPOOL = "polyprobe-spool-"
 
 class RecordFamily(Protocol):
     """What the stream needs of a source family. Implementations are plain picklable values
-    (a worker process receives them)."""
+    (a worker process receives them).
+
+    A family that can cut its records into contiguous ranges also has ``part_records(
+    on_invalid, skipped, part, parts)``: the records of the ``part``-th of ``parts`` ranges,
+    which together are exactly :meth:`records` (cut where no derived record, such as a
+    document, spans two ranges); a build in several processes then runs on record ranges."""
 
     def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
         """The configured tasks of this shard and the profile entries every shard shares
@@ -657,8 +669,12 @@ def run_record_streams(
     work = make_owned_dir(scratch, SPOOL, mode=0o700)
     try:
         settings = options.variant_settings(split)
-        opened = [s.family.open_tasks(s.names) for s in streams] if jobs > 1 else None
-        if opened is not None and on_ranges(streams, opened):
+        opened = (
+            [s.family.open_tasks(s.names) for s in streams]
+            if jobs > 1 and families_cut(streams)
+            else None
+        )
+        if opened is not None and all_merge(opened):
             results, written = run_on_ranges(
                 streams, opened, options, settings, staging, work, jobs, progress
             )
@@ -730,18 +746,19 @@ def _run_on_shards(
     return [r for shard in results for r in shard], [a for outputs in written for a in outputs]
 
 
-def on_ranges(
-    streams: Sequence[RecordStream], opened: Sequence[tuple[list[Task[Any]], dict[str, Any]]]
-) -> bool:
-    """Can this build run on record ranges? Every family that reads inputs (not fed from
-    another stream's readings) must cut its records into ranges (``part_records``), and
-    every task's observation must merge (:meth:`Observation.merge`)."""
+def families_cut(streams: Sequence[RecordStream]) -> bool:
+    """Can every family of the build that reads inputs (one not fed from another stream's
+    readings, :func:`base_of`) cut its records into ranges (``part_records``)? A build runs
+    on record ranges when they can and every observation merges (:func:`all_merge`),
+    otherwise on task shards."""
     families = [s.family for s in streams]
-    for family in families:
-        base = base_of(family)
-        fed = base is not None and base in families
-        if not fed and not hasattr(family, "part_records"):
-            return False
+    return all(
+        hasattr(family, "part_records") or base_of(family) in families for family in families
+    )
+
+
+def all_merge(opened: Sequence[tuple[list[Task[Any]], dict[str, Any]]]) -> bool:
+    """Does every task's observation (if it has one) merge (:meth:`Observation.merge`)?"""
     return all(
         o is None or mergeable(o) for tasks, _ in opened for o in (t.observation() for t in tasks)
     )
@@ -798,7 +815,7 @@ def run_on_ranges(
     jobs: int,
     progress: Progress | None,
 ) -> tuple[list[ShardResult], list[AssembledTask]]:
-    """The build on record ranges, one per process (see :func:`on_ranges`): each process
+    """The build on record ranges, one per process (see :func:`families_cut`): each process
     reads 1/``jobs`` of the records in both passes, where on task shards each reads all of
     them. Four phases, each one :meth:`~polyprobe.runtime.parallel.WorkerPool.map`:
 

@@ -1,13 +1,15 @@
-"""Task shards: how many processes a build uses (``--jobs``) and which tasks each runs.
+"""How many processes a build uses (``--jobs``) and, for a build on task shards, which tasks
+each runs.
 
-Why tasks and not records: most tasks fix corpus-wide choices in a first pass (target words,
-frequency bands, replacement classes) before they can emit a single candidate, so a task needs
-every record, but no task needs another task. A shard is therefore a complete little build —
-read, observe, fit, spool candidates — for some of the tasks; the last step of each task
-(variants and files) is a job any process may run (:mod:`polyprobe.runtime.parallel`). The
-output does not depend on how tasks were sharded (tested byte for byte), so ``--jobs`` is not
-part of the fingerprint. Tasks are balanced by their measured costs
-(:mod:`polyprobe.runtime.costs`).
+A build whose families can cut their records runs on record ranges instead, one per process
+(``polyprobe.builders.stream.run_on_ranges``). Task shards are for the others: most tasks fix
+corpus-wide choices in a first pass (target words, frequency bands, replacement classes)
+before they can emit a single candidate, so a task needs every record, but no task needs
+another task. A shard is therefore a complete little build — read, observe, fit, spool
+candidates — for some of the tasks; the last step of each task (variants and files) is a job
+any process may run (:mod:`polyprobe.runtime.parallel`). The output does not depend on how
+tasks were sharded (tested byte for byte), so ``--jobs`` is not part of the fingerprint.
+Tasks are balanced by their measured costs (:mod:`polyprobe.runtime.costs`).
 """
 
 from __future__ import annotations
