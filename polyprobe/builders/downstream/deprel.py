@@ -49,6 +49,14 @@ class DeprelObservation(Observation):
             if w.head and w.id in positions and w.head in positions
         )
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the next range's sentences): counts add up, relations new here
+        after the known ones (first-occurrence order, as one pass)."""
+        assert isinstance(later, DeprelObservation)
+        if later.subtypes != self.subtypes:
+            raise ValueError("cannot merge deprel observations with and without subtypes")
+        self.counts.update(later.counts)
+
 
 class DeprelLabelling(Task[Sentence]):
     """Label = the relation of one arc (dependent + head); every non-root arc is a row."""

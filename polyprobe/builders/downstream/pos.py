@@ -32,6 +32,12 @@ class UposObservation(Observation):
         positions = shared.get(word_positions)
         self.counts.update(w.upos for w in sentence.words if w.id in positions)
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the next range's sentences): counts add up, tags new here after
+        the known ones (first-occurrence order, as one pass)."""
+        assert isinstance(later, UposObservation)
+        self.counts.update(later.counts)
+
 
 class PosTagging(Task[Sentence]):
     """Label = the UPOS of one token; every token of the sentence is a row."""

@@ -61,6 +61,22 @@ class CueCells:
                 cell = self.forms.setdefault(cell_key(word), {})
                 cell.setdefault(word.form.casefold(), set()).add(number_of(word))
 
+    def merge(self, later: CueCells) -> None:
+        """Take in the cells ``later`` saw in the records after this one's: cells and forms
+        new here come after the known ones (first-occurrence order), number sets unite.
+        :meth:`number_cells` only asks set questions, so set order never matters."""
+        for key, forms in later.forms.items():
+            cell = self.forms.get(key)
+            if cell is None:
+                self.forms[key] = forms
+                continue
+            for form, numbers in forms.items():
+                mine = cell.get(form)
+                if mine is None:
+                    cell[form] = numbers
+                else:
+                    mine.update(numbers)
+
     def number_cells(self) -> frozenset[CellKey]:
         """Cells with at least two forms whose number readings differ."""
         out = set()

@@ -211,7 +211,9 @@ class ContextualObservation(Observation):
         self.estimate.add(source.split, shared.get(text_hash), source.treebank)
         self.draw.append(draw_seed(self.seed, self.task, sentence))
         feature, upos = self.feature, self.upos
-        here: set[str] = set()
+        # The sentence's values in first-occurrence order (a dict, not a set: the order of
+        # ``sentences``' keys must not depend on string hashing, which differs per process).
+        here: dict[str, None] = {}
         prefix = feature + "["
         for w in sentence.words:
             for key in w.feats:
@@ -231,11 +233,54 @@ class ContextualObservation(Observation):
                 self.multi_valued[value] += 1
                 continue
             self.tokens[value] += 1
-            here.add(value)
+            here[value] = None
             self.val.append(self.value_ids.setdefault(value, len(self.value_ids)))
             self.form.append(self.form_ids.setdefault(lexical_key(tok.form), len(self.form_ids)))
-        self.sentences.update(here)
+        self.sentences.update(here.keys())  # counted once each (not a Mapping of counts)
         self.offsets.append(len(self.val))
+
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the next range's sentences of the same task).
+
+        Exact because ids are numbered by first occurrence: later's ids number its own first
+        occurrences in order, so a key new to this observation gets the next free id in
+        later's id order, exactly as one pass would number it; later's id arrays are remapped
+        through that table (vectorised), its offsets shifted by this observation's token
+        count. Counters take later's new keys after this one's (``Counter.update``), as one
+        pass inserts them."""
+        assert isinstance(later, ContextualObservation)
+        if later.task != self.task:
+            raise ValueError(f"{self.task}: cannot merge an observation of {later.task}")
+        self.estimate.merge(later.estimate)
+        self.draw.extend(later.draw)
+        shift = len(self.val)
+        _extend_remapped(self.val, later.val, _merge_ids(self.value_ids, later.value_ids))
+        _extend_remapped(self.form, later.form, _merge_ids(self.form_ids, later.form_ids))
+        ends = np.frombuffer(later.offsets, dtype=np.int64)[1:] + shift  # [0] is the start
+        self.offsets.frombytes(ends.tobytes())
+        for mine, theirs in (
+            (self.tokens, later.tokens),
+            (self.sentences, later.sentences),
+            (self.multi_valued, later.multi_valued),
+            (self.in_mwt, later.in_mwt),
+            (self.layered, later.layered),
+        ):
+            mine.update(theirs)
+
+
+def _merge_ids(ids: dict[str, int], later: dict[str, int]) -> np.ndarray:
+    """Add ``later``'s keys that ``ids`` lacks, numbered on in ``later``'s id order (its
+    first-occurrence order), and return the table later id -> merged id."""
+    table = np.empty(len(later), dtype=np.intc)
+    for key, i in later.items():
+        table[i] = ids.setdefault(key, len(ids))
+    return table
+
+
+def _extend_remapped(out: array, ids: array, table: np.ndarray) -> None:
+    """Append ``ids`` (an ``array("i")``) to ``out``, each id replaced by ``table[id]``."""
+    if ids:
+        out.frombytes(table[np.frombuffer(ids, dtype=np.intc)].tobytes())
 
 
 @dataclass(frozen=True)

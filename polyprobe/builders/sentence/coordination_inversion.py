@@ -209,6 +209,14 @@ class CoordinationInversionObservation(Observation):
         if clauses.longer in self.hashes:
             self.hashes[clauses.longer].append(_sentence_hash(self.seed, self.name, sentence))
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the next range's sentences): per side its hashes after this
+        observation's (stream order), and its counts."""
+        assert isinstance(later, CoordinationInversionObservation)
+        for side, hashes in later.hashes.items():
+            self.hashes.setdefault(side, []).extend(hashes)
+        self.observed.update(later.observed)
+
 
 @dataclass(frozen=True)
 class CoordinationInversionFit(Fit):

@@ -77,6 +77,13 @@ class SubjectNumberObservation(Observation):
         word = finite_predicate(sentence, sentence.root)
         self.items[(selected[1], cell_key(word) if word is not None else None)] += 1
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the next range's sentences): its cells (:meth:`CueCells.merge`)
+        and its item counts, new keys after this observation's as one pass inserts them."""
+        assert isinstance(later, SubjectNumberObservation)
+        self.cells.merge(later.cells)
+        self.items.update(later.items)
+
 
 class SubjectNumber(ArgumentNumber):
     """Label = ``Number`` of the root's single nominal subject.

@@ -124,6 +124,17 @@ class TenseObservation(Observation):
             if not deps and not _passive_participle(sentence, root):
                 counts[0] += 1
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the next range's sentences): counts add up, and tenses new to
+        this observation come after its own, in later's order, as one pass inserts them."""
+        assert isinstance(later, TenseObservation)
+        for tense, (alone, total) in later.participles.items():
+            counts = self.participles.setdefault(tense, [0, 0])
+            counts[0] += alone
+            counts[1] += total
+        self.tense_values.update(later.tense_values)
+        self.synthetic.update(later.synthetic)
+
 
 class Tense(Task[Sentence]):
     """Label = the ``Tense`` of the main predicate (the root plus its ``aux``/``cop``).

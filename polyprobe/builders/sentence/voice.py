@@ -105,6 +105,18 @@ class VoiceObservation(Observation):
             ):
                 seen["passive_voice_on_root_or_aux"] += 1
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the next range's sentences): per treebank the counts add up;
+        treebanks and count keys new here come after the known ones, as one pass inserts
+        them."""
+        assert isinstance(later, VoiceObservation)
+        for treebank, counts in later.seen.items():
+            mine = self.seen.get(treebank)
+            if mine is None:
+                self.seen[treebank] = counts
+            else:
+                mine.update(counts)
+
 
 class Voice(Task[Sentence]):
     """Label = whether the root clause is passive, by the signals every input treebank provides.
