@@ -364,6 +364,8 @@ class PartRun:
             reader = spool.close()
             if reader is not None:
                 reader.close()
+        for t in self.tasks:
+            t.records_ended()
         return Spooled(
             work=self.work,
             rows=[len(spool) for spool in self.spools],

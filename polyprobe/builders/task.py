@@ -263,6 +263,14 @@ class Task(Generic[R]):
         self.drops[reason] += 1
         return []
 
+    def records_ended(self) -> None:
+        """This copy of the task has seen the last record of its candidate pass. A task that
+        carries state from one record to the next (pairs of consecutive sentences) counts
+        here what is left open. A build over record ranges calls it at the end of every
+        range, which is cut where no document spans two ranges: a count one pass would make
+        when the next range's first record arrives is made here instead (into the same
+        counter, in the same key order once the ranges' counts are added up)."""
+
     # --- run counts -------------------------------------------------------------------------
     def run_counts(self) -> dict[str, Counter[str] | RunStatistics]:
         """What the candidate pass counted on this task: ``drops`` and every other ``Counter``

@@ -387,6 +387,14 @@ class EndOfSentence(Task[Sentence]):
             forms = [t.form for t in tokens]
         return [f for f, t in zip(forms, tokens, strict=True) if t.upos != "PUNCT"]
 
+    def records_ended(self) -> None:
+        """A sentence still waiting for its partner is the last of its document (ranges are
+        cut between documents): one pass counts it when the next document's first sentence
+        arrives; the stream's very last sentence was counted when it came (``last_key``)."""
+        pairing = self._pairing
+        if pairing is not None and pairing.pending is not None:
+            self._unpaired(pairing, "unpaired last sentence of a document")
+
     def _unpaired(self, pairing: _Pairing, reason: str) -> None:
         pairing.pending = None
         self.drops[reason] += 1
