@@ -31,8 +31,9 @@ from __future__ import annotations
 import collections
 import gzip
 import re
+import sys
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from pathlib import Path
 
@@ -45,6 +46,7 @@ __all__ = [
     "FATAL_REASONS",
     "REASONS",
     "LazyWord",
+    "block_sent_ids",
     "file_stem",
     "read_conllu",
     "split_of",
@@ -171,8 +173,17 @@ def _mark_controls(lines: list[str]) -> list[str]:
 
 def _blocks(path: Path) -> Iterator[list[str] | _StreamEnd]:
     """Yield lists of decoded lines (complete lines only) of a plain or gzip file, then, if
-    the stream broke, one :class:`_StreamEnd`. Gzip is recognised by its magic bytes, not
-    by the name, so a mis-named file is still read correctly."""
+    the stream broke, one :class:`_StreamEnd`."""
+    for data in _raw_blocks(path):
+        yield data if isinstance(data, _StreamEnd) else _decode_lines(data)
+
+
+def _raw_blocks(path: Path) -> Iterator[bytes | _StreamEnd]:
+    """Yield the bytes of a plain or gzip file a block of complete lines at a time (a
+    leading byte order mark dropped), then, if the stream broke, one :class:`_StreamEnd`.
+    Gzip is recognised by its magic bytes, not by the name, so a mis-named file is still
+    read correctly. Undecoded, so that a reader of a part (:func:`_read_part`) can place a
+    byte offset on a line."""
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed by the with-block below
     except OSError as e:
@@ -217,9 +228,9 @@ def _blocks(path: Path) -> Iterator[list[str] | _StreamEnd]:
                 continue
             data = tail + chunk[: cut + 1] if tail else chunk[: cut + 1]
             tail = chunk[cut + 1 :]
-            yield _decode_lines(data)
+            yield data
         if tail:
-            yield _decode_lines(tail)
+            yield tail
 
 
 # --------------------------------------------------------------------------------------
@@ -364,6 +375,9 @@ def read_conllu(
     skipped: collections.Counter[str] | None = None,
     lazy: bool = False,
     shared_dicts: bool = False,
+    start: int | None = None,
+    stop: int | None = None,
+    before: Callable[[str], object] | None = None,
 ) -> Iterator[Sentence]:
     """Stream the sentences of one CoNLL-U file (plain or gzip) in constant memory.
 
@@ -383,6 +397,15 @@ def read_conllu(
     must then never be changed. The build's passes read this way (a dict copy per column
     per word is 8% of a pass) and no builder changes a word
     (``tests/test_conllu_reader.py`` checks the shared dicts after every task has run).
+
+    ``start``/``stop`` (byte offsets into the decompressed file) read a *part* of the file,
+    so that several processes can share one file's records: the sentences from the first
+    :func:`cut <_opens_part>` at or after byte ``start`` (``None``: the file's start) up to the
+    first cut at or after byte ``stop`` (``None``: its end). Parts with ``stop == start`` of
+    the next one concatenate to the whole read exactly: same sentences, ids, doc ids, line
+    numbers and ``skipped`` counts (:func:`_read_part` says how). ``before``, with a
+    ``start``, is called with the sent_id of every sentence block before the part (what the
+    reader would call it were it valid), so that a caller can check ids against them.
     """
     if on_invalid not in ON_INVALID:
         raise UsageError(f"on_invalid must be one of {ON_INVALID}, not {on_invalid!r}")
@@ -392,7 +415,10 @@ def read_conllu(
         raise InputError(p, None, problem or "no such file", "missing-file")
     stem = file_stem(p)
     source = SourceFile(treebank or stem, str(p), split)
-    return _read(p, stem, source, on_invalid == "skip", skipped, lazy, shared=shared_dicts)
+    if start is None and stop is None:
+        return _read(p, stem, source, on_invalid == "skip", skipped, lazy, shared=shared_dicts)
+    part = _Part(start, stop, before)
+    return _read_part(p, stem, source, on_invalid == "skip", skipped, lazy, shared_dicts, part)
 
 
 class _FileState:
@@ -461,6 +487,211 @@ def _read(
             yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending])
         else:
             yield sent
+
+
+# --------------------------------------------------------------------------------------
+# parts of a file
+
+
+_NEVER = sys.maxsize  # a line index no file reaches: "not placed yet"
+_DIGITS = frozenset("0123456789")
+
+
+class _Part:
+    """Where a part of a file starts and stops: byte offsets (``None``: the file's start,
+    its end) until the block of lines holding them is read, then line indexes (0-based) of
+    the lines holding those bytes. Byte offsets, because every process can compute them
+    from the files' sizes alone; lines, because a cut is made between lines."""
+
+    __slots__ = ("before", "start", "start_line", "stop", "stop_line")
+
+    def __init__(
+        self, start: int | None, stop: int | None, before: Callable[[str], object] | None
+    ) -> None:
+        self.start = start
+        self.stop = stop
+        self.start_line = 0 if start is None else _NEVER
+        self.stop_line = _NEVER
+        self.before = before
+
+    def place(self, data: bytes, offset: int, seen: int) -> None:
+        """Place the offsets that fall in ``data`` (the block at byte ``offset`` of the
+        file, after ``seen`` lines) on the lines holding them."""
+        end = offset + len(data)
+        start, stop = self.start, self.stop
+        if start is not None and self.start_line == _NEVER and start < end:
+            self.start_line = seen + data.count(b"\n", 0, max(start - offset, 0))
+        if stop is not None and self.stop_line == _NEVER and stop < end:
+            self.stop_line = seen + data.count(b"\n", 0, max(stop - offset, 0))
+
+
+def _opens_part(first: str, doc_id: str | None) -> bool:
+    """Whether a part may start at a chunk (lines after an empty line) whose first line is
+    ``first``, the file's open document being ``doc_id``: where no document is open (a file
+    without ``# newdoc`` marks, or before its first one), or where the chunk's first line
+    opens a document. So no document (:class:`~polyprobe.loaders.ud_documents.DocumentGrouper`)
+    spans two parts, and the rule needs only what was read before the chunk: no process has
+    to look ahead to know where another's part begins."""
+    return doc_id is None or (first[0] == "#" and _comment(first, {}, 0, None, "")[0] == 1)
+
+
+def _read_part(
+    p: Path,
+    stem: str,
+    source: SourceFile,
+    skip: bool,
+    skipped: collections.Counter[str] | None,
+    lazy: bool,
+    shared: bool,
+    part: _Part,
+) -> Iterator[Sentence]:
+    """The sentences of one part of a file (``read_conllu``'s ``start``/``stop``).
+
+    Why parts concatenate to the whole read: a part starts only at a chunk (the lines after
+    an empty line) where :func:`_opens_part` allows it, and between two chunks the reader's
+    whole state is its :class:`_FileState` (line count, sentence blocks, ``# newdoc`` count
+    and the open doc id: what line numbers and generated ``<stem>-<n>``/``<stem>-doc<n>``
+    ids depend on). Before its start a part only scans (:func:`_scan_chunk`: decoded lines,
+    no sentence built), counting exactly as the reader does; from its start it reads each
+    chunk as :func:`_read` does, and it stops at the first allowed chunk at or after its
+    stop, which is where the next part, scanning the same bytes, starts. A chunk the scan
+    cannot count by its shape (a comment or a whitespace line after a word line, a line
+    that is not UTF-8 text, no word line) goes to the line machine with a throwaway
+    ``skipped``, as it alone knows which comment lines an invalid sentence hides: rare, so
+    a scan stays cheap. Invalid sentences before the start are counted by the part that
+    reads them, and an error before it is raised by that part: a part raising there too
+    comes after it."""
+    if skipped is None:
+        skipped = collections.Counter()
+    state = _FileState()
+    before = part.before
+    reading = part.start_line == 0
+    pending: list[str] = []  # an unfinished chunk carried over from the previous block
+    offset = seen = 0  # bytes and lines of the blocks so far
+    for data in _raw_blocks(p):
+        if isinstance(data, _StreamEnd):
+            if pending:
+                if not reading:
+                    reading = state.lineno >= part.start_line and _opens_part(
+                        pending[0], state.doc_id
+                    )
+                if (
+                    reading
+                    and state.lineno >= part.stop_line
+                    and _opens_part(pending[0], state.doc_id)
+                ):
+                    return
+            if reading:
+                yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending, data])
+            else:
+                _scan_lines(p, stem, source, lazy, state, [pending, data], before)
+            return
+        part.place(data, offset, seen)
+        offset += len(data)
+        block = _decode_lines(data)
+        seen += len(block)
+        pos = 0
+        while True:
+            try:
+                end = block.index("", pos)
+            except ValueError:
+                pending += block[pos:]
+                break
+            if pending:
+                chunk = pending + block[pos:end]
+                pending = []
+            else:
+                chunk = block[pos:end]
+            if chunk:
+                if not reading and state.lineno >= part.start_line:
+                    reading = _opens_part(chunk[0], state.doc_id)
+                if reading:
+                    if state.lineno >= part.stop_line and _opens_part(chunk[0], state.doc_id):
+                        return
+                    sent = _fast_sentence(chunk, state, stem, source, lazy, shared)
+                    if sent is None:
+                        yield from _lines(p, stem, source, skip, skipped, lazy, state, [chunk])
+                    else:
+                        yield sent
+                elif not _scan_chunk(chunk, state, stem, before):
+                    _scan_lines(p, stem, source, lazy, state, [chunk], before)
+            state.lineno += 1  # the empty line
+            pos = end + 1
+    if pending:  # end of file without a final blank line
+        if not reading and state.lineno >= part.start_line:
+            reading = _opens_part(pending[0], state.doc_id)
+        if reading:
+            if state.lineno >= part.stop_line and _opens_part(pending[0], state.doc_id):
+                return
+            sent = _fast_sentence(pending, state, stem, source, lazy, shared)
+            if sent is None:
+                yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending])
+            else:
+                yield sent
+        elif not _scan_chunk(pending, state, stem, before):
+            _scan_lines(p, stem, source, lazy, state, [pending], before)
+
+
+def _scan_chunk(
+    chunk: list[str], state: _FileState, stem: str, before: Callable[[str], object] | None
+) -> bool:
+    """Count a chunk the way the reader would, without building its sentence, if it has the
+    usual shape: comment lines, then lines starting with a digit (a word, range or empty
+    node line: never a comment nor blank). The line machine then starts one sentence block
+    at its first line and takes every comment before any line could be found invalid, so
+    the counters follow from the comments alone; ``False`` (nothing changed) otherwise.
+    ``before`` gets the sent_id the sentence would have."""
+    k = len(chunk)
+    ncom = 0
+    while chunk[ncom][0] == "#":  # chunk lines are never empty
+        ncom += 1
+        if ncom == k:
+            return False  # no word line: the line machine's "no-words"
+    digits = _DIGITS
+    for i in range(ncom, k):
+        if chunk[i][0] not in digits:
+            return False
+    comments: dict[str, str] = {}
+    doc_no = state.doc_no
+    doc_id = state.doc_id
+    for i in range(ncom):
+        doc_no, doc_id = _comment(chunk[i], comments, doc_no, doc_id, stem)
+    state.doc_no = doc_no
+    state.doc_id = doc_id
+    state.lineno += k
+    state.sent_no += 1
+    if before is not None:
+        before(comments.get("sent_id") or f"{stem}-{state.sent_no}")
+    return True
+
+
+def _scan_lines(
+    p: Path,
+    stem: str,
+    source: SourceFile,
+    lazy: bool,
+    state: _FileState,
+    blocks: list[list[str] | _StreamEnd],
+    before: Callable[[str], object] | None,
+) -> None:
+    """Count lines the scan cannot count by their shape with the line machine itself
+    (``skip`` mode, its counts thrown away: they belong to the part that reads them). Only a
+    broken stream raises here, as it does in every part that reaches it."""
+    for sent in _lines(p, stem, source, True, collections.Counter(), lazy, state, blocks):
+        if before is not None:
+            before(sent.sent_id)
+
+
+def block_sent_ids(path: str | Path, add: Callable[[str], object]) -> None:
+    """Call ``add`` with the sent_id of every sentence block of a CoNLL-U file, as
+    :func:`read_conllu` would name the sentence were it valid, without building sentences:
+    what a part of a treebank checks its ids against (the sentences of the treebank's files
+    before the part's; a duplicate found among them is then confirmed by a real read)."""
+    p = Path(path)
+    stem = file_stem(p)
+    part = _Part(_NEVER, None, add)
+    for _ in _read_part(p, stem, SourceFile(stem, str(p), None), True, None, True, False, part):
+        pass
 
 
 def _comment(
