@@ -516,7 +516,7 @@ class _Part:
 
     def place(self, data: bytes, offset: int, seen: int) -> None:
         """Place the offsets that fall in ``data`` (the block at byte ``offset`` of the
-        file, after ``seen`` lines) on the lines holding them."""
+        file, its first line the file's line ``seen``, 0-based) on the lines holding them."""
         end = offset + len(data)
         start, stop = self.start, self.stop
         if start is not None and self.start_line == _NEVER and start < end:
@@ -567,9 +567,12 @@ def _read_part(
     before = part.before
     reading = part.start_line == 0
     pending: list[str] = []  # an unfinished chunk carried over from the previous block
-    offset = seen = 0  # bytes and lines of the blocks so far
+    offset = 0  # bytes of the blocks so far
+    text = b""  # an unfinished chunk carried over by the byte scan (see _scan_bytes)
     for data in _raw_blocks(p):
         if isinstance(data, _StreamEnd):
+            if text:
+                pending = _text_lines(text)
             if pending:
                 if not reading:
                     reading = state.lineno >= part.start_line and _opens_part(
@@ -586,10 +589,21 @@ def _read_part(
             else:
                 _scan_lines(p, stem, source, lazy, state, [pending, data], before)
             return
-        part.place(data, offset, seen)
+        # the lines before this block: those counted, and the unfinished chunk's
+        part.place(data, offset, state.lineno + (text.count(b"\n") if text else len(pending)))
         offset += len(data)
+        if not reading and part.start_line == _NEVER:  # the part starts after this block
+            if pending:
+                text = "\n".join(pending).encode("utf-8") + b"\n"
+                pending = []
+            rest = _scan_bytes(data, text, state, stem, before)
+            if rest is not None:
+                text = rest
+                continue
+        if text:
+            pending = _text_lines(text)
+            text = b""
         block = _decode_lines(data)
-        seen += len(block)
         pos = 0
         while True:
             try:
@@ -617,6 +631,8 @@ def _read_part(
                     _scan_lines(p, stem, source, lazy, state, [chunk], before)
             state.lineno += 1  # the empty line
             pos = end + 1
+    if text:
+        pending = _text_lines(text)
     if pending:  # end of file without a final blank line
         if not reading and state.lineno >= part.start_line:
             reading = _opens_part(pending[0], state.doc_id)
@@ -630,6 +646,135 @@ def _read_part(
                 yield sent
         elif not _scan_chunk(pending, state, stem, before):
             _scan_lines(p, stem, source, lazy, state, [pending], before)
+
+
+# A line starting with a byte that can start a whitespace-only line (ASCII whitespace, the
+# separators FS..US, or the lead byte of U+0085, U+00A0, U+1680, U+2000..U+205F, U+3000): the
+# line machine ends a sentence there, so the byte scan leaves such a block to it.
+_SPACE_START = re.compile(rb"\n[\t\x0b\x0c\x1c-\x1f \xc2\xe1-\xe3]")
+
+
+def _text_lines(text: bytes) -> list[str]:
+    """The lines of a chunk :func:`_scan_bytes` carried over, as the line reader has them."""
+    return _decode_lines(text) if text else []
+
+
+def _scan_bytes(
+    data: bytes,
+    carried: bytes,
+    state: _FileState,
+    stem: str,
+    before: Callable[[str], object] | None,
+) -> bytes | None:
+    """Count the complete chunks of a block of a file that the part starts after, as the
+    reader would, without decoding the block or splitting it into lines; return the
+    unfinished chunk at its end (``carried`` is the previous block's), or ``None``, having
+    changed no counter, when the block is not of the usual shape (a CR, a line that may be
+    whitespace only, a comment line after a token line): the caller then scans it line by
+    line.
+
+    Why: a part process scans everything before its start, and decoding that and splitting
+    it into lines cost it about as much as decompressing it; every pass over the bytes
+    costs (~1 ms per MB here), so this makes few. A chunk (a sentence block) is usual when
+    its comment lines all come first and a token line of word 1 follows
+    (:func:`_scan_chunk`'s shape, whose counts follow from its comments alone, as a token
+    line that is not UTF-8 or holds a control character hides no comment after it): its
+    comment lines are counted, and the block's comment lines must all be such (one count
+    for the block, instead of a search through every chunk's token lines). Only the comment
+    lines that can matter are decoded and read, by :func:`_comment` as the reader reads
+    them: every one when a ``newdoc`` is among them (one that is not UTF-8 text sends the
+    chunk to the line machine, as it hides the comments after it), else the one naming
+    ``sent_id`` (for ``before``). Any other chunk goes to the line machine."""
+    if b"\r" in data:
+        return None
+    if carried:
+        data = carried + data
+    end = data.rfind(b"\n\n")
+    if end < 0:
+        return data  # no chunk ends in this block
+    body = data[:end]
+    if _SPACE_START.search(body):
+        return None
+    saved = (state.lineno, state.sent_no, state.doc_no, state.doc_id)
+    base = state.lineno
+    sent_no = state.sent_no
+    doc_no = state.doc_no
+    doc_id = state.doc_id
+    comment_lines = body.count(b"\n#") + (body[:1] == b"#")
+    counted = 0  # comment lines of the chunks, all before their token lines
+    at = 0  # where the chunk starts in body
+    for chunk in body.split(b"\n\n"):
+        at += len(chunk) + 2
+        if not chunk:
+            continue  # two more empty lines
+        first = chunk[0]
+        head = -1  # where the comment lines end; -1: an unusual chunk
+        if first == 35:  # "#"
+            head = chunk.find(b"\n1")  # the token line of word 1
+            if head > 0 and chunk.count(b"\n#", 0, head) != chunk.count(b"\n", 0, head):
+                head = -1
+        elif 48 <= first <= 57:  # a digit: no comment line
+            head = 0
+        sid = None
+        if head > 0:
+            header = chunk[:head]
+            if b"newdoc" in header or header.count(b"sent_id") > 1:
+                comments: dict[str, str] = {}
+                try:
+                    for line in header.decode("utf-8").split("\n"):
+                        doc_no, doc_id = _comment(line, comments, doc_no, doc_id, stem)
+                except UnicodeDecodeError:
+                    head = -1
+                if has_control(header):
+                    head = -1
+                sid = comments.get("sent_id")
+            elif before is not None:
+                sid = _sent_id(header)
+        if head < 0:  # the line machine counts it
+            counted += chunk.count(b"\n#") + (first == 35)
+            state.lineno = base + body.count(b"\n", 0, at - len(chunk) - 2)
+            state.sent_no = sent_no
+            state.doc_no = doc_no
+            state.doc_id = doc_id
+            _scan_lines(Path(stem), stem, _NO_SOURCE, True, state, [_decode_lines(chunk)], before)
+            sent_no = state.sent_no
+            doc_no = state.doc_no
+            doc_id = state.doc_id
+            continue
+        if head:
+            counted += chunk.count(b"\n", 0, head) + 1
+        sent_no += 1
+        if before is not None:
+            before(sid or f"{stem}-{sent_no}")
+    if counted != comment_lines:  # a comment line after a token line somewhere
+        state.lineno, state.sent_no, state.doc_no, state.doc_id = saved
+        return None
+    state.lineno = base + data.count(b"\n", 0, end + 2)
+    state.sent_no = sent_no
+    state.doc_no = doc_no
+    state.doc_id = doc_id
+    return data[end + 2 :]
+
+
+_STARTS = b"#0123456789"
+_NO_SOURCE = SourceFile("", "", None)  # the scan's sentences are thrown away
+
+
+def _sent_id(header: bytes) -> str | None:
+    """The ``sent_id`` comment of comment lines in which ``sent_id`` occurs at most once, as
+    :func:`_comment` reads it (``None``: none, or a line that is not UTF-8, which makes
+    the sentence invalid: its id then matters to no one)."""
+    k = header.find(b"sent_id")
+    if k < 0:
+        return None
+    first = header.rfind(b"\n", 0, k) + 1
+    last = header.find(b"\n", k)
+    try:
+        line = header[first : last if last >= 0 else len(header)].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    key, eq, value = line[1:].partition("=")
+    return value.strip() if eq and key.strip() == "sent_id" else None
 
 
 def _scan_chunk(
