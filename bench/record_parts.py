@@ -31,8 +31,12 @@ def _cpu(sources: list, part: int = 0, parts: int = 1) -> float:
     """CPU seconds of reading one part (as the build reads: shared dicts, skip counts)."""
     start = time.process_time()
     for _ in read_sources(
-        sources, on_invalid="skip", skipped=collections.Counter(), shared_dicts=True,
-        part=part, parts=parts,
+        sources,
+        on_invalid="skip",
+        skipped=collections.Counter(),
+        shared_dicts=True,
+        part=part,
+        parts=parts,
     ):
         pass
     return time.process_time() - start
