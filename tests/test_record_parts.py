@@ -431,3 +431,21 @@ def test_documents_of_hand_written_parts(tmp_path: Path) -> None:
             if got[k] and got[k - 1]:
                 assert got[k][0].doc_id != got[k - 1][-1].doc_id
         assert len({s.doc_id for s in sentences}) == 12
+
+
+def test_part_records_of_a_ud_document_family(ud_dir: Path) -> None:
+    from polyprobe.builders.discourse.family import DocumentFamily
+    from polyprobe.builders.task import TaskContext
+    from polyprobe.loaders.ud_documents import UdDocumentSource
+
+    sources = discover([ud_dir / "UD_English-EWT", ud_dir / "UD_Czech-FicTree"])
+    family = DocumentFamily(tuple(UdDocumentSource(s) for s in sources), {}, TaskContext())
+    assert family.can_be_cut()
+    whole_skipped: collections.Counter[str] = collections.Counter()
+    whole = list(family.records("skip", whole_skipped))
+    assert len(whole) > 1000
+    for parts in (2, 3):
+        got, skipped = _read_parts(lambda sk, k, n: family.part_records("skip", sk, k, n), parts)
+        assert [d for c in got for d in c] == whole
+        assert skipped == whole_skipped
+        assert all(got)

@@ -592,18 +592,30 @@ def _read_part(
         # the lines before this block: those counted, and the unfinished chunk's
         part.place(data, offset, state.lineno + (text.count(b"\n") if text else len(pending)))
         offset += len(data)
-        if not reading and part.start_line == _NEVER:  # the part starts after this block
-            if pending:
+        block = None
+        # Before the block holding the start, and in it up to the start's byte, the chunks
+        # are counted by the byte scan; the rest of that block is read line by line.
+        limit = None
+        if not reading and part.start_line != _NEVER:
+            limit = (part.start or 0) - offset  # > -len(data): the start is in this block
+        if not reading and (limit is None or limit > -len(data)):
+            if pending:  # carried over by the line scan (a line that was not UTF-8 comes
+                # back as U+FFFD: a line the byte scan sends to the line machine as well)
                 text = "\n".join(pending).encode("utf-8") + b"\n"
                 pending = []
-            rest = _scan_bytes(data, text, state, stem, before)
+            at = None if limit is None else len(text) + len(data) + limit
+            rest = _scan_bytes(data, text, state, stem, before, at)
             if rest is not None:
-                text = rest
-                continue
+                text = b""
+                if at is None:
+                    text = rest
+                    continue
+                block = _decode_lines(rest) if rest else []
         if text:
             pending = _text_lines(text)
             text = b""
-        block = _decode_lines(data)
+        if block is None:
+            block = _decode_lines(data)
         pos = 0
         while True:
             try:
@@ -665,10 +677,12 @@ def _scan_bytes(
     state: _FileState,
     stem: str,
     before: Callable[[str], object] | None,
+    limit: int | None = None,
 ) -> bytes | None:
     """Count the complete chunks of a block of a file that the part starts after, as the
     reader would, without decoding the block or splitting it into lines; return the
-    unfinished chunk at its end (``carried`` is the previous block's), or ``None``, having
+    unfinished chunk at its end (``carried`` is the previous block's; with ``limit``, the
+    chunks from the first one not ended before byte ``limit`` of ``carried + data``), or ``None``, having
     changed no counter, when the block is not of the usual shape (a CR, a line that may be
     whitespace only, a comment line after a token line): the caller then scans it line by
     line.
@@ -689,7 +703,7 @@ def _scan_bytes(
         return None
     if carried:
         data = carried + data
-    end = data.rfind(b"\n\n")
+    end = data.rfind(b"\n\n", 0, limit)
     if end < 0:
         return data  # no chunk ends in this block
     body = data[:end]
