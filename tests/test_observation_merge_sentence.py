@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from polyprobe.builders.sentence.end_of_sentence import EndOfSentence
-from polyprobe.builders.sentence.inventory import FormInventory, form_key
+from polyprobe.builders.sentence.inventory import FormInventory
 from polyprobe.builders.sentence.odd_man_out import OddManOut
 from polyprobe.builders.sentence.subject_verb_agreement import VERBAL_UPOS, SubjectVerbAgreement
 from polyprobe.builders.sentence.top_dependencies import TopDependencies, root_sequence
@@ -210,18 +210,21 @@ def test_end_of_sentence_cut_inside_a_document(dev: list[Sentence]) -> None:
     assert both.documents == one.documents == apart - 1
 
 
-def test_form_key_of_a_later_form(dev: list[Sentence]) -> None:
-    """A named form absent from the first range and present in the second is counted in the
-    merged inventory exactly as in one pass."""
+def test_a_form_first_seen_in_the_later_range(dev: list[Sentence]) -> None:
+    """"refugee" occurs twice in EWT dev, both in sentence 1000 (hiddennook_..._230600-0012,
+    "Abbas, a refugee himself ... called the refugee issue ..."), the first sentence of the
+    second half; the first half has only "refugees". Merged, it is counted, spelled and
+    celled as in one pass, and it comes after every form of the first half."""
     half = len(dev) // 2
-    early = {form_key(t.form, "en") for s in dev[:half] for t in s.surface_tokens()}
-    late = next(
-        form_key(t.form, "en")
-        for s in dev[half:]
-        for t in s.surface_tokens()
-        if form_key(t.form, "en") not in early and t.form.isalpha()
-    )
+    assert dev[half].sent_id.endswith("hiddennook_23708a8afef2f3a8_ENG_20041226_230600-0012")
+    early = observe(FormInventory(CONTEXT, ("NOUN", "VERB")), dev[:half])
+    assert "refugee" not in early.form_counts and "refugees" in early.form_counts
     both = merged(lambda: FormInventory(CONTEXT, ("NOUN", "VERB")), [dev[:half], dev[half:]])
     one = observe(FormInventory(CONTEXT, ("NOUN", "VERB")), dev)
-    assert both.form_counts[late] == one.form_counts[late] > 0
-    assert both.spelling(late) == one.spelling(late)
+    assert both.form_counts["refugee"] == one.form_counts["refugee"] == 2
+    assert both.spelling("refugee") == one.spelling("refugee") == "refugee"
+    cell = ("refugee", "NOUN", (("Number", "Sing"),))
+    assert both.cells[cell] == one.cells[cell] == {"refugee": 2}
+    keys = list(both.form_counts)
+    assert keys.index("refugee") >= len(early.form_counts)
+    assert keys == list(one.form_counts)
