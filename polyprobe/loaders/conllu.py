@@ -31,8 +31,9 @@ from __future__ import annotations
 import collections
 import gzip
 import re
+import sys
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from pathlib import Path
 
@@ -45,6 +46,7 @@ __all__ = [
     "FATAL_REASONS",
     "REASONS",
     "LazyWord",
+    "block_sent_ids",
     "file_stem",
     "read_conllu",
     "split_of",
@@ -171,8 +173,17 @@ def _mark_controls(lines: list[str]) -> list[str]:
 
 def _blocks(path: Path) -> Iterator[list[str] | _StreamEnd]:
     """Yield lists of decoded lines (complete lines only) of a plain or gzip file, then, if
-    the stream broke, one :class:`_StreamEnd`. Gzip is recognised by its magic bytes, not
-    by the name, so a mis-named file is still read correctly."""
+    the stream broke, one :class:`_StreamEnd`."""
+    for data in _raw_blocks(path):
+        yield data if isinstance(data, _StreamEnd) else _decode_lines(data)
+
+
+def _raw_blocks(path: Path) -> Iterator[bytes | _StreamEnd]:
+    """Yield the bytes of a plain or gzip file a block of complete lines at a time (a
+    leading byte order mark dropped), then, if the stream broke, one :class:`_StreamEnd`.
+    Gzip is recognised by its magic bytes, not by the name, so a mis-named file is still
+    read correctly. Undecoded, so that a reader of a part (:func:`_read_part`) can place a
+    byte offset on a line."""
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed by the with-block below
     except OSError as e:
@@ -217,9 +228,9 @@ def _blocks(path: Path) -> Iterator[list[str] | _StreamEnd]:
                 continue
             data = tail + chunk[: cut + 1] if tail else chunk[: cut + 1]
             tail = chunk[cut + 1 :]
-            yield _decode_lines(data)
+            yield data
         if tail:
-            yield _decode_lines(tail)
+            yield tail
 
 
 # --------------------------------------------------------------------------------------
@@ -364,6 +375,9 @@ def read_conllu(
     skipped: collections.Counter[str] | None = None,
     lazy: bool = False,
     shared_dicts: bool = False,
+    start: int | None = None,
+    stop: int | None = None,
+    before: Callable[[str], object] | None = None,
 ) -> Iterator[Sentence]:
     """Stream the sentences of one CoNLL-U file (plain or gzip) in constant memory.
 
@@ -383,6 +397,15 @@ def read_conllu(
     must then never be changed. The build's passes read this way (a dict copy per column
     per word is 8% of a pass) and no builder changes a word
     (``tests/test_conllu_reader.py`` checks the shared dicts after every task has run).
+
+    ``start``/``stop`` (byte offsets into the decompressed file) read a *part* of the file,
+    so that several processes can share one file's records: the sentences from the first
+    :func:`cut <_opens_part>` at or after byte ``start`` (``None``: the file's start) up to the
+    first cut at or after byte ``stop`` (``None``: its end). Parts with ``stop == start`` of
+    the next one concatenate to the whole read exactly: same sentences, ids, doc ids, line
+    numbers and ``skipped`` counts (:func:`_read_part` says how). ``before``, with a
+    ``start``, is called with the sent_id of every sentence block before the part (what the
+    reader would call it were it valid), so that a caller can check ids against them.
     """
     if on_invalid not in ON_INVALID:
         raise UsageError(f"on_invalid must be one of {ON_INVALID}, not {on_invalid!r}")
@@ -392,7 +415,10 @@ def read_conllu(
         raise InputError(p, None, problem or "no such file", "missing-file")
     stem = file_stem(p)
     source = SourceFile(treebank or stem, str(p), split)
-    return _read(p, stem, source, on_invalid == "skip", skipped, lazy, shared=shared_dicts)
+    if start is None and stop is None:
+        return _read(p, stem, source, on_invalid == "skip", skipped, lazy, shared=shared_dicts)
+    part = _Part(start, stop, before)
+    return _read_part(p, stem, source, on_invalid == "skip", skipped, lazy, shared_dicts, part)
 
 
 class _FileState:
@@ -461,6 +487,370 @@ def _read(
             yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending])
         else:
             yield sent
+
+
+# --------------------------------------------------------------------------------------
+# parts of a file
+
+
+_NEVER = sys.maxsize  # a line index no file reaches: "not placed yet"
+_DIGITS = frozenset("0123456789")
+
+
+class _Part:
+    """Where a part of a file starts and stops: byte offsets (``None``: the file's start,
+    its end) until the block of lines holding them is read, then line indexes (0-based) of
+    the lines holding those bytes. Byte offsets, because every process can compute them
+    from the files' sizes alone; lines, because a cut is made between lines."""
+
+    __slots__ = ("before", "start", "start_line", "stop", "stop_line")
+
+    def __init__(
+        self, start: int | None, stop: int | None, before: Callable[[str], object] | None
+    ) -> None:
+        self.start = start
+        self.stop = stop
+        self.start_line = 0 if start is None else _NEVER
+        self.stop_line = _NEVER
+        self.before = before
+
+    def place(self, data: bytes, offset: int, seen: int) -> None:
+        """Place the offsets that fall in ``data`` (the block at byte ``offset`` of the
+        file, its first line the file's line ``seen``, 0-based) on the lines holding them."""
+        end = offset + len(data)
+        start, stop = self.start, self.stop
+        if start is not None and self.start_line == _NEVER and start < end:
+            self.start_line = seen + data.count(b"\n", 0, max(start - offset, 0))
+        if stop is not None and self.stop_line == _NEVER and stop < end:
+            self.stop_line = seen + data.count(b"\n", 0, max(stop - offset, 0))
+
+
+def _opens_part(first: str, doc_id: str | None) -> bool:
+    """Whether a part may start at a chunk (lines after an empty line) whose first line is
+    ``first``, the file's open document being ``doc_id``: where no document is open (a file
+    without ``# newdoc`` marks, or before its first one), or where the chunk's first line
+    opens a document. So no document (:class:`~polyprobe.loaders.ud_documents.DocumentGrouper`)
+    spans two parts, and the rule needs only what was read before the chunk: no process has
+    to look ahead to know where another's part begins."""
+    return doc_id is None or (first[0] == "#" and _comment(first, {}, 0, None, "")[0] == 1)
+
+
+def _read_part(
+    p: Path,
+    stem: str,
+    source: SourceFile,
+    skip: bool,
+    skipped: collections.Counter[str] | None,
+    lazy: bool,
+    shared: bool,
+    part: _Part,
+) -> Iterator[Sentence]:
+    """The sentences of one part of a file (``read_conllu``'s ``start``/``stop``).
+
+    Why parts concatenate to the whole read: a part starts only at a chunk (the lines after
+    an empty line) where :func:`_opens_part` allows it, and between two chunks the reader's
+    whole state is its :class:`_FileState` (line count, sentence blocks, ``# newdoc`` count
+    and the open doc id: what line numbers and generated ``<stem>-<n>``/``<stem>-doc<n>``
+    ids depend on). Before its start a part only scans (:func:`_scan_chunk`: decoded lines,
+    no sentence built), counting exactly as the reader does; from its start it reads each
+    chunk as :func:`_read` does, and it stops at the first allowed chunk at or after its
+    stop, which is where the next part, scanning the same bytes, starts. A chunk the scan
+    cannot count by its shape (a comment or a whitespace line after a word line, a line
+    that is not UTF-8 text, no word line) goes to the line machine with a throwaway
+    ``skipped``, as it alone knows which comment lines an invalid sentence hides: rare, so
+    a scan stays cheap. Invalid sentences before the start are counted by the part that
+    reads them, and an error before it is raised by that part: a part raising there too
+    comes after it."""
+    if skipped is None:
+        skipped = collections.Counter()
+    state = _FileState()
+    before = part.before
+    reading = part.start_line == 0
+    pending: list[str] = []  # an unfinished chunk carried over from the previous block
+    offset = 0  # bytes of the blocks so far
+    text = b""  # an unfinished chunk carried over by the byte scan (see _scan_bytes)
+    for data in _raw_blocks(p):
+        if isinstance(data, _StreamEnd):
+            if text:
+                pending = _text_lines(text)
+            if pending:
+                if not reading:
+                    reading = state.lineno >= part.start_line and _opens_part(
+                        pending[0], state.doc_id
+                    )
+                if (
+                    reading
+                    and state.lineno >= part.stop_line
+                    and _opens_part(pending[0], state.doc_id)
+                ):
+                    return
+            if reading:
+                yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending, data])
+            else:
+                _scan_lines(p, stem, source, lazy, state, [pending, data], before)
+            return
+        # the lines before this block: those counted, and the unfinished chunk's
+        part.place(data, offset, state.lineno + (text.count(b"\n") if text else len(pending)))
+        offset += len(data)
+        block = None
+        # Before the block holding the start, and in it up to the start's byte, the chunks
+        # are counted by the byte scan; the rest of that block is read line by line.
+        limit = None
+        if not reading and part.start_line != _NEVER:
+            limit = (part.start or 0) - offset  # > -len(data): the start is in this block
+        if not reading and (limit is None or limit > -len(data)):
+            if pending:  # carried over by the line scan (a line that was not UTF-8 comes
+                # back as U+FFFD: a line the byte scan sends to the line machine as well)
+                text = "\n".join(pending).encode("utf-8") + b"\n"
+                pending = []
+            at = None if limit is None else len(text) + len(data) + limit
+            rest = _scan_bytes(data, text, state, stem, before, at)
+            if rest is not None:
+                text = b""
+                if at is None:
+                    text = rest
+                    continue
+                block = _decode_lines(rest) if rest else []
+        if text:
+            pending = _text_lines(text)
+            text = b""
+        if block is None:
+            block = _decode_lines(data)
+        pos = 0
+        while True:
+            try:
+                end = block.index("", pos)
+            except ValueError:
+                pending += block[pos:]
+                break
+            if pending:
+                chunk = pending + block[pos:end]
+                pending = []
+            else:
+                chunk = block[pos:end]
+            if chunk:
+                if not reading and state.lineno >= part.start_line:
+                    reading = _opens_part(chunk[0], state.doc_id)
+                if reading:
+                    if state.lineno >= part.stop_line and _opens_part(chunk[0], state.doc_id):
+                        return
+                    sent = _fast_sentence(chunk, state, stem, source, lazy, shared)
+                    if sent is None:
+                        yield from _lines(p, stem, source, skip, skipped, lazy, state, [chunk])
+                    else:
+                        yield sent
+                elif not _scan_chunk(chunk, state, stem, before):
+                    _scan_lines(p, stem, source, lazy, state, [chunk], before)
+            state.lineno += 1  # the empty line
+            pos = end + 1
+    if text:
+        pending = _text_lines(text)
+    if pending:  # end of file without a final blank line
+        if not reading and state.lineno >= part.start_line:
+            reading = _opens_part(pending[0], state.doc_id)
+        if reading:
+            if state.lineno >= part.stop_line and _opens_part(pending[0], state.doc_id):
+                return
+            sent = _fast_sentence(pending, state, stem, source, lazy, shared)
+            if sent is None:
+                yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending])
+            else:
+                yield sent
+        elif not _scan_chunk(pending, state, stem, before):
+            _scan_lines(p, stem, source, lazy, state, [pending], before)
+
+
+# A line starting with a byte that can start a whitespace-only line (ASCII whitespace, the
+# separators FS..US, or the lead byte of U+0085, U+00A0, U+1680, U+2000..U+205F, U+3000): the
+# line machine ends a sentence there, so the byte scan leaves such a block to it.
+_SPACE_START = re.compile(rb"\n[\t\x0b\x0c\x1c-\x1f \xc2\xe1-\xe3]")
+
+
+def _text_lines(text: bytes) -> list[str]:
+    """The lines of a chunk :func:`_scan_bytes` carried over, as the line reader has them."""
+    return _decode_lines(text) if text else []
+
+
+def _scan_bytes(
+    data: bytes,
+    carried: bytes,
+    state: _FileState,
+    stem: str,
+    before: Callable[[str], object] | None,
+    limit: int | None = None,
+) -> bytes | None:
+    """Count the complete chunks of a block of a file that the part starts after, as the
+    reader would, without decoding the block or splitting it into lines; return the
+    unfinished chunk at its end (``carried`` is the previous block's; with ``limit``, the
+    chunks from the first one not ended before byte ``limit`` of ``carried + data``), or ``None``, having
+    changed no counter, when the block is not of the usual shape (a CR, a line that may be
+    whitespace only, a comment line after a token line): the caller then scans it line by
+    line.
+
+    Why: a part process scans everything before its start, and decoding that and splitting
+    it into lines cost it about as much as decompressing it; every pass over the bytes
+    costs (~1 ms per MB here), so this makes few. A chunk (a sentence block) is usual when
+    its comment lines all come first and a token line of word 1 follows
+    (:func:`_scan_chunk`'s shape, whose counts follow from its comments alone, as a token
+    line that is not UTF-8 or holds a control character hides no comment after it): its
+    comment lines are counted, and the block's comment lines must all be such (one count
+    for the block, instead of a search through every chunk's token lines). Only the comment
+    lines that can matter are decoded and read, by :func:`_comment` as the reader reads
+    them: every one when a ``newdoc`` is among them (one that is not UTF-8 text sends the
+    chunk to the line machine, as it hides the comments after it), else the one naming
+    ``sent_id`` (for ``before``). Any other chunk goes to the line machine."""
+    if b"\r" in data:
+        return None
+    if carried:
+        data = carried + data
+    end = data.rfind(b"\n\n", 0, limit)
+    if end < 0:
+        return data  # no chunk ends in this block
+    body = data[:end]
+    if _SPACE_START.search(body):
+        return None
+    saved = (state.lineno, state.sent_no, state.doc_no, state.doc_id)
+    base = state.lineno
+    sent_no = state.sent_no
+    doc_no = state.doc_no
+    doc_id = state.doc_id
+    comment_lines = body.count(b"\n#") + (body[:1] == b"#")
+    counted = 0  # comment lines of the chunks, all before their token lines
+    at = 0  # where the chunk starts in body
+    for chunk in body.split(b"\n\n"):
+        at += len(chunk) + 2
+        if not chunk:
+            continue  # two more empty lines
+        first = chunk[0]
+        head = -1  # where the comment lines end; -1: an unusual chunk
+        if first == 35:  # "#"
+            head = chunk.find(b"\n1")  # the token line of word 1
+            if head > 0 and chunk.count(b"\n#", 0, head) != chunk.count(b"\n", 0, head):
+                head = -1
+        elif 48 <= first <= 57:  # a digit: no comment line
+            head = 0
+        sid = None
+        if head > 0:
+            header = chunk[:head]
+            if b"newdoc" in header or header.count(b"sent_id") > 1:
+                comments: dict[str, str] = {}
+                try:
+                    for line in header.decode("utf-8").split("\n"):
+                        doc_no, doc_id = _comment(line, comments, doc_no, doc_id, stem)
+                except UnicodeDecodeError:
+                    head = -1
+                if has_control(header):
+                    head = -1
+                sid = comments.get("sent_id")
+            elif before is not None:
+                sid = _sent_id(header)
+        if head < 0:  # the line machine counts it
+            counted += chunk.count(b"\n#") + (first == 35)
+            state.lineno = base + body.count(b"\n", 0, at - len(chunk) - 2)
+            state.sent_no = sent_no
+            state.doc_no = doc_no
+            state.doc_id = doc_id
+            _scan_lines(Path(stem), stem, _NO_SOURCE, True, state, [_decode_lines(chunk)], before)
+            sent_no = state.sent_no
+            doc_no = state.doc_no
+            doc_id = state.doc_id
+            continue
+        if head:
+            counted += chunk.count(b"\n", 0, head) + 1
+        sent_no += 1
+        if before is not None:
+            before(sid or f"{stem}-{sent_no}")
+    if counted != comment_lines:  # a comment line after a token line somewhere
+        state.lineno, state.sent_no, state.doc_no, state.doc_id = saved
+        return None
+    state.lineno = base + data.count(b"\n", 0, end + 2)
+    state.sent_no = sent_no
+    state.doc_no = doc_no
+    state.doc_id = doc_id
+    return data[end + 2 :]
+
+
+_STARTS = b"#0123456789"
+_NO_SOURCE = SourceFile("", "", None)  # the scan's sentences are thrown away
+
+
+def _sent_id(header: bytes) -> str | None:
+    """The ``sent_id`` comment of comment lines in which ``sent_id`` occurs at most once, as
+    :func:`_comment` reads it (``None``: none, or a line that is not UTF-8, which makes
+    the sentence invalid: its id then matters to no one)."""
+    k = header.find(b"sent_id")
+    if k < 0:
+        return None
+    first = header.rfind(b"\n", 0, k) + 1
+    last = header.find(b"\n", k)
+    try:
+        line = header[first : last if last >= 0 else len(header)].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    key, eq, value = line[1:].partition("=")
+    return value.strip() if eq and key.strip() == "sent_id" else None
+
+
+def _scan_chunk(
+    chunk: list[str], state: _FileState, stem: str, before: Callable[[str], object] | None
+) -> bool:
+    """Count a chunk the way the reader would, without building its sentence, if it has the
+    usual shape: comment lines, then lines starting with a digit (a word, range or empty
+    node line: never a comment nor blank). The line machine then starts one sentence block
+    at its first line and takes every comment before any line could be found invalid, so
+    the counters follow from the comments alone; ``False`` (nothing changed) otherwise.
+    ``before`` gets the sent_id the sentence would have."""
+    k = len(chunk)
+    ncom = 0
+    while chunk[ncom][0] == "#":  # chunk lines are never empty
+        ncom += 1
+        if ncom == k:
+            return False  # no word line: the line machine's "no-words"
+    digits = _DIGITS
+    for i in range(ncom, k):
+        if chunk[i][0] not in digits:
+            return False
+    comments: dict[str, str] = {}
+    doc_no = state.doc_no
+    doc_id = state.doc_id
+    for i in range(ncom):
+        doc_no, doc_id = _comment(chunk[i], comments, doc_no, doc_id, stem)
+    state.doc_no = doc_no
+    state.doc_id = doc_id
+    state.lineno += k
+    state.sent_no += 1
+    if before is not None:
+        before(comments.get("sent_id") or f"{stem}-{state.sent_no}")
+    return True
+
+
+def _scan_lines(
+    p: Path,
+    stem: str,
+    source: SourceFile,
+    lazy: bool,
+    state: _FileState,
+    blocks: list[list[str] | _StreamEnd],
+    before: Callable[[str], object] | None,
+) -> None:
+    """Count lines the scan cannot count by their shape with the line machine itself
+    (``skip`` mode, its counts thrown away: they belong to the part that reads them). Only a
+    broken stream raises here, as it does in every part that reaches it."""
+    for sent in _lines(p, stem, source, True, collections.Counter(), lazy, state, blocks):
+        if before is not None:
+            before(sent.sent_id)
+
+
+def block_sent_ids(path: str | Path, add: Callable[[str], object]) -> None:
+    """Call ``add`` with the sent_id of every sentence block of a CoNLL-U file, as
+    :func:`read_conllu` would name the sentence were it valid, without building sentences:
+    what a part of a treebank checks its ids against (the sentences of the treebank's files
+    before the part's; a duplicate found among them is then confirmed by a real read)."""
+    p = Path(path)
+    stem = file_stem(p)
+    part = _Part(_NEVER, None, add)
+    for _ in _read_part(p, stem, SourceFile(stem, str(p), None), True, None, True, False, part):
+        pass
 
 
 def _comment(

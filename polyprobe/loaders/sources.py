@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import re
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
-from polyprobe.loaders.conllu import file_stem, read_conllu, split_of
+from polyprobe.loaders.conllu import block_sent_ids, file_stem, read_conllu, split_of
 from polyprobe.loaders.declared import DeclaredLanguage, treebank_languages
 from polyprobe.loaders.records import Sentence, SourceFile
 from polyprobe.loaders.source import ON_INVALID, InvalidPolicy
@@ -36,9 +37,11 @@ __all__ = [
     "input_files",
     "normalize_license",
     "read_sources",
+    "record_parts",
     "readme_citation",
     "readme_release",
     "sha256_file",
+    "text_size",
     "treebank_metadata",
 ]
 
@@ -560,11 +563,20 @@ def read_sources(
     shared_dicts: bool = False,
     policy: InvalidPolicy | None = None,
     key_hash: Callable[[str], int] = hash,
+    part: int = 0,
+    parts: int = 1,
 ) -> Iterator[Sentence]:
     """Every sentence of every source, in a fixed order: sources as given; within a source
     train, dev, test (then split-less files), files of one split by name. The order is part
     of determinism: downstream ids and groups depend on which copy of a sentence comes first.
     ``lazy`` and ``shared_dicts``: as for :func:`read_conllu`.
+
+    ``part``/``parts``: only the ``part``-th (0-based) of ``parts`` contiguous ranges of
+    those sentences (:func:`record_parts` says where they are cut), so that ``parts``
+    processes can share one reading; the parts in order yield exactly the sentences, and
+    count exactly the skips, of the whole read. A part checks its sent_ids against the ids
+    of its treebank's sentence blocks before it too (:func:`block_sent_ids`, a scan; a hit
+    is confirmed by a real read, as any repeat is).
 
     Malformed input: ``policy``, or else ``on_invalid`` with counts in ``skipped`` (the older
     spelling of the same thing; giving both is an error, as one of them would be ignored).
@@ -583,8 +595,15 @@ def read_sources(
     from polyprobe.loaders.seen_keys import SeenKeys  # numpy: not for `polyprobe --help`
 
     mode, counts = policy.mode, policy.skipped
-    for src in sources:
-        files = sorted(src.files, key=lambda f: (_READ_ORDER.get(f.split, 3), f.path))
+    sources = list(sources)
+    plan = record_parts(sources, parts)[part] if parts != 1 else None
+    for number, src in enumerate(sources):
+        files = _read_order(src)
+        ranges = [(i, None, None) for i in range(len(files))]
+        if plan is not None:
+            ranges = [(i, a, b) for (n, i), (a, b) in plan.items() if n == number]
+            if not ranges:
+                continue
         # Until a sent_id's hash repeats, only the hashes are kept (8 bytes a sentence, where
         # the ids themselves cost ~175); the first repeat (a duplicate, or a collision) re-reads
         # the source so far into ``exact``, the ids with their first places, checked from then
@@ -594,7 +613,14 @@ def read_sources(
         # tuple per sentence costs 3% of a pass (allocated, and tracked by the collector)
         exact: dict[str, int] | None = None
         width = len(files)
-        for index, f in enumerate(files):
+        first, start, _ = ranges[0]
+        before = None
+        if first or start is not None:  # a part: the ids of the treebank before it
+            for f in files[:first]:
+                block_sent_ids(f.path, hashes.add)
+            before = hashes.add
+        for index, start, stop in ranges:
+            f = files[index]
             for sentence in read_conllu(
                 f.path,
                 treebank=src.name,
@@ -603,6 +629,9 @@ def read_sources(
                 skipped=counts,
                 lazy=lazy,
                 shared_dicts=shared_dicts,
+                start=start,
+                stop=stop,
+                before=before if index == first else None,
             ):
                 sid = sentence.sent_id
                 if exact is None:
@@ -616,6 +645,70 @@ def read_sources(
                 else:
                     line, first = divmod(exact[sid], width)
                     policy.reject(_duplicate(src.name, sentence, files[first].path, line))
+
+
+def _read_order(src: TreebankSource) -> list[SourceFile]:
+    """A source's files in :func:`read_sources` order."""
+    return sorted(src.files, key=lambda f: (_READ_ORDER.get(f.split, 3), f.path))
+
+
+def text_size(path: str | Path) -> int:
+    """A CoNLL-U file's size as text, without reading it: its size, or for a gzip file the
+    size its trailer records (ISIZE: the size modulo 4 GiB of the last member, so an
+    estimate); 0 for a file that cannot be opened (its error is the reader's to report).
+    Only ever an estimate for :func:`record_parts`: every process computes the same."""
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(2)
+            size = fh.seek(0, 2)
+            if magic == b"\x1f\x8b" and size >= 18:
+                fh.seek(-4, 2)
+                return int.from_bytes(fh.read(4), "little")
+            return size
+    except OSError:
+        return 0
+
+
+#: One process's part of a reading: (source number, file number in reading order) ->
+#: (start, stop) byte offsets into that file's text (``None``: its start, its end).
+PartPlan = dict[tuple[int, int], tuple[int | None, int | None]]
+
+
+def record_parts(sources: Iterable[TreebankSource], parts: int) -> list[PartPlan]:
+    """Where :func:`read_sources` cuts the sentences of ``sources`` into ``parts`` contiguous
+    ranges: the files' text sizes (:func:`text_size`) laid end to end in reading order,
+    range k from byte ``k * total // parts`` on. A target inside a file becomes that file's
+    ``start``/``stop`` offset, and the reader begins the range at the first sentence block at
+    or after it that may start a part (one opening a ``# newdoc`` document, or any block
+    while no document is open: ``polyprobe.loaders.conllu._opens_part``), else at the next
+    file; a target at a file's start is that file's start. A function of the files' sizes
+    and ``parts`` only, so that every process computes every cut by itself; balanced by
+    bytes, and a range may be empty (a file with too few marks, more parts than blocks)."""
+    if parts < 1:
+        raise UsageError(f"parts must be at least 1, not {parts}")
+    files = [(n, i, f) for n, src in enumerate(sources) for i, f in enumerate(_read_order(src))]
+    sizes = [text_size(f.path) for _, _, f in files]
+    total = sum(sizes)
+
+    def locate(target: int) -> tuple[int, int | None]:
+        """(file position, offset in it or None for its start) of a byte target."""
+        at = 0
+        for g, size in enumerate(sizes):
+            if at <= target < at + size:
+                return g, (target - at) or None
+            at += size
+        return len(files), None
+
+    bounds = [(0, None)] + [locate(k * total // parts) for k in range(1, parts)]
+    bounds.append((len(files), None))
+    plans: list[PartPlan] = []
+    for (g0, start), (g1, stop) in itertools.pairwise(bounds):
+        plan: PartPlan = {}
+        for g in range(g0, g1 + 1 if stop is not None else g1):
+            n, i, _ = files[g]
+            plan[n, i] = (start if g == g0 else None, stop if g == g1 else None)
+        plans.append(plan)
+    return plans
 
 
 def _first_places(

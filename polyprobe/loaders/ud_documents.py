@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gzip
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -245,3 +245,17 @@ class UdDocumentSource:
         self, policy: InvalidPolicy, counts: Counter[str] | None = None
     ) -> Iterator[Document]:
         return ud_documents(read_sources([self.treebank], policy=policy, lazy=True), counts)
+
+
+def ud_document_part(
+    sources: Sequence[UdDocumentSource], policy: InvalidPolicy, part: int, parts: int
+) -> Iterator[Document]:
+    """The documents of the ``part``-th of ``parts`` contiguous ranges of the treebanks'
+    sentences (:func:`~polyprobe.loaders.sources.read_sources`' ``part``): the parts in order
+    are exactly the documents of the sources' :meth:`UdDocumentSource.records` one after the
+    other, as a range starts only where a document opens or none is open (a grouper per
+    source and one over all sources agree: a document never spans two files)."""
+    sentences = read_sources(
+        [s.treebank for s in sources], policy=policy, lazy=True, part=part, parts=parts
+    )
+    return ud_documents(sentences)

@@ -166,6 +166,14 @@ class DocumentCounts(Observation):
             # what windows can be cut from: the longest run between dropped sentences
             self.lengths[longest_run(document)] += 1
 
+    def merge(self, later: Observation) -> None:
+        """Take in the counts of the documents right after this observation's
+        (``Counter.update`` adds ``later``'s new keys after this one's, as one pass would)."""
+        assert isinstance(later, DocumentCounts)
+        self.documents.update(later.documents)
+        self.lengths.update(later.lengths)
+        self.with_paragraphs += later.with_paragraphs
+
     def report(self, size: int, paragraphs: bool = False) -> dict[str, Any]:
         """The counts, with how many sentence documents have at least ``size`` sentences
         (``paragraphs``: and how many mark paragraphs, for the tasks that align windows with

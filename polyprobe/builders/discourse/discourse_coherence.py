@@ -99,6 +99,25 @@ class CoherenceObservation(DocumentCounts):
             elif item > heap[0]:
                 heapq.heapreplace(heap, item)
 
+    def merge(self, later: Observation) -> None:
+        """Take in the documents right after this observation's. Exact: a pool is the
+        ``pool_size`` largest items of everything its source and split gave, and the largest
+        of two ranges' largest are the largest of both (the fit sorts the items, so the heaps'
+        inner layout does not matter); sources and splits new to this observation follow its
+        own in first-occurrence order, as one pass makes them."""
+        assert isinstance(later, CoherenceObservation)
+        if (later.seed, later.pool_size) != (self.seed, self.pool_size):
+            raise ValueError("cannot merge coherence pools of another seed or pool size")
+        super().merge(later)
+        for key, items in later.heaps.items():
+            heap = self.heaps.setdefault(key, [])
+            for item in items:
+                if len(heap) < self.pool_size:
+                    heapq.heappush(heap, item)
+                elif item > heap[0]:
+                    heapq.heapreplace(heap, item)
+        later.heaps = {}
+
 
 @dataclass(frozen=True)
 class CoherenceFit(Fit):

@@ -68,6 +68,14 @@ class RelationCounts(Observation):
             else:
                 self.labels[label] += 1
 
+    def merge(self, later: Observation) -> None:
+        """Take in the counts of the documents right after this observation's
+        (``Counter.update`` adds ``later``'s new keys after this one's, as one pass would)."""
+        assert isinstance(later, RelationCounts)
+        self.labels.update(later.labels)
+        self.unmapped.update(later.unmapped)
+        self.documents += later.documents
+
 
 class DiscourseRelations(Task[RstDocument]):
     """Label = nuclearity and (coarse) relation of a node of the binarised RST tree."""

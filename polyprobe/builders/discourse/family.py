@@ -85,6 +85,28 @@ class DocumentFamily:
         for source in self.sources:
             yield from source.records(policy)
 
+    def can_be_cut(self) -> bool:
+        """Whether :meth:`part_records` can read a part: when every source is a treebank's
+        ``# newdoc`` documents (other document sources are read whole)."""
+        from polyprobe.loaders.ud_documents import UdDocumentSource
+
+        return all(isinstance(s, UdDocumentSource) for s in self.sources)
+
+    def part_records(
+        self, on_invalid: str, skipped: Counter[str], part: int, parts: int
+    ) -> Iterator[Document]:
+        """The records of the part-th (0-based) of ``parts`` contiguous ranges of
+        :meth:`records` (only when :meth:`can_be_cut`): the treebanks' sentences are cut at
+        documents (:func:`~polyprobe.loaders.sources.record_parts`) and grouped part by part,
+        so ``parts`` processes each read 1/parts of them; the parts in order are exactly
+        :meth:`records`, skips and errors included."""
+        from polyprobe.loaders.ud_documents import ud_document_part
+
+        if not self.can_be_cut():
+            raise ValueError("only a family of UD document sources can be read in parts")
+        policy = InvalidPolicy(on_invalid, skipped)
+        return ud_document_part(self.sources, policy, part, parts)  # type: ignore[arg-type]
+
     def identity(self, document: Document) -> tuple[str, str, int]:
         source = document.source
         return source.treebank, document.doc_id, _SPLIT_CODE.get(source.split or "", -1)

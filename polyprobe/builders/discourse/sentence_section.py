@@ -57,6 +57,10 @@ class SectionCounts(Observation):
         else:
             self.counts["documents of one section"] += 1
 
+    def merge(self, later: Observation) -> None:
+        assert isinstance(later, SectionCounts)
+        self.counts.update(later.counts)
+
 
 def lead_and_body(document: Document) -> tuple[list[int], list[int]]:
     """Indices of the units of the document's first section (its lead) and of the rest. The

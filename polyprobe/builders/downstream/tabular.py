@@ -24,6 +24,10 @@ class LabelObservation(Observation):
     def observe(self, example: Example, shared: Shared) -> None:
         self.counts[example.label or ""] += 1
 
+    def merge(self, later: Observation) -> None:
+        assert isinstance(later, LabelObservation)
+        self.counts.update(later.counts)  # later's new labels after this one's, as one pass
+
 
 class _FileLabels(Task[Example]):
     reported: ClassVar[frozenset[str]] = frozenset({"label_counts"})

@@ -56,6 +56,14 @@ class TrecObservation(Observation):
             (shared.get(question_text), example.id, label)
         )
 
+    def merge(self, later: Observation) -> None:
+        """Take in the questions right after this observation's: each split's list goes on
+        with ``later``'s, in order (the fit's first-seen groups then match one pass)."""
+        assert isinstance(later, TrecObservation)
+        for split, rows in later.texts.items():
+            self.texts.setdefault(split, []).extend(rows)
+        later.texts = {"train": [], "test": []}
+
 
 @dataclass(frozen=True)
 class TrecFit(Fit):

@@ -45,6 +45,10 @@ class CategoryCounts(Observation):
         if example.source.treebank == self.set_name:
             self.counts[example.label or ""] += 1
 
+    def merge(self, later: Observation) -> None:
+        assert isinstance(later, CategoryCounts) and later.set_name == self.set_name
+        self.counts.update(later.counts)  # later's new categories after this one's, as one pass
+
 
 class AnalogyTask(Task[Example]):
     """Label = the question's category; inputs a : b :: c : d (d the answer)."""

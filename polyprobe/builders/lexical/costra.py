@@ -33,6 +33,14 @@ class LabelSet(Observation):
             label = example.label or ""
             self.counts[label] = self.counts.get(label, 0) + 1
 
+    def merge(self, later: Observation) -> None:
+        """Take in the rows right after this observation's: the counts add up, and labels
+        new to this observation follow its own in first-occurrence order (the fit's report
+        keeps this order), as one pass would."""
+        assert isinstance(later, LabelSet) and later.set_name == self.set_name
+        for label, n in later.counts.items():
+            self.counts[label] = self.counts.get(label, 0) + n
+
 
 class CostraTask(Task[Example]):
     metadata: ClassVar[TaskMetadata]

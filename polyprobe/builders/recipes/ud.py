@@ -120,6 +120,25 @@ class TreebankFamily:
         # Builders never change a word: the reader may share its feature dicts.
         return read_sources(self.sources, on_invalid=on_invalid, skipped=skipped, shared_dicts=True)
 
+    def part_records(
+        self, on_invalid: str, skipped: Counter[str], part: int, parts: int
+    ) -> Iterator[Sentence]:
+        """The records of the part-th (0-based) of ``parts`` contiguous ranges of
+        :meth:`records`, cut at ``# newdoc`` documents (or anywhere in a file without them):
+        ``parts`` processes each read one range instead of every process reading all
+        (:func:`~polyprobe.loaders.sources.record_parts`). The ranges in order are exactly
+        :meth:`records`, skips and errors included."""
+        from polyprobe.loaders.sources import read_sources
+
+        return read_sources(
+            self.sources,
+            on_invalid=on_invalid,
+            skipped=skipped,
+            shared_dicts=True,
+            part=part,
+            parts=parts,
+        )
+
     def identity(self, sentence: Sentence) -> tuple[str, str, int]:
         source = sentence.source
         return source.treebank, sentence.sent_id, _SPLIT_CODE.get(source.split or "", -1)

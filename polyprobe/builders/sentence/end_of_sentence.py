@@ -172,6 +172,7 @@ class EndOfSentenceObservation(Observation):
         self.without_doc = 0
         self.documents = 0
         self._doc: tuple[str, str | None] | None = None  # (file, doc id) of the last sentence
+        self._first_doc: tuple[str, str | None] | None = None  # ... of the first (for merge)
         self.last_key: tuple[str, str, int] | None = None
 
     def observe(self, sentence: Sentence, shared: Shared) -> None:
@@ -183,8 +184,31 @@ class EndOfSentenceObservation(Observation):
         doc = (sentence.source.path, sentence.doc_id)
         if doc != self._doc:
             self.documents += sentence.doc_id is not None
+            if self._doc is None:
+                self._first_doc = doc
             self._doc = doc
         self.last_key = _key(sentence)
+
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the sentences right after this observation's). A document is
+        counted where the (file, doc id) changes, so a document that ``later`` opens with and
+        this observation ends with (a range cut inside a document) is counted once; the last
+        sentence's document and key are ``later``'s when it saw any sentence."""
+        if not isinstance(later, EndOfSentenceObservation):
+            raise TypeError(f"cannot merge {type(later).__name__} into end_of_sentence")
+        if later._doc is None:  # saw nothing
+            return
+        self.lengths.update(later.lengths)
+        self.with_doc += later.with_doc
+        self.without_doc += later.without_doc
+        first = later._first_doc
+        self.documents += later.documents
+        if self._doc is None:
+            self._first_doc = first
+        elif first == self._doc and first is not None and first[1] is not None:
+            self.documents -= 1  # one document, counted by both
+        self._doc = later._doc
+        self.last_key = later.last_key
 
 
 @dataclass(slots=True)

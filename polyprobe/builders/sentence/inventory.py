@@ -105,6 +105,14 @@ def _add(table: dict[Any, dict[str, int]], key: Any, item: str, n: int) -> None:
         inner[item] = inner.get(item, 0) + n
 
 
+def _ordered(value: Any) -> Any:
+    """``value`` with every dict (nested too) as its list of items: equal only if the keys
+    are in the same order."""
+    if isinstance(value, dict):
+        return [(k, _ordered(v)) for k, v in value.items()]
+    return value
+
+
 def has_letter(form: str) -> bool:
     return any(c.isalpha() for c in form)
 
@@ -286,6 +294,62 @@ class FormInventory:
         self._ranks = None
         self._spellings = None
         return digest
+
+    def merge(self, later: FormInventory) -> None:
+        """Take in the sentences ``later`` (a fresh inventory of the same settings) counted
+        right after this one's.
+
+        Exact because ``observe`` only adds raw counts, and the keyed tables are folded from
+        them in order of first occurrence: adding ``later``'s raw counts to this inventory's
+        (``Counter.update`` puts ``later``'s new values after this one's, in ``later``'s order)
+        leaves the raw counts one inventory fed both ranges would hold, so the next fold
+        makes the same tables, key order included. ``later`` must not have been read (its
+        keyed tables folded): a fold's inner order depends on what it folded together."""
+        if self._settings() != later._settings():
+            raise ValueError("cannot merge form inventories of different settings")
+        if any((later._form_counts, later._spell, later._slot_spell, later._cells, later._upos_of)):
+            raise ValueError("cannot merge a form inventory that was read (its tables folded)")
+        self.sentences += later.sentences
+        self.tokens += later.tokens
+        self._new_tokens.update(later._new_tokens)
+        self._new_singles.update(later._new_singles)
+        self._new_positional.update(later._new_positional)
+        self._new_mwt_words.update(later._new_mwt_words)
+        if self._bigrams is not None and later._bigrams is not None:
+            self._bigrams |= later._bigrams
+        self._pending = self._pending or later._pending
+        if later._pending:
+            self._ranks = None
+            self._spellings = None
+
+    def _settings(self) -> tuple[Any, ...]:
+        return (self.context, self.cell_upos, self.only_upos, self._bigrams is None)
+
+    def state(self) -> dict[str, Any]:
+        """What the inventory has counted, its keyed tables folded: the sentences and tokens,
+        the form counts, spellings, cells, UPOS per form and the bigrams (if on)."""
+        self._update()
+        return {
+            "sentences": self.sentences,
+            "tokens": self.tokens,
+            "form_counts": self._form_counts,
+            "spell": self._spell,
+            "slot_spell": self._slot_spell,
+            "cells": self._cells,
+            "upos_of": self._upos_of,
+            "bigrams": self._bigrams,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        """Same settings and same :meth:`state`, every dict in the same key order (an
+        inventory is part of a task's fit, and fits are compared in full)."""
+        if not isinstance(other, FormInventory):
+            return NotImplemented
+        return self._settings() == other._settings() and _ordered(self.state()) == _ordered(
+            other.state()
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by content
 
     def _update(self) -> None:
         """Fold the raw counts of the sentences observed since the last read into the keyed

@@ -96,6 +96,19 @@ class OddManOutObservation(Observation):
             seen = self.seen_in_split[split] = set()
         seen.update(digest.singles(inventory.cell_upos))
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the sentences right after this observation's): the inventories
+        merged (:meth:`FormInventory.merge`), the values seen per split index unioned."""
+        if not isinstance(later, OddManOutObservation):
+            raise TypeError(f"cannot merge {type(later).__name__} into odd_man_out")
+        self.inventory.merge(later.inventory)
+        for split, values in later.seen_in_split.items():
+            seen = self.seen_in_split.get(split)
+            if seen is None:
+                self.seen_in_split[split] = set(values)
+            else:
+                seen |= values
+
 
 @dataclass(frozen=True, kw_only=True)
 class OddManOutFit(Fit):
@@ -485,7 +498,9 @@ class OddManOut(Task[Sentence]):
 
 def _first_splits(seen_in_split: dict[int, set[Single]], lang: str) -> dict[FirstSplitKey, int]:
     """(form key, UPOS, feats) -> earliest UD split index it occurs in as a single token, from
-    the raw single-token values the observation collected per split index."""
+    the raw single-token values the observation collected per split index. Keys sorted: the
+    values come from sets, whose iteration order depends on string hashing and on the order
+    they were filled in (one process or several), and the fit must not."""
     key_of = form_key_getter(lang)
     sorted_feats: dict[tuple[tuple[str, str], ...], FeatsKey] = {}  # few distinct bundles
     first: dict[FirstSplitKey, int] = {}
@@ -497,7 +512,7 @@ def _first_splits(seen_in_split: dict[int, set[Single]], lang: str) -> dict[Firs
             k = (key_of(form), upos, feats)
             if k not in first:
                 first[k] = split
-    return first
+    return dict(sorted(first.items()))
 
 
 def _classed_neighbours(
@@ -505,7 +520,8 @@ def _classed_neighbours(
 ) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
     """From the attested bigrams, per left form the classed forms seen right after it, and
     per right form the classed forms seen right before it (only classed forms are ever
-    replacements, so only they are kept)."""
+    replacements, so only they are kept). Keys sorted: the bigrams are a set, whose
+    iteration order depends on string hashing and on the order it was filled in."""
     follows: defaultdict[str, set[str]] = defaultdict(set)
     precedes: defaultdict[str, set[str]] = defaultdict(set)
     for left, right in bigrams:
@@ -514,6 +530,6 @@ def _classed_neighbours(
         if left in classed:
             precedes[right].add(left)
     return (
-        {k: frozenset(v) for k, v in follows.items()},
-        {k: frozenset(v) for k, v in precedes.items()},
+        {k: frozenset(follows[k]) for k in sorted(follows)},
+        {k: frozenset(precedes[k]) for k in sorted(precedes)},
     )

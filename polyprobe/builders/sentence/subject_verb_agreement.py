@@ -276,6 +276,17 @@ class SubjectVerbAgreementObservation(Observation):
             ctype = clause_type(subj.deprel, transitivity(sentence, head))
             self.clauses[(ctype, s_agr, carrier_agreement(carrier.feats))] += 1
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the sentences right after this observation's): the inventories
+        merged (:meth:`FormInventory.merge`), the clause counts added (``later``'s new clause
+        kinds after this one's, in its order, as one pass would insert them)."""
+        if not isinstance(later, SubjectVerbAgreementObservation):
+            raise TypeError(f"cannot merge {type(later).__name__} into subject_verb_agreement")
+        if (later.relations, later.third_person_upos) != (self.relations, self.third_person_upos):
+            raise ValueError("cannot merge subject_verb_agreement observations of other options")
+        self.inventory.merge(later.inventory)
+        self.clauses.update(later.clauses)
+
 
 @dataclass
 class LayerCounts:

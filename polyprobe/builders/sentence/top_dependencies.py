@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import CONNEAU_2018
+from polyprobe.builders.observation_merge import extend_remapped, merge_ids
 from polyprobe.builders.rendering import sentence_inputs, text_hash
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, SplitEstimate, Task
 from polyprobe.errors import UsageError
@@ -150,6 +151,16 @@ class TopDependenciesObservation(Observation):
             self.excluded[str(reason)] += 1
         else:
             self.seq.append(self.ids.setdefault(seq, len(self.ids)))
+
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the sentences right after this observation's). ``later``'s
+        sequence ids are renumbered into this observation's (first-occurrence order: see
+        :mod:`polyprobe.builders.observation_merge`); excluded sentences stay -1."""
+        if not isinstance(later, TopDependenciesObservation):
+            raise TypeError(f"cannot merge {type(later).__name__} into top_dependencies")
+        extend_remapped(self.seq, later.seq, merge_ids(self.ids, later.ids))
+        self.excluded.update(later.excluded)
+        self.estimate.merge(later.estimate)
 
 
 class TopDependencies(Task[Sentence]):

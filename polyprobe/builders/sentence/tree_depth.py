@@ -229,6 +229,18 @@ class TreeDepthObservation(Observation):
         self.depth.append(sentence.depth())
         self.hash.append(sample_hash(self.seed, self.name, sentence))
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the sentences right after this observation's): per-sentence
+        arrays, concatenated."""
+        if not isinstance(later, TreeDepthObservation):
+            raise TypeError(f"cannot merge {type(later).__name__} into tree_depth")
+        if (later.seed, later.name) != (self.seed, self.name):
+            raise ValueError("cannot merge tree_depth observations of another seed or task")
+        self.length.extend(later.length)
+        self.depth.extend(later.depth)
+        self.hash.extend(later.hash)
+        self.estimate.merge(later.estimate)
+
 
 class TreeDepth(Task[Sentence]):
     """Label = depth of the dependency tree (longest root-to-leaf path, root = 1).

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import CONNEAU_2018
+from polyprobe.builders.observation_merge import extend_offset, extend_remapped, merge_ids
 from polyprobe.builders.rendering import sentence_inputs, text_hash
 from polyprobe.builders.task import (
     Candidate,
@@ -170,6 +171,24 @@ class WordContentObservation(Observation):
             self.sent.extend([index] * len(ids))
             if nouns:
                 self.noun_tok.extend(nouns)
+
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the sentences right after this observation's). ``later``'s key
+        ids are renumbered into this observation's (first-occurrence order: see
+        :mod:`polyprobe.builders.observation_merge`), its sentence indices offset by the
+        sentences seen here; its forms are new forms in its own order of first occurrence."""
+        if not isinstance(later, WordContentObservation):
+            raise TypeError(f"cannot merge {type(later).__name__} into word_content")
+        offset = len(self.estimate)
+        remap = merge_ids(self.ids, later.ids)
+        form_ids = self.form_ids
+        for form, ident in later.form_ids.items():
+            if form not in form_ids:
+                form_ids[form] = int(remap[ident])
+        extend_remapped(self.tok, later.tok, remap)
+        extend_offset(self.sent, later.sent, offset)
+        extend_remapped(self.noun_tok, later.noun_tok, remap)
+        self.estimate.merge(later.estimate)
 
     def _form_id(self, form: str) -> int:
         """Id of a form's lexical key (new keys get the next id), memoised per form."""

@@ -164,6 +164,14 @@ class WordOrderObservation(Observation):
         if nouns:
             self.noun_lemmas.update(nouns)
 
+    def merge(self, later: Observation) -> None:
+        """Take in ``later`` (the sentences right after this observation's): counts added,
+        later's new keys after this one's in its order (as one pass would insert them)."""
+        if not isinstance(later, WordOrderObservation):
+            raise TypeError(f"cannot merge {type(later).__name__} into word_order")
+        self.noun_lemmas.update(later.noun_lemmas)
+        self.lengths.update(later.lengths)
+
 
 def target_position(sentence: Sentence, target: str, min_length: int) -> int | str:
     """Surface index of the target noun (lexical key ``target``) in a qualifying sentence, or

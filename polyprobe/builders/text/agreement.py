@@ -91,6 +91,16 @@ class RawAgreementObservation(Observation):
             if hit is not None:
                 self.lemma_counts[hit[0]] += 1
 
+    def merge(self, later: Observation) -> None:
+        """Take in the counts of the sentences right after this observation's. The listed
+        forms and their report come from the lexicon alone (the same in every fresh
+        observation of the task); only the corpus counts add up, ``later``'s new lemmas after
+        this one's as one pass would add them."""
+        assert isinstance(later, RawAgreementObservation)
+        if len(later.listed) != len(self.listed):
+            raise ValueError("cannot merge agreement counts made from another lexicon")
+        self.lemma_counts.update(later.lemma_counts)
+
 
 def noun_form_keys(paths: tuple[str, ...]) -> frozenset[str]:
     """Lexical keys of forms that can be nouns: NOUN/PROPN words of CoNLL-U files and
