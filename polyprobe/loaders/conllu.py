@@ -520,9 +520,19 @@ class _Part:
         end = offset + len(data)
         start, stop = self.start, self.stop
         if start is not None and self.start_line == _NEVER and start < end:
-            self.start_line = seen + data.count(b"\n", 0, max(start - offset, 0))
+            self.start_line = seen + _newlines(data, max(start - offset, 0))
         if stop is not None and self.stop_line == _NEVER and stop < end:
-            self.stop_line = seen + data.count(b"\n", 0, max(stop - offset, 0))
+            self.stop_line = seen + _newlines(data, max(stop - offset, 0))
+
+
+def _newlines(data: bytes, end: int) -> int:
+    """How many line ends ``data[:end]`` holds. Why numpy: ``bytes.count`` of one byte is a
+    byte-by-byte loop, the largest single cost of a part's scan; a vector compare is ~4x
+    faster. Imported here: numpy is loaded by any build, but ``polyprobe --help`` imports
+    this module too."""
+    import numpy as np
+
+    return int(np.count_nonzero(np.frombuffer(data, np.uint8, min(end, len(data))) == 10))
 
 
 def _opens_part(first: str, doc_id: str | None) -> bool:
@@ -785,7 +795,7 @@ def _scan_bytes(
     if usual_noted != noted:  # a whitespace line or a comment after a token line somewhere
         state.lineno, state.sent_no, state.doc_no, state.doc_id = saved
         return None
-    state.lineno = base + data.count(b"\n", 0, end + 2)
+    state.lineno = base + _newlines(data, end + 2)
     state.sent_no = sent_no
     state.doc_no = doc_no
     state.doc_id = doc_id
