@@ -386,20 +386,34 @@ def _duplicates(folder: Path, invalid: bool) -> list[Any]:
     train += "".join(_sentence(f"t{i}", ["A", "b"], doc=f"e{i}") for i in (3, 38))
     train += _sentence("inv" if invalid else "ok", ["A", "b"], doc="y")
     dev = "".join(_sentence(f"t{i}", ["A", "b"], doc=f"v{i}") for i in (1, 41, 39))
+    # ids written otherwise than "# sent_id = " (in sentences that open no document, whose
+    # ids the byte scan cuts out of the bytes): the same ids to the reader, repeated in dev
+    odd = _sentence("m1", ["A", "b"], doc="m") + _sentence("m2", ["A", "b"])
+    odd += _sentence("m3", ["A", "b"]) + _sentence("m4", ["A", "b"])
+    odd = odd.replace("# sent_id = m2\n", "# newpar\n#  sent_id\u00a0=  m2 \n")
+    odd = odd.replace("# sent_id = m3\n", "#sent_id=m3\n")
+    odd = odd.replace("# sent_id = m4\n", "# text0 = sent_id\n# sent_id = m4\n")
+    train = train.replace("# newdoc id = d20\n", odd + "# newdoc id = d20\n")
+    # first in dev: a part confirms its first repeat by re-reading, and checks exactly after it
+    dev = "".join(_sentence(f"m{i}", ["A", "b"], doc=f"w{i}") for i in (2, 3, 4)) + dev
     _write(folder, "xx_dup-ud-train.conllu", train)
     _write(folder, "xx_dup-ud-dev.conllu.gz", dev)
     _write(folder, "xx_dup-ud-test.conllu", _sentence("t2", ["A", "b"], doc="z"))
     return discover([folder])
 
 
-def test_duplicate_sent_ids_across_cuts_and_files(tmp_path: Path) -> None:
+@pytest.mark.parametrize("block", [1 << 20, 97])
+def test_duplicate_sent_ids_across_cuts_and_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
     """A part checks its ids against the treebank's sentences before it, in its own file
     and in earlier ones; a hit on an invalid earlier sentence (whose id counts for nothing) is
     not a duplicate."""
+    monkeypatch.setattr(conllu, "_BLOCK", block)
     sources = _duplicates(tmp_path / "UD_Test-Dup", invalid=True)
     whole_skipped: collections.Counter[str] = collections.Counter()
     whole = list(read_sources(sources, on_invalid="skip", skipped=whole_skipped))
-    assert whole_skipped == {"head-out-of-range": 1, "duplicate-sent-id": 5}
+    assert whole_skipped == {"head-out-of-range": 1, "duplicate-sent-id": 8}
     assert [s.sent_id for s in whole[-3:]] == ["t39", "inv", "t41"]  # dev's t39 is dropped
     clean = _duplicates(tmp_path / "UD_Test-Clean", invalid=False)
     whole_error = _error(lambda: read_sources(clean))

@@ -520,9 +520,19 @@ class _Part:
         end = offset + len(data)
         start, stop = self.start, self.stop
         if start is not None and self.start_line == _NEVER and start < end:
-            self.start_line = seen + data.count(b"\n", 0, max(start - offset, 0))
+            self.start_line = seen + _newlines(data, max(start - offset, 0))
         if stop is not None and self.stop_line == _NEVER and stop < end:
-            self.stop_line = seen + data.count(b"\n", 0, max(stop - offset, 0))
+            self.stop_line = seen + _newlines(data, max(stop - offset, 0))
+
+
+def _newlines(data: bytes, end: int) -> int:
+    """How many line ends ``data[:end]`` holds. Why numpy: ``bytes.count`` of one byte is a
+    byte-by-byte loop, the largest single cost of a part's scan; a vector compare is ~4x
+    faster. Imported here: numpy is loaded by any build, but ``polyprobe --help`` imports
+    this module too."""
+    import numpy as np
+
+    return int(np.count_nonzero(np.frombuffer(data, np.uint8, min(end, len(data))) == 10))
 
 
 def _opens_part(first: str, doc_id: str | None) -> bool:
@@ -660,10 +670,11 @@ def _read_part(
             _scan_lines(p, stem, source, lazy, state, [pending], before)
 
 
-# A line starting with a byte that can start a whitespace-only line (ASCII whitespace, the
-# separators FS..US, or the lead byte of U+0085, U+00A0, U+1680, U+2000..U+205F, U+3000): the
-# line machine ends a sentence there, so the byte scan leaves such a block to it.
-_SPACE_START = re.compile(rb"\n[\t\x0b\x0c\x1c-\x1f \xc2\xe1-\xe3]")
+# A line that is a comment or starts with a byte that can start a whitespace-only line (ASCII
+# whitespace, the separators FS..US, or the lead byte of U+0085, U+00A0, U+1680,
+# U+2000..U+205F, U+3000; the line machine ends a sentence at a whitespace-only line).
+_LINE_START = re.compile(rb"\n[#\t\x0b\x0c\x1c-\x1f \xc2\xe1-\xe3]")
+_NOTED_FIRST = frozenset(b"#\t\x0b\x0c\x1c\x1d\x1e\x1f \xc2\xe1\xe2\xe3")
 
 
 def _text_lines(text: bytes) -> list[str]:
@@ -682,42 +693,52 @@ def _scan_bytes(
     """Count the complete chunks of a block of a file that the part starts after, as the
     reader would, without decoding the block or splitting it into lines; return the
     unfinished chunk at its end (``carried`` is the previous block's; with ``limit``, the
-    chunks from the first one not ended before byte ``limit`` of ``carried + data``), or ``None``, having
-    changed no counter, when the block is not of the usual shape (a CR, a line that may be
-    whitespace only, a comment line after a token line): the caller then scans it line by
-    line.
+    chunks from the first one not ended before byte ``limit`` of ``carried + data``), or
+    ``None``, having changed no counter, when the block is not of the usual shape (a CR, a
+    line that may be whitespace only, a comment line after a token line): the caller then
+    scans it line by line.
 
     Why: a part process scans everything before its start, and decoding that and splitting
     it into lines cost it about as much as decompressing it; every pass over the bytes
-    costs (~1 ms per MB here), so this makes few. A chunk (a sentence block) is usual when
+    costs, so this makes few: one split at empty lines, one search for the lines that start
+    with ``#`` or whitespace, one count of lines. A chunk (a sentence block) is usual when
     its comment lines all come first and a token line of word 1 follows
     (:func:`_scan_chunk`'s shape, whose counts follow from its comments alone, as a token
-    line that is not UTF-8 or holds a control character hides no comment after it): its
-    comment lines are counted, and the block's comment lines must all be such (one count
-    for the block, instead of a search through every chunk's token lines). Only the comment
-    lines that can matter are decoded and read, by :func:`_comment` as the reader reads
-    them: every one when a ``newdoc`` is among them (one that is not UTF-8 text sends the
-    chunk to the line machine, as it hides the comments after it), else the one naming
-    ``sent_id`` (for ``before``). Any other chunk goes to the line machine."""
+    line that is not UTF-8 or holds a control character hides no comment after it); the
+    block is usual when the lines the search finds are exactly the usual chunks' comment
+    lines (no whitespace-only line, no comment after a token line). Only the comment lines
+    that can matter are decoded and read, by :func:`_comment` as the reader reads them: every
+    one when a ``newdoc`` is among them (one that is not UTF-8 text sends the chunk to the
+    line machine, as it hides the comments after it), else the one naming ``sent_id`` (for
+    ``before``). Any other chunk goes to the line machine."""
     if b"\r" in data:
         return None
     if carried:
         data = carried + data
-    end = data.rfind(b"\n\n", 0, limit)
-    if end < 0:
-        return data  # no chunk ends in this block
-    body = data[:end]
-    if _SPACE_START.search(body):
-        return None
+    if limit is None:
+        chunks = data.split(b"\n\n")
+        rest = chunks.pop()
+        if not chunks:
+            return data  # no chunk ends in this block
+        if rest[:1] == b"\n":
+            return None  # three empty lines in a row at the end
+        end = len(data) - len(rest) - 2
+    else:
+        end = data.rfind(b"\n\n", 0, limit)
+        if end < 0:
+            return data
+        chunks = data[:end].split(b"\n\n")
+        rest = data[end + 2 :]
+    noted = len(_LINE_START.findall(data, 0, end))  # lines starting with "#" or a space
+    usual_noted = 0  # of which the usual chunks' comment lines
     saved = (state.lineno, state.sent_no, state.doc_no, state.doc_id)
     base = state.lineno
     sent_no = state.sent_no
     doc_no = state.doc_no
     doc_id = state.doc_id
-    comment_lines = body.count(b"\n#") + (body[:1] == b"#")
-    counted = 0  # comment lines of the chunks, all before their token lines
-    at = 0  # where the chunk starts in body
-    for chunk in body.split(b"\n\n"):
+    at = 0  # where the chunk starts in data
+    for chunk in chunks:
+        start = at
         at += len(chunk) + 2
         if not chunk:
             continue  # two more empty lines
@@ -731,8 +752,8 @@ def _scan_bytes(
             head = 0
         sid = None
         if head > 0:
-            header = chunk[:head]
-            if b"newdoc" in header or header.count(b"sent_id") > 1:
+            if chunk.find(b"newdoc", 0, head) >= 0:
+                header = chunk[:head]
                 comments: dict[str, str] = {}
                 try:
                     for line in header.decode("utf-8").split("\n"):
@@ -743,10 +764,21 @@ def _scan_bytes(
                     head = -1
                 sid = comments.get("sent_id")
             elif before is not None:
-                sid = _sent_id(header)
+                line_end = chunk.find(b"\n")
+                if (  # the usual: a first line "# sent_id = ...", and no other sent_id
+                    chunk.startswith(b"# sent_id = ")
+                    and line_end > 0
+                    and chunk.find(b"sent_id", line_end, head) < 0
+                ):
+                    try:
+                        sid = chunk[12:line_end].decode("utf-8").strip()
+                    except UnicodeDecodeError:
+                        sid = None  # a line that is not UTF-8: an invalid sentence
+                else:
+                    sid = _sent_id(chunk, head)
         if head < 0:  # the line machine counts it
-            counted += chunk.count(b"\n#") + (first == 35)
-            state.lineno = base + body.count(b"\n", 0, at - len(chunk) - 2)
+            usual_noted += len(_LINE_START.findall(chunk)) + (start > 0 and first in _NOTED_FIRST)
+            state.lineno = base + data.count(b"\n", 0, start)
             state.sent_no = sent_no
             state.doc_no = doc_no
             state.doc_id = doc_id
@@ -755,40 +787,58 @@ def _scan_bytes(
             doc_no = state.doc_no
             doc_id = state.doc_id
             continue
-        if head:
-            counted += chunk.count(b"\n", 0, head) + 1
+        if head:  # its comment lines, but for one at the block's start (no "\n" before it)
+            usual_noted += chunk.count(b"\n", 0, head) + (start > 0)
         sent_no += 1
         if before is not None:
             before(sid or f"{stem}-{sent_no}")
-    if counted != comment_lines:  # a comment line after a token line somewhere
+    if usual_noted != noted:  # a whitespace line or a comment after a token line somewhere
         state.lineno, state.sent_no, state.doc_no, state.doc_id = saved
         return None
-    state.lineno = base + data.count(b"\n", 0, end + 2)
+    state.lineno = base + _newlines(data, end + 2)
     state.sent_no = sent_no
     state.doc_no = doc_no
     state.doc_id = doc_id
-    return data[end + 2 :]
+    return rest
 
 
 _STARTS = b"#0123456789"
 _NO_SOURCE = SourceFile("", "", None)  # the scan's sentences are thrown away
 
 
-def _sent_id(header: bytes) -> str | None:
-    """The ``sent_id`` comment of comment lines in which ``sent_id`` occurs at most once, as
-    :func:`_comment` reads it (``None``: none, or a line that is not UTF-8, which makes
-    the sentence invalid: its id then matters to no one)."""
-    k = header.find(b"sent_id")
+def _sent_id(chunk: bytes, head: int) -> str | None:
+    """The ``sent_id`` of a chunk whose comment lines end at ``head``, as :func:`_comment`
+    reads it (``None``: none, or a line that is not UTF-8, which makes the sentence invalid:
+    its id then matters to no one). The usual ``# sent_id = `` line, once, is cut out
+    directly; anything else is read line by line."""
+    k = chunk.find(b"sent_id", 0, head)
     if k < 0:
         return None
-    first = header.rfind(b"\n", 0, k) + 1
-    last = header.find(b"\n", k)
+    if k < 2 or chunk[k - 2 : k] != b"# " or chunk.find(b"sent_id", k + 7, head) >= 0:
+        return _read_sent_id(chunk, head)
+    if k > 2 and chunk[k - 3] != 10:  # "# sent_id" not at a line's start
+        return None
+    end = chunk.find(b"\n", k, head)
+    key, eq, value = chunk[k : end if end >= 0 else head].partition(b"=")
+    if not eq:
+        return None
+    if key.strip() != b"sent_id":  # perhaps Unicode spaces around it: read as the reader does
+        return _read_sent_id(chunk, head)
     try:
-        line = header[first : last if last >= 0 else len(header)].decode("utf-8")
+        return value.decode("utf-8").strip()
     except UnicodeDecodeError:
         return None
-    key, eq, value = line[1:].partition("=")
-    return value.strip() if eq and key.strip() == "sent_id" else None
+
+
+def _read_sent_id(chunk: bytes, head: int) -> str | None:
+    """:func:`_sent_id` the reader's way: every comment line through :func:`_comment`."""
+    comments: dict[str, str] = {}
+    try:
+        for line in chunk[:head].decode("utf-8").split("\n"):
+            _comment(line, comments, 0, None, "")
+    except UnicodeDecodeError:
+        return None
+    return comments.get("sent_id")
 
 
 def _scan_chunk(
