@@ -73,7 +73,8 @@ class RecordFamily(Protocol):
     A family that can cut its records into contiguous ranges also has ``part_records(
     on_invalid, skipped, part, parts)``: the records of the ``part``-th of ``parts`` ranges,
     which together are exactly :meth:`records` (cut where no derived record, such as a
-    document, spans two ranges); a build in several processes then runs on record ranges."""
+    document, spans two ranges), and, when that depends on its sources, ``can_be_cut()``; a
+    build in several processes then runs on record ranges (:func:`can_be_cut`)."""
 
     def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
         """The configured tasks of this shard and the profile entries every shard shares
@@ -754,9 +755,16 @@ def families_cut(streams: Sequence[RecordStream]) -> bool:
     on record ranges when they can and every observation merges (:func:`all_merge`),
     otherwise on task shards."""
     families = [s.family for s in streams]
-    return all(
-        hasattr(family, "part_records") or base_of(family) in families for family in families
-    )
+    return all(can_be_cut(family) or base_of(family) in families for family in families)
+
+
+def can_be_cut(family: RecordFamily) -> bool:
+    """Does ``family`` read its records in ranges (``part_records``, and ``can_be_cut()``
+    when whether it can depends on its sources)?"""
+    if not callable(getattr(family, "part_records", None)):
+        return False
+    check = getattr(family, "can_be_cut", None)
+    return bool(check()) if callable(check) else True
 
 
 def all_merge(opened: Sequence[tuple[list[Task[Any]], dict[str, Any]]]) -> bool:
