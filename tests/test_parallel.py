@@ -150,7 +150,7 @@ def test_a_pool_maps_in_item_order_here_and_in_workers() -> None:
 
     with WorkerPool(2) as pool:
         first = pool.map(_square, [1, 2, 3, 4, 5, 6], here=lambda n: (n * n, -1))
-        second = pool.map(_square, [10, 11])  # the next phase forks its own workers
+        second = pool.map(_square, [10, 11])  # the workers live on for the next phase
     assert [r[0] for r in first] == [1, 4, 9, 16, 25, 36]
     assert first[0][1] == -1  # this process takes the first item, through `here`
     assert {pid for _, pid in first} - {-1} and os.getpid() not in {pid for _, pid in first}
@@ -172,18 +172,3 @@ def test_one_process_maps_without_a_pool() -> None:
 
     with WorkerPool(1) as pool:
         assert pool.map(_square, [2, 3]) == [(4, os.getpid()), (9, os.getpid())]
-
-
-def _call(f):  # type: ignore[no-untyped-def]
-    return f()
-
-
-def test_forked_workers_get_their_items_without_pickling() -> None:
-    """Each phase forks its workers with the items in their memory: a fitted task or merged
-    observation is not pickled to reach them (a lambda cannot be)."""
-    from polyprobe.runtime.parallel import WorkerPool
-
-    if start_method() != "fork":
-        pytest.skip("workers are spawned here: items are pickled")
-    with WorkerPool(2) as pool:
-        assert pool.map(_call, [lambda: 1, lambda: 2, lambda: 3]) == [1, 2, 3]

@@ -207,27 +207,40 @@ def _run_sharded(
 
 
 class WorkerPool:
-    """This process and up to ``processes - 1`` pool workers for the phases of one build, each
+    """This process and ``processes - 1`` pool workers, kept for the phases of one build, each
     phase a :meth:`map` that starts when the one before it has ended (a build over record
     ranges: observe the ranges, fit the tasks, spool the ranges' candidates, write the tasks;
-    :func:`polyprobe.builders.stream.run_on_ranges`). Every process collects garbage less
-    often meanwhile.
-
-    Each phase forks its own workers (:meth:`map`), so that they start with what the phases
-    before it made (the merged observations, the fits) in their memory instead of receiving
-    it through a pipe: pickling the fitted tasks for a worker took ~0.8 s of a 10 s EWT build,
-    during which the worker waited (see ARCHITECTURE.md, "Measured: record ranges")."""
+    :mod:`polyprobe.builders.record_ranges`). Workers are started as :func:`run_sharded`
+    starts them; leaving the ``with`` block on an error or interrupt kills them, so nothing
+    keeps writing. Every process collects garbage less often meanwhile."""
 
     def __init__(self, processes: int) -> None:
         self.processes = max(1, processes)
+        self._pool: ProcessPoolExecutor | None = None
         self._collections = fewer_collections()
 
     def __enter__(self) -> WorkerPool:
         self._collections.__enter__()
+        if self.processes > 1:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes - 1,
+                mp_context=multiprocessing.get_context(start_method()),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
+            )
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        self._collections.__exit__(exc_type, exc, tb)
+        pool, self._pool = self._pool, None
+        try:
+            if pool is not None and exc_type is None:
+                pool.shutdown(wait=False)
+            elif pool is not None:
+                workers = list((getattr(pool, "_processes", None) or {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                _stop_workers(workers)
+        finally:
+            self._collections.__exit__(exc_type, exc, tb)
 
     def map(
         self,
@@ -241,98 +254,47 @@ class WorkerPool:
         (``size``; ties in item order) to whichever process is free, this one included: it
         takes the first, runs it through ``here`` if given (e.g. with a progress bar, which
         cannot cross processes), then takes the largest left, as long as any is. ``fn`` must
-        be an importable module-level function and the results must pickle; the items reach
-        the workers by fork (or, where workers are spawned, pickled).
+        be an importable module-level function; items and results must pickle.
 
         A failed item stops the phase (nothing more is started); the error of the first
-        failed item in item order is raised as itself once the started items are done. On
-        any error or interrupt the phase's workers are killed, so nothing keeps writing."""
+        failed item in item order is raised as itself once the started items are done."""
         run_here = here or fn
-        workers = min(self.processes, len(items)) - 1
-        if workers < 1:
+        pool = self._pool
+        if pool is None or len(items) <= 1:
             return [run_here(item) for item in items]
-        global _INHERITED
-        method = start_method()
-        if method == "fork":
-            _INHERITED = (fn, items)
-        pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context(method),
-            initializer=_start_worker,
-            initargs=(os.getpid(),),
-        )
-        try:
-            results = _map_on(pool, workers, fn, items, run_here, size, method == "fork")
-        except BaseException:
-            processes = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            _stop_workers(processes)
-            raise
-        finally:
-            _INHERITED = None
-        pool.shutdown(wait=True)
-        return results
+        pending: _Pending[J] = _Pending(size)
+        pending.hand_in(0, list(items))
+        pending.free = self.processes - 1
 
+        def feed_workers() -> None:
+            while future := pending.start_on_worker(lambda item: _submit(pool, fn, item)):
+                future.add_done_callback(item_done)
 
-# The function and items of the phase being mapped, for the workers it forks: they read their
-# items from their copy of this process's memory, sent only an item's index (WorkerPool.map).
-_INHERITED: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
+        def item_done(future: Future[Any]) -> None:
+            pending.worker_done(failed=future.cancelled() or future.exception() is not None)
+            feed_workers()
 
-
-def _run_inherited(index: int) -> Any:
-    """In a forked worker: the phase's function on its item ``index``."""
-    assert _INHERITED is not None, "a phase's items reach only workers forked for it"
-    fn, items = _INHERITED
-    return fn(items[index])
-
-
-def _map_on(
-    pool: ProcessPoolExecutor,
-    workers: int,
-    fn: Callable[[Any], Any],
-    items: Sequence[Any],
-    run_here: Callable[[Any], Any],
-    size: Callable[[Any], int],
-    inherited: bool,
-) -> list[Any]:
-    """:meth:`WorkerPool.map` on ``pool`` (``workers`` processes): the scheduling."""
-    pending: _Pending[Any] = _Pending(lambda entry: size(entry[1]))
-    pending.hand_in(0, list(enumerate(items)))
-    pending.free = workers
-
-    def submit(entry: tuple[int, Any]) -> Future[Any]:
-        index, item = entry
-        return _submit(pool, _run_inherited, index) if inherited else _submit(pool, fn, item)
-
-    def feed_workers() -> None:
-        while future := pending.start_on_worker(submit):
-            future.add_done_callback(item_done)
-
-    def item_done(future: Future[Any]) -> None:
-        pending.worker_done(failed=future.cancelled() or future.exception() is not None)
+        done_here: dict[int, Any] = {}
+        failed_here: dict[int, Exception] = {}
+        taken = pending.take()  # this process's first item: the first of the largest
         feed_workers()
-
-    done_here: dict[int, Any] = {}
-    failed_here: dict[int, Exception] = {}
-    taken = pending.take()  # this process's first item: the first of the largest
-    feed_workers()
-    while taken is not None:
-        key, (_, item) = taken
-        try:
-            done_here[key] = run_here(item)
-        except Exception as exc:  # raised below, if no earlier item failed
-            failed_here[key] = exc
-            with pending.lock:
-                pending.failed = True
-            break
-        taken = pending.take()
-    wait(list(pending.started.values()))
-    results: list[Any] = [None] * len(items)
-    for key in sorted([*done_here, *failed_here, *pending.started]):
-        if key in failed_here:
-            raise failed_here[key]
-        results[key] = done_here[key] if key in done_here else _result(pending.started[key])
-    return results
+        while taken is not None:
+            key, item = taken
+            try:
+                done_here[key] = run_here(item)
+            except Exception as exc:  # raised below, if no earlier item failed
+                failed_here[key] = exc
+                with pending.lock:
+                    pending.failed = True
+                break
+            taken = pending.take()
+        wait(list(pending.started.values()))
+        results: list[Any] = [None] * len(items)
+        for key in sorted([*done_here, *failed_here, *pending.started]):
+            if key in failed_here:
+                raise failed_here[key]
+            results[key] = done_here[key] if key in done_here else _result(pending.started[key])
+        return results
 
 
 def _start_worker(parent: int) -> None:
