@@ -83,7 +83,7 @@ def _spool(tmp_path: Path, rows: list[dict]) -> CandidateSpool:
 
 def _engine_columns(spool: CandidateSpool) -> CandidateColumns:
     """The spool's memory-mapped columns as the variant engine takes them (as
-    ``builders.stream.write_task`` does)."""
+    ``builders.passes.write_task`` does)."""
     arrays = spool.numpy_columns()
     return CandidateColumns(
         label=arrays["label"],

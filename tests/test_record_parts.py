@@ -26,7 +26,7 @@ from polyprobe.loaders.conllu import read_conllu
 from polyprobe.loaders.records import Sentence
 from polyprobe.loaders.sources import discover, read_sources, record_parts, text_size
 from polyprobe.loaders.ud_documents import ud_documents
-from tests.conftest import all_treebanks
+from conftest import all_treebanks
 
 # --------------------------------------------------------------------------------------------
 # helpers

@@ -70,7 +70,7 @@ def choose_split(split: str | None, sources: Sequence[Any]) -> SplitSpec:
 
 @dataclass(frozen=True)
 class TreebankFamily:
-    """The record family of UD builds (see :class:`polyprobe.builders.stream.RecordFamily`):
+    """The record family of UD builds (see :class:`polyprobe.builders.passes.RecordFamily`):
     plain values, so a worker process can receive it."""
 
     sources: tuple[Any, ...]  # TreebankSource
@@ -338,8 +338,8 @@ def profile_ud(
     """Everything a build of these treebanks would derive, without building (``polyprobe
     profile ud``). The output, edited, is a valid ``--profile`` file's ``[language]`` and
     ``[tasks.*]`` content."""
+    from polyprobe.builders.passes import first_pass
     from polyprobe.builders.profile import FeatureCounter
-    from polyprobe.builders.stream import first_pass
 
     opts = BuildOptions.make(
         lang=lang, out=".", tasks=tasks, min_per_class=min_per_class, on_invalid=on_invalid

@@ -122,7 +122,7 @@ class RawDocumentSource:
 
 class SentenceDocuments:
     """The documents of :class:`RawDocumentSource` made from the sentence stream's records
-    of the same reading (a :class:`~polyprobe.builders.stream.Deriver`): a process that runs
+    of the same reading (a :class:`~polyprobe.builders.passes.Deriver`): a process that runs
     sentence and document tasks then reads the input shards' tables and decides every
     sentence's verdict once per pass instead of twice (stop 26: the document stream's own
     readings were ~7 % of a ``build wiki``'s CPU). Each kept sentence carries its
