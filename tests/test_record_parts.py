@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import all_treebanks
 
 from polyprobe.errors import InputError
 from polyprobe.loaders import conllu
@@ -26,7 +27,6 @@ from polyprobe.loaders.conllu import read_conllu
 from polyprobe.loaders.records import Sentence
 from polyprobe.loaders.sources import discover, read_sources, record_parts, text_size
 from polyprobe.loaders.ud_documents import ud_documents
-from conftest import all_treebanks
 
 # --------------------------------------------------------------------------------------------
 # helpers
