@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import UD_CITATION
+from polyprobe.builders.observation_merge import extend_remapped, merge_ids
 from polyprobe.builders.rendering import render, text_hash
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, SplitEstimate, Task
 from polyprobe.errors import UsageError
@@ -254,8 +255,8 @@ class ContextualObservation(Observation):
         self.estimate.merge(later.estimate)
         self.draw.extend(later.draw)
         shift = len(self.val)
-        _extend_remapped(self.val, later.val, _merge_ids(self.value_ids, later.value_ids))
-        _extend_remapped(self.form, later.form, _merge_ids(self.form_ids, later.form_ids))
+        extend_remapped(self.val, later.val, merge_ids(self.value_ids, later.value_ids))
+        extend_remapped(self.form, later.form, merge_ids(self.form_ids, later.form_ids))
         ends = np.frombuffer(later.offsets, dtype=np.int64)[1:] + shift  # [0] is the start
         self.offsets.frombytes(ends.tobytes())
         for mine, theirs in (
@@ -266,21 +267,6 @@ class ContextualObservation(Observation):
             (self.layered, later.layered),
         ):
             mine.update(theirs)
-
-
-def _merge_ids(ids: dict[str, int], later: dict[str, int]) -> np.ndarray:
-    """Add ``later``'s keys that ``ids`` lacks, numbered on in ``later``'s id order (its
-    first-occurrence order), and return the table later id -> merged id."""
-    table = np.empty(len(later), dtype=np.intc)
-    for key, i in later.items():
-        table[i] = ids.setdefault(key, len(ids))
-    return table
-
-
-def _extend_remapped(out: array, ids: array, table: np.ndarray) -> None:
-    """Append ``ids`` (an ``array("i")``) to ``out``, each id replaced by ``table[id]``."""
-    if ids:
-        out.frombytes(table[np.frombuffer(ids, dtype=np.intc)].tobytes())
 
 
 @dataclass(frozen=True)
