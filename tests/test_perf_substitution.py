@@ -32,7 +32,13 @@ from polyprobe.builders.sentence.inventory import (
     form_key,
     regular_case,
 )
-from polyprobe.builders.sentence.odd_man_out import _SPLIT_ORDER, OddManOut, OddManOutFit
+from polyprobe.builders.sentence.odd_man_out import (
+    _SPLIT_ORDER,
+    OddManOut,
+    OddManOutObservation,
+    ReplacementClasses,
+    _first_splits,
+)
 from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.hashing import choice_index, stable_rng
 from polyprobe.loaders.records import Sentence
@@ -154,15 +160,13 @@ def _reference_spelling(ref: ReferenceInventory, key: str) -> str | None:
     return None
 
 
-def _reference_first_split(
-    task: OddManOut, fit: OddManOutFit, sentences: list[Sentence]
-) -> dict[Any, int]:
+def _reference_first_split(task: OddManOut, sentences: list[Sentence]) -> dict[Any, int]:
     first: dict[Any, int] = {}
     lang = task.context.lang
     for sentence in sentences:
         split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
         for tok in sentence.surface_tokens():
-            if len(tok.word_ids) != 1 or tok.upos not in fit.inventory.cell_upos:
+            if len(tok.word_ids) != 1 or tok.upos not in task.options.upos:
                 continue
             word = sentence.word(tok.word_ids[0])
             k = (form_key(word.form, lang), word.upos, feats_key(word.feats))
@@ -172,10 +176,11 @@ def _reference_first_split(
 
 
 def _reference_options(
-    task: OddManOut, fit: OddManOutFit, sentence: Sentence
+    task: OddManOut, fit: ReplacementClasses, sentence: Sentence
 ) -> tuple[int, dict[int, list[str]]]:
-    """Best tier and its (position -> replacements) by the original member loop, or
-    ``(-1, {})`` where the task drops the sentence before tiers."""
+    """Best tier and its (position -> replacements) by the original member loop over the
+    replacement classes and the whole inventory (not the compact fit), or ``(-1, {})`` where
+    the task drops the sentence before tiers."""
     inv = fit.inventory
     lang = task.context.lang
     tokens = sentence.surface_tokens()
@@ -221,20 +226,27 @@ def _reference_options(
 @pytest.mark.parametrize("split", ["random", "ud"])
 def test_odd_man_out_fast_paths(ud_dir: Any, key: str, split: str) -> None:
     """First splits, home-analysis matching and bigram tiers equal the per-token originals:
-    every sentence's chosen tier and replacement pool is the one the member loop finds."""
+    every sentence's chosen tier and replacement pool, found with the compact fit, is the one
+    the member loop finds with the replacement classes and the whole inventory."""
     task = OddManOut(None, dataclasses.replace(context_for(key), split=split))
     sentences = list(read_corpus(key))
     observation = task.observation()
+    assert isinstance(observation, OddManOutObservation)
     for s in sentences:
         observation.observe(s, Shared(s))
     fit = task.fit(observation)
-    assert fit.split_aware is (split == "ud")
-    assert fit.first_split == _reference_first_split(task, fit, sentences)
+    classes = task.classes(observation)
+    assert fit.split_aware is classes.split_aware is (split == "ud")
+    first_split = _first_splits(observation.seen_in_split, task.context.lang)
+    assert first_split == _reference_first_split(task, sentences)
+    assert classes.first_split == (first_split if split == "ud" else {})
+    assert set(fit.classed_home) == set(fit.spellings) == set(classes.class_of)
     for k, (upos, feats) in fit.classed_home.items():
-        assert (upos, feats_key(feats)) == fit.home[k]
+        assert (upos, feats_key(feats)) == classes.home[k]
+        assert fit.spelling(k) == classes.inventory.spelling(k)
     attested: Counter[int] = Counter()
     for s in sentences:
-        best, options = _reference_options(task, fit, s)
+        best, options = _reference_options(task, classes, s)
         cands = task.candidates(s, fit, Shared(s))
         if not options:
             assert cands == []

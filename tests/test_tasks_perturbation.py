@@ -32,7 +32,11 @@ from polyprobe.builders.sentence.coordination_inversion import (
     find_clauses,
 )
 from polyprobe.builders.sentence.inventory import FormInventory, case_shape, feats_key, form_key
-from polyprobe.builders.sentence.odd_man_out import OddManOut, OddManOutFit
+from polyprobe.builders.sentence.odd_man_out import (
+    OddManOut,
+    OddManOutFit,
+    ReplacementClasses,
+)
 from polyprobe.builders.sentence.predicates import clause_type, transitivity
 from polyprobe.builders.sentence.subject_verb_agreement import (
     SubjectVerbAgreement,
@@ -41,7 +45,7 @@ from polyprobe.builders.sentence.subject_verb_agreement import (
     rest_key,
     subject_agreement,
 )
-from polyprobe.builders.task import Candidate, Fit, Shared, Task, TaskContext
+from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task, TaskContext
 from polyprobe.errors import UsageError
 from polyprobe.loaders.conllu import read_conllu
 from polyprobe.loaders.records import Sentence, SurfaceToken
@@ -116,16 +120,21 @@ def context_for(key: str, seed: int = 0) -> TaskContext:
     )
 
 
-def fitted(tasks: Sequence[Task], key: str) -> list[Fit]:
+def observed(tasks: Sequence[Task], key: str) -> list[Observation | None]:
     """Run the first pass for every task over the corpus (one read, one ``Shared`` per
-    sentence for all of them, as the build does) and fit."""
+    sentence for all of them, as the build does)."""
     observations = [t.observation() for t in tasks]
     for s in read_corpus(key):
         shared = Shared(s)
         for o in observations:
             if o is not None:
                 o.observe(s, shared)
-    return [t.fit(o) for t, o in zip(tasks, observations, strict=True)]
+    return observations
+
+
+def fitted(tasks: Sequence[Task], key: str) -> list[Fit]:
+    """The first pass for every task over the corpus (:func:`observed`), then the fits."""
+    return [t.fit(o) for t, o in zip(tasks, observed(tasks, key), strict=True)]
 
 
 def candidates(task: Task, fit: Fit, s: Sentence) -> list[Candidate]:
@@ -133,24 +142,40 @@ def candidates(task: Task, fit: Fit, s: Sentence) -> list[Candidate]:
     return task.candidates(s, fit, Shared(s))
 
 
-@cache
-def prepared(
-    key: str, seed: int = 0
-) -> tuple[
+Prepared = tuple[
     tuple[OddManOut, OddManOutFit],
     tuple[CoordinationInversion, CoordinationInversionFit],
     tuple[SubjectVerbAgreement, SubjectVerbAgreementFit],
-]:
-    """The three tasks, fitted over the corpus, each with its fit."""
+]
+
+
+@cache
+def _prepared(key: str, seed: int) -> tuple[Prepared, ReplacementClasses]:
     context = context_for(key, seed)
     somo = OddManOut(None, context)
     coord = CoordinationInversion(None, context)
     sva = SubjectVerbAgreement(None, context)
-    somo_fit, coord_fit, sva_fit = fitted([somo, coord, sva], key)
+    observations = observed([somo, coord, sva], key)
+    somo_fit, coord_fit, sva_fit = (
+        t.fit(o) for t, o in zip((somo, coord, sva), observations, strict=True)
+    )
     assert isinstance(somo_fit, OddManOutFit)
     assert isinstance(coord_fit, CoordinationInversionFit)
     assert isinstance(sva_fit, SubjectVerbAgreementFit)
-    return (somo, somo_fit), (coord, coord_fit), (sva, sva_fit)
+    classes = somo.classes(observations[0])
+    assert classes.class_of is not somo_fit.class_of and classes.class_of == somo_fit.class_of
+    return ((somo, somo_fit), (coord, coord_fit), (sva, sva_fit)), classes
+
+
+def prepared(key: str, seed: int = 0) -> Prepared:
+    """The three tasks, fitted over the corpus, each with its fit."""
+    return _prepared(key, seed)[0]
+
+
+def somo_classes(key: str, seed: int = 0) -> ReplacementClasses:
+    """The replacement classes behind :func:`prepared`'s ``odd_man_out`` fit (derived again
+    from the same observation: the fit keeps only what the candidate pass reads)."""
+    return _prepared(key, seed)[1]
 
 
 def folder(key: str) -> Path:
@@ -261,7 +286,7 @@ def test_inventory_ranks_bands_spelling(ud_dir: Path) -> None:
 
 def test_odd_man_out_hand_checked(ud_dir: Path) -> None:
     (somo, fit), _, _ = prepared("en")
-    inv = fit.inventory
+    inv = somo_classes("en").inventory
     # EWT marketview-0002 "We've moved on.": We've is a multiword token (we + 've), 'on' ADV,
     # so 'moved' (3, VERB Tense=Past|VerbForm=Part) is the only eligible word. 'seen' (VERB,
     # lemma see) has the same home analysis (6 of its 10 dev/test occurrences; 4 add
@@ -307,7 +332,11 @@ def test_odd_man_out_drops(ud_dir: Path) -> None:
 
 
 def _check_odd_man_out(
-    task: OddManOut, fit: OddManOutFit, s: Sentence, cands: list[Candidate]
+    task: OddManOut,
+    fit: OddManOutFit,
+    classes: ReplacementClasses,
+    s: Sentence,
+    cands: list[Candidate],
 ) -> tuple[str, str]:
     """Exactly one token differs; it is a single-word NOUN/VERB replaced by a member of its own
     class with the same home analysis and band and another lemma; both copies carry the
@@ -325,9 +354,9 @@ def _check_odd_man_out(
     old, new = form_key(a[i], lang), form_key(b[i], lang)
     assert old != new
     word = s.word(tokens[i].word_ids[0])
-    assert fit.home[old] == fit.home[new] == (word.upos, feats_key(word.feats))
-    assert fit.inventory.band(old) == fit.inventory.band(new)
-    assert fit.lemma[new] != form_key(word.lemma, lang)
+    assert classes.home[old] == classes.home[new] == (word.upos, feats_key(word.feats))
+    assert classes.inventory.band(old) == classes.inventory.band(new)
+    assert classes.lemma[new] != form_key(word.lemma, lang)
     assert orig.lexical_key == changed.lexical_key == task.class_id(fit, old)
     assert task.class_id(fit, old) == task.class_id(fit, new)
     skeleton = [
@@ -582,7 +611,7 @@ def test_invariants_on_real_data(key: str) -> None:
             assert cands[0].inputs["sentence"] == render(s.surface_tokens())
             counts[task.name] += 1
             if task is somo:
-                for form in _check_odd_man_out(somo, somo_fit, s, cands):
+                for form in _check_odd_man_out(somo, somo_fit, somo_classes(key), s, cands):
                     forms_keys.setdefault(form, set()).add(cands[0].lexical_key)
             elif task is coord:
                 longer[_check_coordination(coord, s, cands)] += 1
@@ -604,18 +633,23 @@ def test_odd_man_out_classes_partition_and_split_awareness(ud_dir: Path) -> None
     forms first seen in different UD splits, and each sentence replaces a word whose class
     starts in its own split."""
     (somo, fit), _, _ = prepared("en")
+    classes = somo_classes("en")
     seen: set[str] = set()
-    for members in fit.members.values():
+    for members in classes.members.values():
         assert len(members) >= 2 and not (seen & set(members))
         seen |= set(members)
-    assert seen == set(fit.class_of)
+    assert seen == set(classes.class_of) == set(fit.class_of)
+    assert fit.member_set == {c: frozenset(m) for c, m in classes.members.items()}
     ud = OddManOut(None, dataclasses.replace(context_for("en"), split="ud"))
-    (ud_fit,) = fitted([ud], "en")
-    assert isinstance(ud_fit, OddManOutFit)
+    (observation,) = observed([ud], "en")
+    ud_fit, ud_classes = ud.fit(observation), ud.classes(observation)
     assert ud_fit.report["split_aware"] and ud_fit.split_aware
     assert not somo.split_aware and not fit.split_aware
-    for members in ud_fit.members.values():
-        assert len({ud_fit.first_split[(m, *ud_fit.home[m])] for m in members}) == 1
+    assert not classes.first_split and not fit.class_split  # only read when split-aware
+    assert ud_fit.class_split == ud_classes.class_split
+    for class_id, members in ud_classes.members.items():
+        splits = {ud_classes.first_split[(m, *ud_classes.home[m])] for m in members}
+        assert splits == {ud_fit.class_split[class_id]}
     homes: Counter[tuple[str, str]] = Counter()
     for s in read_corpus("en"):
         for c in candidates(ud, ud_fit, s)[:1]:

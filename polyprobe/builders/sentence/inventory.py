@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from polyprobe.builders.rendering import (
     capital_slots,
@@ -520,8 +520,16 @@ class FormInventory:
 # --- substitution ----------------------------------------------------------------------------
 
 
+class Spellings(Protocol):
+    """Where a substitution looks up the usual spelling of a case-folded form: a whole
+    :class:`FormInventory`, or a fit that kept only the spellings of the forms it may replace
+    (``odd_man_out``'s, which pickles to another process without the inventory)."""
+
+    def spelling(self, key: str) -> str | None: ...
+
+
 def regular_case(
-    inventory: FormInventory,
+    spellings: Spellings,
     tokens: Sequence[SurfaceToken],
     i: int,
     lang: str,
@@ -534,9 +542,10 @@ def regular_case(
     A substitution writes the replacement in its usual spelling. If the original were in an
     unusual case (a title-cased headline word, an all-caps shout), the changed copy would differ
     from the original in case as well as in the word: a cue. Such tokens are not replaced.
-    (``slots``, ``key``: the capital slots and the form's key, if the caller has them.)"""
+    (``spellings``: any holder of the usual spellings, at least of token ``i``'s form;
+    ``slots``, ``key``: the capital slots and the form's key, if the caller has them.)"""
     form = tokens[i].form
-    usual = inventory.spelling(form_key(form, lang) if key is None else key)
+    usual = spellings.spelling(form_key(form, lang) if key is None else key)
     if usual is None or form == usual:
         return usual is not None
     if slots is None:

@@ -110,35 +110,69 @@ class OddManOutObservation(Observation):
                 seen |= values
 
 
-@dataclass(frozen=True, kw_only=True)
-class OddManOutFit(Fit):
-    """The replacement classes and what the candidate pass reads of them.
+@dataclass(frozen=True)
+class ReplacementClasses:
+    """The partition of the eligible vocabulary into replacement classes, with what it was
+    derived from (see :class:`OddManOut`): what :meth:`OddManOut.classes` returns, for the fit
+    to compact and for tests and reports to inspect.
 
     ``inventory``: the corpus's form inventory (spellings, bands, bigrams); ``home``: per
     eligible form its home analysis, ``lemma`` its most frequent lemma in it; ``class_of``:
     form -> class id, ``members``: class id -> its forms (sorted); ``class_split``: class id ->
     UD split index of its first occurrence (3 when not split-aware); ``first_split``: (form,
-    UPOS, feats) -> earliest UD split index it occurs in as a single token. For the candidate
-    pass, precomputed: ``member_set`` (class id -> members as a set), ``same_lemma`` ((class
-    id, lemma) -> members with that lemma), ``classed_home`` (classed form -> home analysis with
-    the features as a dict, compared to ``word.feats`` without sorting), and the attested
-    bigrams with a classed form on one side: ``follows`` (left context -> classed forms seen
-    after it), ``precedes`` (right context -> classed forms seen before it), so that the tiers
-    of the candidates are set intersections, not a lookup per class member."""
+    UPOS, feats) -> earliest UD split index it occurs in as a single token (split-aware only,
+    else empty: nothing else reads it); ``report``: the counts behind the classes."""
 
     inventory: FormInventory
+    split_aware: bool
+    home: dict[str, Home]
+    lemma: dict[str, str]
+    class_of: dict[str, str]
+    members: dict[str, tuple[str, ...]]
+    class_split: dict[str, int]
+    first_split: dict[FirstSplitKey, int]
+    report: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class OddManOutFit(Fit):
+    """What the candidate pass reads of the replacement classes, and nothing else.
+
+    Why so little: a build in two processes fits once and pickles the fit to the other
+    process, so every byte of it is paid twice per build (the whole :class:`FormInventory`
+    and the derivation tables pickled to 4.85 MB on all of EWT; this is a fraction of that).
+    What the derivation needs (home analyses, lemmas, bands, first splits) stays in
+    :class:`ReplacementClasses`.
+
+    ``cell_upos``: the replaced word classes; ``spellings``: classed form -> its usual
+    spelling (only classed forms are ever replaced or replacements; a lowercase spelling is
+    the key object itself, so a pickle writes it once), read through :meth:`spelling` (the
+    :class:`~polyprobe.builders.sentence.inventory.Spellings` that :func:`regular_case`
+    asks); ``class_of``: classed form -> class id (the lexical key); ``class_split``: class id
+    -> UD split index of its first occurrence (split-aware only, else empty);
+    ``member_set``: class id -> its members; ``same_lemma``: (class id, lemma) -> the members
+    with that lemma (removed from the replacements of a word of that lemma);
+    ``classed_home``: classed form -> home analysis with the features as a dict (compared to
+    ``word.feats`` without sorting; one shared object per analysis, written once by a
+    pickle); and the attested bigrams with a classed form on one side: ``follows`` (left
+    context -> classed forms seen after it), ``precedes`` (right context -> classed forms
+    seen before it), so that the tiers of the candidates are set intersections, not a lookup
+    per class member."""
+
     split_aware: bool = False
-    home: dict[str, Home] = field(default_factory=dict)
-    lemma: dict[str, str] = field(default_factory=dict)
+    cell_upos: frozenset[str] = frozenset()
+    spellings: dict[str, str] = field(default_factory=dict)
     class_of: dict[str, str] = field(default_factory=dict)
-    members: dict[str, tuple[str, ...]] = field(default_factory=dict)
     class_split: dict[str, int] = field(default_factory=dict)
-    first_split: dict[FirstSplitKey, int] = field(default_factory=dict)
     member_set: dict[str, frozenset[str]] = field(default_factory=dict)
     same_lemma: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     classed_home: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
     follows: dict[str, frozenset[str]] = field(default_factory=dict)
     precedes: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def spelling(self, key: str) -> str | None:
+        """The usual spelling of a classed form (``None`` for any other form)."""
+        return self.spellings.get(key)
 
 
 class OddManOut(Task[Sentence]):
@@ -239,7 +273,7 @@ class OddManOut(Task[Sentence]):
     def observation(self) -> OddManOutObservation:
         return OddManOutObservation(self.context, self.options.upos)
 
-    def fit(self, observation: Observation | None) -> OddManOutFit:
+    def classes(self, observation: Observation | None) -> ReplacementClasses:
         """Home analyses, frequency bands and replacement classes (see the class docstring)."""
         assert isinstance(observation, OddManOutObservation)
         inv = observation.inventory
@@ -248,12 +282,11 @@ class OddManOut(Task[Sentence]):
         lemma_of: dict[str, str] = {}
         class_of: dict[str, str] = {}
         members_of: dict[str, tuple[str, ...]] = {}
-        member_set: dict[str, frozenset[str]] = {}
-        same_lemma: dict[tuple[str, str], frozenset[str]] = {}
-        classed_home: dict[str, tuple[str, dict[str, str]]] = {}
         class_split: dict[str, int] = {}
-        first_split = _first_splits(observation.seen_in_split, self.context.lang)
         split_aware = self.split_aware
+        first_split = (
+            _first_splits(observation.seen_in_split, self.context.lang) if split_aware else {}
+        )
         # form -> (UPOS, feats) analyses -> count, and per analysis the lemma counts. Plain
         # dicts in any order: every choice below is a min/sort over a total order.
         analyses: dict[str, dict[Home, int]] = {}
@@ -306,19 +339,11 @@ class OddManOut(Task[Sentence]):
                 where = f"|{_SPLIT_NAMES[split]}" if split_aware else ""
                 class_id = lexical_key(f"{upos}|{feats_string(feats)}|b{band}|{shape}{where}|{c}")
                 members_of[class_id] = members
-                member_set[class_id] = frozenset(members)
-                by_lemma: dict[str, list[str]] = {}
-                for k in members:
-                    by_lemma.setdefault(lemma_of[k], []).append(k)
-                for lemma, group in by_lemma.items():
-                    same_lemma[(class_id, lemma)] = frozenset(group)
                 class_split[class_id] = split
                 for k in members:
                     class_of[k] = class_id
-                    classed_home[k] = (upos, dict(feats))
                 classes_per_upos[upos] += 1
                 forms_in_classes[upos] += len(members)
-        follows, precedes = _classed_neighbours(inv.bigrams or set(), class_of)
         sizes = [len(m) for m in members_of.values()]
         report = {
             "upos": list(self.options.upos),
@@ -336,9 +361,7 @@ class OddManOut(Task[Sentence]):
             "singleton_pools": singletons,
             "bigram_types": len(inv.bigrams or ()),
         }
-        return OddManOutFit(
-            label_names=LABELS,
-            report=report,
+        return ReplacementClasses(
             inventory=inv,
             split_aware=split_aware,
             home=home_of,
@@ -347,6 +370,44 @@ class OddManOut(Task[Sentence]):
             members=members_of,
             class_split=class_split,
             first_split=first_split,
+            report=report,
+        )
+
+    def fit(self, observation: Observation | None) -> OddManOutFit:
+        """The replacement classes (:meth:`classes`), kept only as the candidate pass reads
+        them (see :class:`OddManOutFit`)."""
+        classes = self.classes(observation)
+        inv = classes.inventory
+        member_set: dict[str, frozenset[str]] = {}
+        same_lemma: dict[tuple[str, str], frozenset[str]] = {}
+        classed_home: dict[str, tuple[str, dict[str, str]]] = {}
+        spellings: dict[str, str] = {}
+        shared_home: dict[Home, tuple[str, dict[str, str]]] = {}  # one object per analysis
+        home_of, lemma_of = classes.home, classes.lemma
+        for class_id, members in classes.members.items():
+            member_set[class_id] = frozenset(members)
+            by_lemma: dict[str, list[str]] = {}
+            for k in members:
+                by_lemma.setdefault(lemma_of[k], []).append(k)
+                home = home_of[k]
+                analysis = shared_home.get(home)
+                if analysis is None:
+                    analysis = shared_home[home] = (home[0], dict(home[1]))
+                classed_home[k] = analysis
+                usual = inv.spelling(k)
+                assert usual is not None
+                spellings[k] = k if usual == k else usual
+            for lemma, group in by_lemma.items():
+                same_lemma[(class_id, lemma)] = frozenset(group)
+        follows, precedes = _classed_neighbours(inv.bigrams or set(), classes.class_of)
+        return OddManOutFit(
+            label_names=LABELS,
+            report=classes.report,
+            split_aware=classes.split_aware,
+            cell_upos=inv.cell_upos,
+            spellings=spellings,
+            class_of=classes.class_of,
+            class_split=classes.class_split if classes.split_aware else {},
             member_set=member_set,
             same_lemma=same_lemma,
             classed_home=classed_home,
@@ -380,10 +441,9 @@ class OddManOut(Task[Sentence]):
     # --- candidates ---------------------------------------------------------------------------
     def candidates(self, sentence: Sentence, fit: Fit, shared: Shared) -> list[Candidate]:
         assert isinstance(fit, OddManOutFit)
-        inv = fit.inventory
         lang = self.context.lang
         tokens = sentence.surface_tokens()
-        upos = inv.cell_upos  # frozenset(options.upos)
+        upos = fit.cell_upos  # frozenset(options.upos)
         singles = [i for i, t in enumerate(tokens) if t.upos in upos and len(t.word_ids) == 1]
         if not singles:
             return self.drop("no NOUN/VERB outside multiword tokens")
@@ -403,7 +463,7 @@ class OddManOut(Task[Sentence]):
         if not classed:
             return self.drop("no NOUN/VERB with a replacement class")
         slots = capital_slots(tokens)
-        regular = [i for i in classed if regular_case(inv, tokens, i, lang, slots, keys[i])]
+        regular = [i for i in classed if regular_case(fit, tokens, i, lang, slots, keys[i])]
         if not regular:
             return self.drop("NOUN/VERB only in unusual case")
         class_of = fit.class_of
@@ -461,8 +521,7 @@ class OddManOut(Task[Sentence]):
         i = positions[choice_index(rng, len(positions))]
         pool = sorted(options[i])
         r = pool[choice_index(rng, len(pool))]
-        spelling = inv.spelling(r)
-        assert spelling is not None
+        spelling = fit.spellings[r]
         changed = substitute(tokens, i, spelling, self.context, slots)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
@@ -488,9 +547,9 @@ class OddManOut(Task[Sentence]):
 
     # --- introspection (tests, reports) ----------------------------------------------------
     def replacement_class(self, fit: OddManOutFit, form: str) -> tuple[str, ...]:
-        """The members of a form's replacement class (empty if it has none)."""
+        """The members of a form's replacement class, sorted (empty if it has none)."""
         class_id = fit.class_of.get(form_key(form, self.context.lang))
-        return fit.members.get(class_id, ()) if class_id else ()
+        return tuple(sorted(fit.member_set[class_id])) if class_id else ()
 
     def class_id(self, fit: OddManOutFit, form: str) -> str | None:
         return fit.class_of.get(form_key(form, self.context.lang))
@@ -516,19 +575,24 @@ def _first_splits(seen_in_split: dict[int, set[Single]], lang: str) -> dict[Firs
 
 
 def _classed_neighbours(
-    bigrams: set[tuple[str, str]], classed: dict[str, str]
+    bigrams: set[tuple[str, str]], classed: Iterable[str]
 ) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
     """From the attested bigrams, per left form the classed forms seen right after it, and
     per right form the classed forms seen right before it (only classed forms are ever
     replacements, so only they are kept). Keys sorted: the bigrams are a set, whose
-    iteration order depends on string hashing and on the order it was filled in."""
+    iteration order depends on string hashing and on the order it was filled in. The
+    classed forms kept are the objects of ``classed``, not the bigrams' equal strings (which
+    may come from another process), so a pickle of the fit writes each form once."""
+    canonical = {k: k for k in classed}
     follows: defaultdict[str, set[str]] = defaultdict(set)
     precedes: defaultdict[str, set[str]] = defaultdict(set)
     for left, right in bigrams:
-        if right in classed:
-            follows[left].add(right)
-        if left in classed:
-            precedes[right].add(left)
+        form = canonical.get(right)
+        if form is not None:
+            follows[left].add(form)
+        form = canonical.get(left)
+        if form is not None:
+            precedes[right].add(form)
     return (
         {k: frozenset(follows[k]) for k in sorted(follows)},
         {k: frozenset(precedes[k]) for k in sorted(precedes)},
