@@ -241,6 +241,8 @@ def test_odd_man_out_fast_paths(ud_dir: Any, key: str, split: str) -> None:
     assert first_split == _reference_first_split(task, sentences)
     assert classes.first_split == (first_split if split == "ud" else {})
     assert set(fit.classed_home) == set(fit.spellings) == set(classes.class_of)
+    lemma_of = {k: lemma for lemma, forms in fit.of_lemma.items() for k in forms}
+    assert lemma_of == {k: classes.lemma[k] for k in classes.class_of}
     for k, (upos, feats) in fit.classed_home.items():
         assert (upos, feats_key(feats)) == classes.home[k]
         assert fit.spelling(k) == classes.inventory.spelling(k)

@@ -150,8 +150,10 @@ class OddManOutFit(Fit):
     :class:`~polyprobe.builders.sentence.inventory.Spellings` that :func:`regular_case`
     asks); ``class_of``: classed form -> class id (the lexical key); ``class_split``: class id
     -> UD split index of its first occurrence (split-aware only, else empty);
-    ``member_set``: class id -> its members; ``same_lemma``: (class id, lemma) -> the members
-    with that lemma (removed from the replacements of a word of that lemma);
+    ``member_set``: class id -> its members; ``of_lemma``: lemma -> the classed forms whose
+    home lemma it is (removed from the replacements of a word of that lemma: a difference
+    with the class; keyed by lemma alone, not by (class, lemma), since nearly every lemma
+    has one form per class);
     ``classed_home``: classed form -> home analysis with the features as a dict (compared to
     ``word.feats`` without sorting; one shared object per analysis, written once by a
     pickle); and the attested bigrams with a classed form on one side: ``follows`` (left
@@ -165,7 +167,7 @@ class OddManOutFit(Fit):
     class_of: dict[str, str] = field(default_factory=dict)
     class_split: dict[str, int] = field(default_factory=dict)
     member_set: dict[str, frozenset[str]] = field(default_factory=dict)
-    same_lemma: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    of_lemma: dict[str, frozenset[str]] = field(default_factory=dict)
     classed_home: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
     follows: dict[str, frozenset[str]] = field(default_factory=dict)
     precedes: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -379,16 +381,15 @@ class OddManOut(Task[Sentence]):
         classes = self.classes(observation)
         inv = classes.inventory
         member_set: dict[str, frozenset[str]] = {}
-        same_lemma: dict[tuple[str, str], frozenset[str]] = {}
+        of_lemma: dict[str, list[str]] = {}
         classed_home: dict[str, tuple[str, dict[str, str]]] = {}
         spellings: dict[str, str] = {}
         shared_home: dict[Home, tuple[str, dict[str, str]]] = {}  # one object per analysis
         home_of, lemma_of = classes.home, classes.lemma
         for class_id, members in classes.members.items():
             member_set[class_id] = frozenset(members)
-            by_lemma: dict[str, list[str]] = {}
             for k in members:
-                by_lemma.setdefault(lemma_of[k], []).append(k)
+                of_lemma.setdefault(lemma_of[k], []).append(k)
                 home = home_of[k]
                 analysis = shared_home.get(home)
                 if analysis is None:
@@ -397,8 +398,6 @@ class OddManOut(Task[Sentence]):
                 usual = inv.spelling(k)
                 assert usual is not None
                 spellings[k] = k if usual == k else usual
-            for lemma, group in by_lemma.items():
-                same_lemma[(class_id, lemma)] = frozenset(group)
         follows, precedes = _classed_neighbours(inv.bigrams or set(), classes.class_of)
         return OddManOutFit(
             label_names=LABELS,
@@ -409,7 +408,7 @@ class OddManOut(Task[Sentence]):
             class_of=classes.class_of,
             class_split=classes.class_split if classes.split_aware else {},
             member_set=member_set,
-            same_lemma=same_lemma,
+            of_lemma={lemma: frozenset(forms) for lemma, forms in of_lemma.items()},
             classed_home=classed_home,
             follows=follows,
             precedes=precedes,
@@ -477,7 +476,7 @@ class OddManOut(Task[Sentence]):
                 return self.drop("every NOUN/VERB class seen in an earlier split")
         best = -1
         options: dict[int, frozenset[str]] = {}
-        member_set, same_lemma = fit.member_set, fit.same_lemma
+        member_set, of_lemma = fit.member_set, fit.of_lemma
         follows, precedes = fit.follows, fit.precedes
         last = len(tokens) - 1
         for i in regular:
@@ -490,7 +489,7 @@ class OddManOut(Task[Sentence]):
             # tier is "both" if the two sets meet, else "one" if either is non-empty, else
             # "neither" (all eligible members). Most sentences reach "both", after which a
             # position only needs its "both" set.
-            drop = same_lemma.get((class_id, lemma))
+            drop = of_lemma.get(lemma)
             members = member_set[class_id]
             eligible = members.difference(drop, (own,)) if drop else members.difference((own,))
             if not eligible:
