@@ -18,9 +18,10 @@ other than the probed property, so they are answered once, here, from the corpus
 Everything is keyed by :func:`form_key` (the language-aware lowercasing of the first letter,
 then :func:`polyprobe.hashing.lexical_key`), so sentence-initial *Dogs* and *dogs* are one form,
 and so are Turkish *İçeride* and *içeride* (plain case-folding turns ``İ`` into ``i`` + U+0307).
-The inventory is filled by the tasks' observations (the build's first pass), handed to their
-fits and read by ``candidates``; it holds no per-sentence state, so memory grows with the
-vocabulary, not with the corpus.
+The inventory is filled by the tasks' observations (the build's first pass) and read when they
+fit; a fit keeps what its ``candidates`` read of it (the inventory itself, or only the spellings
+it will write: any :class:`Spellings` serves :func:`regular_case`). It holds no per-sentence
+state, so memory grows with the vocabulary, not with the corpus.
 """
 
 from __future__ import annotations
