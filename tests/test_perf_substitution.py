@@ -176,12 +176,12 @@ def _reference_first_split(task: OddManOut, sentences: list[Sentence]) -> dict[A
 
 
 def _reference_options(
-    task: OddManOut, fit: ReplacementClasses, sentence: Sentence
+    task: OddManOut, classes: ReplacementClasses, sentence: Sentence
 ) -> tuple[int, dict[int, list[str]]]:
     """Best tier and its (position -> replacements) by the original member loop over the
     replacement classes and the whole inventory (not the compact fit), or ``(-1, {})`` where
     the task drops the sentence before tiers."""
-    inv = fit.inventory
+    inv = classes.inventory
     lang = task.context.lang
     tokens = sentence.surface_tokens()
     keys = [form_key(t.form, lang) for t in tokens]
@@ -191,13 +191,13 @@ def _reference_options(
     for i in singles:
         word = sentence.word(tokens[i].word_ids[0])
         key = keys[i]
-        if key in fit.class_of and fit.home[key] == (word.upos, feats_key(word.feats)):
+        if key in classes.class_of and classes.home[key] == (word.upos, feats_key(word.feats)):
             classed.append(i)
     slots = capital_slots(tokens)
     regular = [i for i in classed if regular_case(inv, tokens, i, lang, slots)]
-    if fit.split_aware:
+    if classes.split_aware:
         split = _SPLIT_ORDER.get(sentence.source.split or "", 3)
-        regular = [i for i in regular if fit.class_split[fit.class_of[keys[i]]] == split]
+        regular = [i for i in regular if classes.class_split[classes.class_of[keys[i]]] == split]
     best = -1
     options: dict[int, list[str]] = {}
     bigrams = inv.bigrams or set()
@@ -207,8 +207,8 @@ def _reference_options(
         right = keys[i + 1] if i + 1 < len(tokens) else EOS
         own = keys[i]
         tiered: dict[int, list[str]] = {}
-        for r in fit.members[fit.class_of[own]]:
-            if r == own or fit.lemma[r] == lemma:
+        for r in classes.members[classes.class_of[own]]:
+            if r == own or classes.lemma[r] == lemma:
                 continue
             tier = ((left, r) in bigrams) + ((r, right) in bigrams)
             tiered.setdefault(tier, []).append(r)
