@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import pickle
 import subprocess
 import sys
 from collections import Counter
@@ -660,6 +661,28 @@ def test_odd_man_out_classes_partition_and_split_awareness(ud_dir: Path) -> None
     # in an earlier split" rule.
     assert homes[("dev", "dev")] > 500 and homes[("test", "test")] > 300
     assert ud.drops["every NOUN/VERB class seen in an earlier split"] > 100
+
+
+def test_odd_man_out_fit_is_compact(ud_dir: Path) -> None:
+    """The fit holds what the candidate pass reads and no more (it is pickled to the other
+    process of a two-process build): no form inventory, only classed forms' spellings, one
+    home-analysis object per analysis; the fit as a worker loads it makes the same
+    candidates as the fit itself, for every sentence."""
+    (somo, fit), _, _ = prepared("en")
+    classes = somo_classes("en")
+    held = [getattr(fit, f.name) for f in dataclasses.fields(fit)]
+    assert not any(isinstance(value, FormInventory) for value in held)
+    assert fit.spellings == {k: classes.inventory.spelling(k) for k in classes.class_of}
+    homes = {classes.home[k] for k in classes.class_of}
+    assert len({id(analysis) for analysis in fit.classed_home.values()}) == len(homes)
+    loaded = pickle.loads(pickle.dumps(fit, protocol=pickle.HIGHEST_PROTOCOL))
+    assert loaded == fit
+    count = 0
+    for s in read_corpus("en"):
+        cands = candidates(somo, fit, s)
+        assert candidates(somo, loaded, s) == cands
+        count += bool(cands)
+    assert count > 500
 
 
 def test_seed_changes_choices(ud_dir: Path) -> None:
