@@ -2,14 +2,15 @@
 observation (pickled in a worker, loaded by the parent to merge), the merged observation (sent
 to whichever process fits it) and the fit (sent back, and to every process that makes
 candidates): pickled megabytes and the CPU milliseconds of one dump and one load (best of
-three), the parts of 50 kB or more of each (what its pickle carries) listed apart.
+``--repeat``, 3 by default); the parts of 50 kB or more of what each pickle carries are
+listed apart.
 
 The records are cut into ``--parts`` ranges at document starts, as ``builders.stream`` cuts
 them; document tasks see the documents derived from each range. Use it to find what to slim
 (a fit should carry only what the candidate pass reads) and to show a change's effect.
 
 Run: ``python bench/shipped_sizes.py [--data ../shared/data] [--treebank UD_English-EWT]
-[--tasks a,b] [--parts 2]``.
+[--tasks a,b] [--parts 2] [--repeat 3]``.
 """
 
 from __future__ import annotations
@@ -45,10 +46,10 @@ def cuts(records: Sequence[Any], parts: int) -> list[int]:
     return [0, *out, len(records)]
 
 
-def cost(value: Any) -> tuple[int, float, float]:
-    """Pickled bytes, dump and load CPU seconds (best of three)."""
+def cost(value: Any, repeat: int) -> tuple[int, float, float]:
+    """Pickled bytes, dump and load CPU seconds (best of ``repeat``)."""
     dump = load = float("inf")
-    for _ in range(3):
+    for _ in range(repeat):
         start = time.process_time()
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         dump = min(dump, time.process_time() - start)
@@ -58,8 +59,8 @@ def cost(value: Any) -> tuple[int, float, float]:
     return len(data), dump, load
 
 
-def show(label: str, value: Any) -> None:
-    size, dump, load = cost(value)
+def show(label: str, value: Any, repeat: int) -> None:
+    size, dump, load = cost(value, repeat)
     print(
         f"  {label:28s} {size / 1e6:7.3f} MB  dump {dump * 1e3:6.1f} ms  load {load * 1e3:6.1f} ms"
     )
@@ -81,6 +82,7 @@ def main() -> None:
     ap = treebank_arguments()
     ap.add_argument("--tasks", help="comma-separated task names (default: every observing task)")
     ap.add_argument("--parts", type=int, default=2, help="record ranges (default 2)")
+    ap.add_argument("--repeat", type=int, default=3, help="timings per value, best kept")
     args = ap.parse_args()
     folder = args.data / "ud" / args.treebank
     treebanks = discover(sorted(folder.glob("*.conllu*")))
@@ -117,12 +119,12 @@ def main() -> None:
         print(name)
         observations = [observed(task, part) for part in parts]
         for i, observation in enumerate(observations):
-            show(f"observation of range {i + 1}", observation)
+            show(f"observation of range {i + 1}", observation, args.repeat)
         first, *rest = [pickle.loads(pickle.dumps(o)) for o in observations]
         for later in rest:
             first.merge(later)
-        show("merged observation", first)
-        show("fit", task.fit(first))
+        show("merged observation", first, args.repeat)
+        show("fit", task.fit(first), args.repeat)
 
 
 if __name__ == "__main__":

@@ -183,7 +183,8 @@ class WordContentObservation(Observation):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.estimate = state["estimate"]
-        self.ids = {key: ident for ident, key in enumerate(state["keys"])}
+        keys = state["keys"]
+        self.ids = dict(zip(keys, range(len(keys)), strict=True))
         self.form_ids = {}
         self.tok = _widened(state["tok"])
         self.lengths = _widened(state["lengths"])
