@@ -27,7 +27,7 @@ from polyprobe.builders.sentence.odd_man_out import OddManOut
 from polyprobe.builders.sentence.subject_verb_agreement import VERBAL_UPOS, SubjectVerbAgreement
 from polyprobe.builders.sentence.top_dependencies import TopDependencies, root_sequence
 from polyprobe.builders.sentence.tree_depth import TreeDepth
-from polyprobe.builders.sentence.word_content import WordContent, _narrowest, _widened
+from polyprobe.builders.sentence.word_content import WordContent
 from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import Observation, Shared, Task, TaskContext
 from polyprobe.hashing import lexical_key
@@ -173,19 +173,6 @@ def test_form_inventory_read_before_merge(dev: list[Sentence]) -> None:
         observe(FormInventory(CONTEXT, ("NOUN", "VERB"), bigrams=True), dev[:cut]).merge(later)
     with pytest.raises(ValueError, match="different settings"):
         FormInventory(CONTEXT, ("NOUN",)).merge(FormInventory(CONTEXT, ("VERB",)))
-
-
-@pytest.mark.parametrize(
-    ("values", "code"),
-    [([], "i"), ([0, 255], "B"), ([0, 256], "H"), ([65535, 3], "H"), ([65536, 0], "i")],
-)
-def test_word_content_arrays_pickle_narrow(values: list[int], code: str) -> None:
-    """word_content's id arrays travel in the narrowest unsigned type that holds every value
-    (an id of 256 must not wrap to 0 in a byte) and come back as int32 with the same values."""
-    narrow = _narrowest(array("i", values))
-    assert narrow.typecode == code and list(narrow) == values
-    wide = _widened(pickle.loads(pickle.dumps(narrow)))
-    assert wide.typecode == "i" and list(wide) == values
 
 
 def test_renumbered_ids_follow_first_occurrence(dev: list[Sentence]) -> None:

@@ -116,24 +116,6 @@ class WordContentOptions:
             set_(self, "targets", tuple(self.targets))
 
 
-def _narrowest(values: array) -> array:
-    """``values`` (non-negative ints) as an array of the narrowest unsigned type that holds
-    them (``B``, ``H``, else ``values`` itself): a copy only for pickling."""
-    if not values:
-        return values
-    ints = np.frombuffer(values, dtype=np.int32)
-    top = int(ints.max())
-    code = "B" if top < 1 << 8 else "H" if top < 1 << 16 else None
-    return values if code is None else array(code, ints.astype(code).tobytes())
-
-
-def _widened(values: array) -> array:
-    """The ``int32`` array (``i``) that :func:`_narrowest` narrowed, to append to again."""
-    if values.typecode == "i":
-        return values
-    return array("i", np.frombuffer(values, dtype=values.typecode).astype(np.int32).tobytes())
-
-
 def _iterable(value: Any) -> bool:
     try:
         iter(value)
@@ -170,15 +152,15 @@ class WordContentObservation(Observation):
 
     def __getstate__(self) -> dict[str, Any]:
         """What a pickle (a range's observation sent to the merging process) carries: the
-        keys in id order (a key's id is its position), the arrays in the narrowest unsigned
-        type that holds their values, the estimate. Not ``form_ids``: a memo of
-        :func:`lexical_key` per surface form, which :meth:`observe` refills on demand."""
+        keys in id order (a key's id is its position), the arrays and the estimate. Not
+        ``form_ids``: a memo of :func:`lexical_key` per surface form, which :meth:`observe`
+        refills on demand."""
         return {
             "estimate": self.estimate,
             "keys": tuple(self.ids),
-            "tok": _narrowest(self.tok),
-            "lengths": _narrowest(self.lengths),
-            "noun_tok": _narrowest(self.noun_tok),
+            "tok": self.tok,
+            "lengths": self.lengths,
+            "noun_tok": self.noun_tok,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -186,9 +168,9 @@ class WordContentObservation(Observation):
         keys = state["keys"]
         self.ids = dict(zip(keys, range(len(keys)), strict=True))
         self.form_ids = {}
-        self.tok = _widened(state["tok"])
-        self.lengths = _widened(state["lengths"])
-        self.noun_tok = _widened(state["noun_tok"])
+        self.tok = state["tok"]
+        self.lengths = state["lengths"]
+        self.noun_tok = state["noun_tok"]
 
     def observe(self, sentence: Sentence, shared: Shared) -> None:
         source = sentence.source
