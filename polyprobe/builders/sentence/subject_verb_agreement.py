@@ -419,23 +419,54 @@ def choose_layers(derived: Mapping[str, str], forced: Mapping[str, str]) -> dict
     return dict(sorted(chosen.items()))
 
 
+@dataclass(frozen=True)
+class TreebankSpellings:
+    """Every answer :meth:`FormInventory.spelling` gives, without the inventory: ``plain``,
+    the form keys usually written as the key itself (most of them), and ``respelled``, the
+    others with their usual spelling (*Tom*, *ICU*); any other key was never seen (``None``).
+
+    Why every key and not only the verbs': the candidate pass asks for the spelling of the
+    agreeing word's form (:func:`regular_case`), a word of the sentence at hand whose UPOS it
+    does not check (a finite ``aux`` may carry any tag), and the answer (a spelling, or
+    ``None``: dropped as "unusual case") decides the drop reason the report counts. Why not
+    the inventory: its counts, cells and UPOS tables are 7 times the size of these answers,
+    and the fit is shipped to every process that makes candidates."""
+
+    plain: frozenset[str] = frozenset()
+    respelled: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, inventory: FormInventory) -> TreebankSpellings:
+        """The spellings of every form key ``inventory`` counted (no other key has one)."""
+        spelled = {key: inventory.spelling(key) for key in inventory.form_counts}
+        return cls(
+            frozenset(key for key, usual in spelled.items() if usual == key),
+            {key: usual for key, usual in spelled.items() if usual is not None and usual != key},
+        )
+
+    def spelling(self, key: str) -> str | None:
+        """:meth:`FormInventory.spelling` of the inventory this was made of."""
+        return key if key in self.plain else self.respelled.get(key)
+
+
+Paradigms = dict[tuple[str, str, str, FeatsKey], dict[str, frozenset[Agreement]]]
+
+
 @dataclass(frozen=True, kw_only=True)
 class SubjectVerbAgreementFit(Fit):
-    """What the candidate pass reads: the inventory (spellings, the NOUN test), whether
+    """What the candidate pass reads, and nothing else (the fit is shipped to every process
+    that makes candidates): the treebank's spellings (:class:`TreebankSpellings`), whether
     number counts (``number_agreement``: forced by the profile or derived), the layer that
     indexes the subject per clause type (``subject_layers``, ``*`` for any other type), the
-    treebank's paradigms per chosen layer (``(layer, lemma, UPOS, other features) -> form ->
-    (person, number) analyses``), every form's analyses across finite cells (``(layer, lemma,
-    form) -> analyses``: syncretism across tenses and moods) and the UniMorph lexicon, if any
-    (verbal entries per lemma key, the form keys seen as nouns, a spelling per form key)."""
+    treebank forms a cell can offer (``paradigms``: see :func:`offered_forms`) and the
+    UniMorph lexicon, if any (verbal entries per lemma key; ``unimorph_nouns``: its verb forms
+    that are nouns, by a noun entry or a NOUN tag in the treebank; ``unimorph_spelling``: the
+    spellings that differ from their form key)."""
 
-    inventory: FormInventory
+    spellings: TreebankSpellings
     number_agreement: bool = False
     subject_layers: dict[str, str] = field(default_factory=lambda: {ANY_TYPE: PLAIN_LAYER})
-    paradigms: dict[tuple[str, str, str, FeatsKey], dict[str, set[Agreement]]] = field(
-        default_factory=dict
-    )
-    analyses: dict[tuple[str, str, str], set[Agreement]] = field(default_factory=dict)
+    paradigms: Paradigms = field(default_factory=dict)
     unimorph: dict[str, list[UniMorphVerb]] = field(default_factory=dict)
     unimorph_nouns: frozenset[str] = frozenset()
     unimorph_spelling: dict[str, str] = field(default_factory=dict)
@@ -551,12 +582,15 @@ class SubjectVerbAgreement(Task[Sentence]):
         share = agree / total if total else None
         derived = share is not None and share >= o.number_agreement_threshold
         number = derived if o.number_agreement is None else o.number_agreement
+        inventory = observation.inventory
         paradigms: dict[tuple[str, str, str, FeatsKey], dict[str, set[Agreement]]] = {}
         analyses: dict[tuple[str, str, str], set[Agreement]] = {}
+        unique: dict[Agreement, Agreement] = {}  # one tuple per analysis: pickled once
         for layer in sorted(set(layers.values())):
-            for (lemma, upos, feats), forms in observation.inventory.cells.items():
+            for (lemma, upos, feats), forms in inventory.cells.items():
                 feats_dict = dict(feats)
                 analysis = agreement(feats_dict, layer)
+                analysis = unique.setdefault(analysis, analysis)
                 cell = paradigms.setdefault((layer, lemma, upos, rest_key(feats_dict, layer)), {})
                 for form in forms:
                     cell.setdefault(form, set()).add(analysis)
@@ -601,16 +635,24 @@ class SubjectVerbAgreement(Task[Sentence]):
             # File names and checksums, not paths: the card must not carry local directories
             # (the lexicon is an input, given again with the option when rebuilding).
             report["unimorph_lexicon"] = lexicon.report
-            verbs, nouns, spellings = lexicon.verbs, lexicon.nouns, lexicon.spelling
+            verbs = lexicon.verbs
+            # The candidate pass asks these only of the lexicon's verb forms (and spells a
+            # form as its key when the lexicon has no other spelling).
+            offered = {entry[0] for entries in verbs.values() for entry in entries}
+            nouns = frozenset(
+                form for form in offered if form in lexicon.nouns or inventory.seen_as(form, "NOUN")
+            )
+            spellings = {
+                form: written for form, written in lexicon.spelling.items() if written != form
+            }
         return SubjectVerbAgreementFit(
             label_names=LABELS,
             report=report,
             notes=layer_notes(layers, evidence),
-            inventory=observation.inventory,
+            spellings=TreebankSpellings.of(inventory),
             number_agreement=number,
             subject_layers=layers,
-            paradigms=paradigms,
-            analyses=analyses,
+            paradigms=offered_forms(paradigms, analyses, inventory),
             unimorph=verbs,
             unimorph_nouns=nouns,
             unimorph_spelling=spellings,
@@ -662,16 +704,14 @@ class SubjectVerbAgreement(Task[Sentence]):
         lemma = form_key(carrier.lemma, lang)
         out: dict[str, str] = {}
         number = fit.number_agreement
-        inventory = fit.inventory
-        fit_analyses = fit.analyses
         paradigm = fit.paradigms.get((layer, lemma, carrier.upos, rest_key(carrier.feats, layer)))
         for form, analyses in (paradigm or {}).items():
-            if form == own or inventory.seen_as(form, "NOUN"):
+            if form == own:
                 continue
+            # ``analyses``: the form's analyses in every cell of the lemma, so a form that
+            # agrees in another tense/mood is not offered (de 'habe': Ind 1sg and Sub 3sg).
             if any(compatible(subj, a, number) for a in analyses):
                 continue
-            if any(compatible(subj, a, number) for a in fit_analyses.get((layer, lemma, form), ())):
-                continue  # agrees in another tense/mood (de 'habe': Ind 1sg and Sub 3sg)
             out[form] = "treebank"
         entries = fit.unimorph.get(lemma) if layer in DEFAULT_LAYERS else None
         if entries:
@@ -692,8 +732,6 @@ class SubjectVerbAgreement(Task[Sentence]):
                 ok -= {f for f, _, _, a in cell if compatible(subj, a, number)} | agreeing
                 for form in sorted(ok):
                     if form == own or form in fit.unimorph_nouns:
-                        continue
-                    if inventory.seen_as(form, "NOUN"):
                         continue
                     out[form] = "both" if out.get(form) in ("treebank", "both") else "unimorph"
         return out
@@ -734,7 +772,9 @@ class SubjectVerbAgreement(Task[Sentence]):
         lang = self.context.lang
         if form_key(carrier.form, lang) == form_key(carrier.lemma, lang):
             return self.drop("original form equals its lemma")
-        if not regular_case(fit.inventory, tokens, index, lang):
+        # regular_case reads nothing of its inventory but ``spelling``, which the fit's
+        # TreebankSpellings answers as the inventory did (its annotation names the inventory).
+        if not regular_case(fit.spellings, tokens, index, lang):  # type: ignore[arg-type]
             return self.drop("verb in unusual case")
         options = self.replacements(carrier, s_agr, fit, layer)
         if not options:
@@ -742,7 +782,7 @@ class SubjectVerbAgreement(Task[Sentence]):
         forms = sorted(options)
         rng = stable_rng(self.seed, self.name, sentence.source.treebank, sentence.sent_id)
         form = forms[choice_index(rng, len(forms))]
-        spelling = fit.inventory.spelling(form) or fit.unimorph_spelling.get(form, form)
+        spelling = fit.spellings.spelling(form) or fit.unimorph_spelling.get(form, form)
         changed = substitute(tokens, index, spelling, self.context)
         original = sentence_inputs(sentence)
         original_text = original["sentence"]
@@ -762,6 +802,38 @@ class SubjectVerbAgreement(Task[Sentence]):
                 copy="disagree",
             ),
         ]
+
+
+def offered_forms(
+    paradigms: Mapping[tuple[str, str, str, FeatsKey], Mapping[str, set[Agreement]]],
+    analyses: Mapping[tuple[str, str, str], set[Agreement]],
+    inventory: FormInventory,
+) -> Paradigms:
+    """The treebank forms each paradigm cell (``(layer, lemma, UPOS, other features)``) can
+    offer as a replacement, each with its analyses in *every* cell of its lemma on that layer
+    (syncretism across tenses and moods: the form must disagree in all of them).
+
+    Left out, as the candidate pass would refuse them whatever the subject: forms seen as
+    NOUN anywhere in the corpus (a replacement is never a noun), forms with an analysis
+    without person and number in the cell (an infinitive, a participle: compatible with every
+    subject); cells left empty go too. What remains is tested against the subject alone (the
+    cell's own analyses are among the lemma's). Why here and not at candidate time: the fit
+    is pickled for every process that makes candidates, and this keeps a fifth of the cells
+    (EWT: 1,109 of 5,335) and no inventory; equal analysis sets are one frozenset (EWT: 30
+    distinct sets for 1,232 forms), pickled once."""
+    shared: dict[frozenset[Agreement], frozenset[Agreement]] = {}
+    offered: Paradigms = {}
+    for cell, forms in paradigms.items():
+        layer, lemma = cell[0], cell[1]
+        kept: dict[str, frozenset[Agreement]] = {}
+        for form, cell_analyses in forms.items():
+            if (None, None) in cell_analyses or inventory.seen_as(form, "NOUN"):
+                continue
+            every = frozenset(analyses[(layer, lemma, form)])  # holds cell_analyses
+            kept[form] = shared.setdefault(every, every)
+        if kept:
+            offered[cell] = kept
+    return offered
 
 
 def agreement_features(fit: Fit) -> dict[str, list[str]]:

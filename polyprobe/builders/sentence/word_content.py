@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import CONNEAU_2018
-from polyprobe.builders.observation_merge import extend_offset, extend_remapped, merge_ids
+from polyprobe.builders.observation_merge import extend_remapped, merge_ids
 from polyprobe.builders.rendering import sentence_inputs, text_hash
 from polyprobe.builders.task import (
     Candidate,
@@ -133,24 +133,48 @@ class WordContentFit(Fit):
 
 class WordContentObservation(Observation):
     """The first pass: per non-PUNCT surface token only the id of its lexical key (and of each
-    NOUN token) and its sentence index are recorded; the per-form counts (frequency, NOUN tags,
-    repeats within a sentence) are computed from these arrays once, in :meth:`form_counts`.
-    Every sentence also goes to the split estimate, which decides which targets reach the
-    class floors."""
+    NOUN token), per sentence how many such tokens it has; the per-form counts (frequency,
+    NOUN tags, repeats within a sentence) are computed from these arrays once, in
+    :meth:`form_counts`. Every sentence also goes to the split estimate, which decides which
+    targets reach the class floors.
+
+    Why per-sentence lengths and not a sentence index per token: the tokens of a sentence are
+    consecutive in ``tok``, so the lengths say the same in one entry per sentence instead of
+    one per token (the observation is shipped between processes; see :meth:`__getstate__`)."""
 
     def __init__(self, estimate: SplitEstimate) -> None:
         self.estimate = estimate
         self.ids: dict[str, int] = {}  # lexical key -> id
-        self.form_ids: dict[str, int] = {}  # surface form -> id of its lexical key
+        self.form_ids: dict[str, int] = {}  # surface form -> id of its lexical key (a memo)
         self.tok = array("i")  # form id of every non-PUNCT surface token, all sentences
-        self.sent = array("i")  # sentence index of each entry of tok
+        self.lengths = array("i")  # per sentence: its entries in tok (0: only punctuation)
         self.noun_tok = array("i")  # form id of every NOUN surface token
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle (a range's observation sent to the merging process) carries: the
+        keys in id order (a key's id is its position), the arrays and the estimate. Not
+        ``form_ids``: a memo of :func:`lexical_key` per surface form, which :meth:`observe`
+        refills on demand."""
+        return {
+            "estimate": self.estimate,
+            "keys": tuple(self.ids),
+            "tok": self.tok,
+            "lengths": self.lengths,
+            "noun_tok": self.noun_tok,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.estimate = state["estimate"]
+        keys = state["keys"]
+        self.ids = dict(zip(keys, range(len(keys)), strict=True))
+        self.form_ids = {}
+        self.tok = state["tok"]
+        self.lengths = state["lengths"]
+        self.noun_tok = state["noun_tok"]
+
     def observe(self, sentence: Sentence, shared: Shared) -> None:
-        estimate = self.estimate
-        index = len(estimate)
         source = sentence.source
-        estimate.add(source.split, shared.get(text_hash), source.treebank)
+        self.estimate.add(source.split, shared.get(text_hash), source.treebank)
         # Per token: one dict lookup from the surface form to its id (lexical_key runs once
         # per distinct form); the counts are derived from the id arrays in form_counts().
         form_ids = self.form_ids
@@ -166,27 +190,23 @@ class WordContentObservation(Observation):
             ids.append(ident)
             if upos == "NOUN":
                 nouns.append(ident)
+        self.lengths.append(len(ids))
         if ids:
             self.tok.extend(ids)
-            self.sent.extend([index] * len(ids))
             if nouns:
                 self.noun_tok.extend(nouns)
 
     def merge(self, later: Observation) -> None:
         """Take in ``later`` (the sentences right after this observation's). ``later``'s key
         ids are renumbered into this observation's (first-occurrence order: see
-        :mod:`polyprobe.builders.observation_merge`), its sentence indices offset by the
-        sentences seen here; its forms are new forms in its own order of first occurrence."""
+        :mod:`polyprobe.builders.observation_merge`), its sentence lengths follow this one's.
+        ``later``'s ``form_ids`` memo is not taken (it does not travel in a pickle either):
+        this one's stays right, as merging only adds ids."""
         if not isinstance(later, WordContentObservation):
             raise TypeError(f"cannot merge {type(later).__name__} into word_content")
-        offset = len(self.estimate)
         remap = merge_ids(self.ids, later.ids)
-        form_ids = self.form_ids
-        for form, ident in later.form_ids.items():
-            if form not in form_ids:
-                form_ids[form] = int(remap[ident])
         extend_remapped(self.tok, later.tok, remap)
-        extend_offset(self.sent, later.sent, offset)
+        self.lengths.extend(later.lengths)
         extend_remapped(self.noun_tok, later.noun_tok, remap)
         self.estimate.merge(later.estimate)
 
@@ -197,9 +217,12 @@ class WordContentObservation(Observation):
         return ident
 
     def _tokens(self) -> tuple[np.ndarray, np.ndarray]:
-        """The token ids and their sentence indices as arrays (views, no copy)."""
+        """The token ids (a view, no copy) and the sentence index of each."""
         tok = np.frombuffer(self.tok, dtype=np.int32) if self.tok else np.zeros(0, np.int32)
-        sent = np.frombuffer(self.sent, dtype=np.int32) if self.sent else np.zeros(0, np.int32)
+        lengths = (
+            np.frombuffer(self.lengths, dtype=np.int32) if self.lengths else np.zeros(0, np.int32)
+        )
+        sent = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)
         return tok, sent
 
     def form_counts(self) -> tuple[Counter[str], Counter[str], Counter[str]]:
