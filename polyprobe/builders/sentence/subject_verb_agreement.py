@@ -772,9 +772,7 @@ class SubjectVerbAgreement(Task[Sentence]):
         lang = self.context.lang
         if form_key(carrier.form, lang) == form_key(carrier.lemma, lang):
             return self.drop("original form equals its lemma")
-        # regular_case reads nothing of its inventory but ``spelling``, which the fit's
-        # TreebankSpellings answers as the inventory did (its annotation names the inventory).
-        if not regular_case(fit.spellings, tokens, index, lang):  # type: ignore[arg-type]
+        if not regular_case(fit.spellings, tokens, index, lang):
             return self.drop("verb in unusual case")
         options = self.replacements(carrier, s_agr, fit, layer)
         if not options:
