@@ -253,9 +253,15 @@ def observe_range(
     return [(run.observations, run.text_hashes) for run in runs]
 
 
-def fit_task(item: tuple[Task[Any], Observation]) -> Fit:
-    """Phase 2 of a build on ranges: one task fitted on its merged observation."""
-    task, observation = item
+def fit_task(item: tuple[Task[Any], Sequence[Observation]]) -> Fit:
+    """Phase 2 of a build on ranges: one task's range observations merged in stream order
+    (:meth:`Observation.merge`), then the task fitted on the merged one. Merging here, in
+    whichever process fits the task, rather than all tasks' in this process before the
+    phase: the merges run in parallel, and the costliest fit starts as soon as the ranges
+    are observed."""
+    task, (observation, *later) = item
+    for ranged in later:
+        observation.merge(ranged)
     return task.fit(observation)
 
 
@@ -285,10 +291,10 @@ def run_on_ranges(
     reads 1/``jobs`` of the records in both passes, where on task shards each reads all of
     them. Four phases, each one :meth:`~polyprobe.runtime.parallel.WorkerPool.map`:
 
-    1. observe: each range shown to the observing tasks (:func:`observe_range`), the
-       ranges' observations merged in stream order (:meth:`Observation.merge`: exact, so
-       the output does not depend on ``jobs``);
-    2. fit: every observing task fitted once, the costliest first (:func:`fit_task`);
+    1. observe: each range shown to the observing tasks (:func:`observe_range`);
+    2. fit: every observing task's range observations merged in stream order
+       (:meth:`Observation.merge`: exact, so the output does not depend on ``jobs``) and the
+       task fitted once, the costliest first (:func:`fit_task`);
     3. candidates: each range's candidates of every task spooled (:func:`spool_range`);
     4. write: each task from its ranges' spools, read as one (:func:`write_task`)."""
     from functools import partial
@@ -321,25 +327,23 @@ def run_on_ranges(
         hashes: list[tuple[array[int], ...]] = [
             tuple(array("Q") for _ in streams) for _ in range(jobs)
         ]
+        observed: list[list[tuple[list[Observation | None], array[int]]]] = []
         if any(o is not None for os in observations for o in os):
             observed = pool.map(
                 observe_range,
                 [range_job(k) for k in range(jobs)],
                 here=partial(observe_range, progress=progress),
             )
-            observations = [list(obs) for obs, _ in observed[0]]
-            for later in observed[1:]:
-                for i, (obs, _) in enumerate(later):
-                    for j, o in enumerate(obs):
-                        if o is not None:
-                            observations[i][j].merge(o)  # type: ignore[union-attr]
             hashes = [tuple(h for _, h in ranged) for ranged in observed]
         observing = [
             (i, j) for i, os in enumerate(observations) for j, o in enumerate(os) if o is not None
         ]
         fitted = pool.map(
             fit_task,
-            [(tasks[i][j], observations[i][j]) for i, j in observing],
+            [
+                (tasks[i][j], [ranged[i][0][j] for ranged in observed])  # in stream order
+                for i, j in observing
+            ],
             size=lambda item: int(1000 * cost_of(item[0].name)),
         )
         by_position = dict(zip(observing, fitted, strict=True))
