@@ -242,6 +242,15 @@ class RangeJob:
     hashes: tuple[array[int], ...] | None = None
 
 
+def later_first(job: RangeJob) -> int:
+    """The order in which the ranges are handed out: the last range first, to this process.
+    A later range costs more (it scans the bytes before its start: ``bench/record_parts.py``),
+    and this process is the one that must then load the other ranges' observations: taking
+    the costliest range itself, it receives the others' while it still works on its own,
+    instead of waiting for them after it."""
+    return job.parts[0].part[0] if job.parts else 0
+
+
 def observe_range(
     job: RangeJob, progress: Progress | None = None
 ) -> list[tuple[list[Observation | None], array[int]]]:
@@ -333,6 +342,7 @@ def run_on_ranges(
                 observe_range,
                 [range_job(k) for k in range(jobs)],
                 here=partial(observe_range, progress=progress),
+                size=later_first,
             )
             hashes = [tuple(h for _, h in ranged) for ranged in observed]
         observing = [
@@ -358,6 +368,7 @@ def run_on_ranges(
                 for k in range(jobs)
             ],
             here=partial(spool_range, progress=progress),
+            size=later_first,
         )
         results: list[ShardResult] = []
         write_jobs: list[WriteJob] = []
