@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress, pairwise
 from typing import Any, Protocol
 
 from polyprobe.builders.rendering import (
@@ -261,8 +262,8 @@ class FormInventory:
         self._upos_of: dict[str, dict[str, int]] = {}
         self._bigrams: set[tuple[str, str]] | None = set() if bigrams else None
         # Raw counts since the keyed tables were last brought up to date (see the docstring):
-        # (form, token UPOS) of every surface token, cell words, positional capitals, words
-        # inside multiword tokens.
+        # (form, token UPOS) of every surface token (with ``only_upos``: of those it keeps),
+        # cell words, positional capitals, words inside multiword tokens.
         self._new_tokens: Counter[tuple[str, str]] = Counter()
         self._new_singles: Counter[Single] = Counter()
         self._new_positional: Counter[tuple[str, str]] = Counter()
@@ -282,15 +283,19 @@ class FormInventory:
         forms = digest.forms
         self.sentences += 1
         self.tokens += len(forms)
-        self._new_tokens.update(zip(forms, digest.upos, strict=True))
+        only = self.only_upos
+        if only is None:
+            self._new_tokens.update(zip(forms, digest.upos, strict=True))
+        else:  # only the tokens the fold keeps (C-level filter: a third of them for verbs+nouns)
+            tokens = zip(forms, digest.upos, strict=True)
+            self._new_tokens.update(compress(tokens, map(only.__contains__, digest.upos)))
         self._new_singles.update(digest.singles(self.cell_upos))
         if digest.positional:
             self._new_positional.update(digest.positional)
         if digest.mwt_words:
             self._new_mwt_words.update(digest.mwt_words)
         if self._bigrams is not None and forms and self.only_upos is None:
-            keys = digest.keys()
-            self._bigrams.update(zip([BOS, *keys], [*keys, EOS], strict=True))
+            self._bigrams.update(pairwise([BOS, *digest.keys(), EOS]))
         self._pending = True
         self._ranks = None
         self._spellings = None

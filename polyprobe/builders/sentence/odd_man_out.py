@@ -490,9 +490,10 @@ class OddManOut(Task[Sentence]):
             # tier is "both" if the two sets meet, else "one" if either is non-empty, else
             # "neither" (all eligible members). Most sentences reach "both", after which a
             # position only needs its "both" set.
-            drop = of_lemma.get(lemma)
+            # (Usually ``own`` has the word's lemma: then one difference removes both.)
+            drop = of_lemma.get(lemma, _NONE)
             members = member_set[class_id]
-            eligible = members.difference(drop, (own,)) if drop else members.difference((own,))
+            eligible = members - drop if own in drop else members.difference(drop, (own,))
             if not eligible:
                 continue
             left = (keys.get(i - 1) or key_of(tokens[i - 1].form)) if i > 0 else BOS
