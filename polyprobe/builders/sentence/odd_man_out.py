@@ -80,8 +80,9 @@ class OddManOutOptions:
 class OddManOutObservation(Observation):
     """The first pass: the form inventory (cells of the replaced classes, frequencies,
     spellings, bigrams) and, per UD split index, the raw single-token values of the replaced
-    classes (keyed once per distinct value in :meth:`OddManOut.classes`: a C-level set update here
-    instead of two key computations per token; the inventory has just counted the same list)."""
+    classes (keyed once per distinct value in :meth:`OddManOut.classes`: a C-level set update
+    here instead of two key computations per token; the inventory has just counted the same
+    list)."""
 
     def __init__(self, context: TaskContext, upos: Iterable[str]) -> None:
         self.inventory = FormInventory(context, upos, bigrams=True)
@@ -155,12 +156,12 @@ class OddManOutFit(Fit):
     lemma (the most frequent in their home analysis) it is, removed from the replacements of
     a word of that lemma by a set difference with its class (keyed by the lemma alone: the
     difference ignores other classes' forms, and (class, lemma) keys would cost a tuple per
-    classed form, as nearly every lemma has one form per class); ``classed_home``: classed form -> home analysis with the features as a dict (compared to
-    ``word.feats`` without sorting; one shared object per analysis, written once by a
-    pickle); and the attested bigrams with a classed form on one side: ``follows`` (left
-    context -> classed forms seen after it), ``precedes`` (right context -> classed forms
-    seen before it), so that the tiers of the candidates are set intersections, not a lookup
-    per class member."""
+    classed form, as nearly every lemma has one form per class); ``classed_home``: classed
+    form -> home analysis with the features as a dict (compared to ``word.feats`` without
+    sorting; one shared object per analysis, written once by a pickle); and the attested
+    bigrams with a classed form on one side: ``follows`` (left context -> classed forms seen
+    after it), ``precedes`` (right context -> classed forms seen before it), so that the tiers
+    of the candidates are set intersections, not a lookup per class member."""
 
     split_aware: bool = False
     cell_upos: frozenset[str] = frozenset()
