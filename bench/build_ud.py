@@ -6,7 +6,7 @@
    (all workers), with the default ``--jobs`` and, for comparison, with one process; the
    targets (≤ 1.5× for the three platform tasks, ≤ 2× for the whole suite) are for the
    command as a user runs it, in wall time. ``--rounds`` (default 5) interleaved rounds, each
-   build divided by its own round's bare pass, median printed;
+   build divided by the bare pass run just before it, median printed;
 3. peak RSS per candidate while building from EWT repeated to ≥ 200 MB with fresh sent_ids
    (target: the reader streams in constant memory and the variant engine keeps ≤ 64 bytes per
    candidate, re-reading the inputs to write rows): peak RSS at ~200 and ~400 MB, the slope
@@ -127,10 +127,11 @@ def _compile_polyprobe() -> None:
 
 
 def whole_build(tb: Path, tmp: Path, rounds: int) -> None:
-    """Each round times the bare pass and then every build, back to back, and each build is
-    divided by its own round's bare pass: on a machine whose speed drifts (shared VMs do, by
-    a third within a minute) a ratio of two runs minutes apart measures the drift. The median
-    over the rounds is printed, with the range."""
+    """Each round times every build right after a bare pass of its own, and divides the build
+    by that pass: on a machine whose speed drifts (shared VMs do, by a third within a minute)
+    a ratio of two runs minutes apart measures the drift, and so, more weakly, does one of a
+    build with a bare pass four builds earlier (what each round did until stop 30: one bare
+    pass, then the four builds). The median over the rounds is printed, with the range."""
     _compile_polyprobe()
     bare = (
         "import conllu,gzip,sys\n"
@@ -155,14 +156,15 @@ def whole_build(tb: Path, tmp: Path, rounds: int) -> None:
     bare_times: list[tuple[float, float]] = []
     results: list[list[tuple[float, float, int]]] = [[] for _ in runs]
     for _ in range(rounds):
-        t_bare, c_bare, _ = _timed([sys.executable, "-c", bare, *files])
-        bare_times.append((t_bare, c_bare))
         for i, (_, tasks, jobs, _) in enumerate(runs):
+            t_bare, c_bare, _ = _timed([sys.executable, "-c", bare, *files])
+            bare_times.append((t_bare, c_bare))
             wall, cpu, peak = _timed([*base, *tasks, *jobs, "--out", str(tmp / f"ewt{i}")])
             results[i].append((wall / t_bare, cpu / c_bare, peak))
     print(
         "whole build of EWT (natural+balanced, full+10k) as a process, start-up included; "
-        f"{rounds} rounds, each build divided by its round's bare pass (median [min-max]);"
+        f"{rounds} rounds, each build divided by the bare pass run just before it "
+        "(median [min-max]);"
     )
     print(
         "default --jobs: one worker per core when the tasks are worth it (this machine:",

@@ -263,15 +263,34 @@ def observe_range(
 
 
 def fit_task(item: tuple[Task[Any], Sequence[Observation]]) -> Fit:
-    """Phase 2 of a build on ranges: one task's range observations merged in stream order
-    (:meth:`Observation.merge`), then the task fitted on the merged one. Merging here, in
-    whichever process fits the task, rather than all tasks' in this process before the
-    phase: the merges run in parallel, and the costliest fit starts as soon as the ranges
-    are observed."""
+    """One task's range observations merged in stream order (:meth:`Observation.merge`),
+    then the task fitted on the merged one: in whichever process fits the task, rather than
+    all tasks' in this process before the phase, so the merges run in parallel."""
     task, (observation, *later) = item
     for ranged in later:
         observation.merge(ranged)
     return task.fit(observation)
+
+
+def fit_tasks(bundle: Sequence[tuple[Task[Any], Sequence[Observation]]]) -> list[Fit]:
+    """Phase 2 of a build on ranges: one process's share of the fits (:func:`fit_bundles`),
+    each task as :func:`fit_task`."""
+    return [fit_task(item) for item in bundle]
+
+
+def fit_bundles(names: Sequence[str], processes: int) -> list[list[int]]:
+    """The observing tasks (positions in ``names``) cut into one bundle per process, of
+    similar measured cost (:func:`~polyprobe.runtime.shards.plan_shards`), the costliest
+    bundle first. Why bundles and not one item per task: most fits take milliseconds, and
+    each item handed to a worker is a round trip (pickled, queued, run, sent back, the next
+    one handed out) of 20-80 ms, during which the worker idles; a bundle is one."""
+    from polyprobe.runtime.costs import cost_of
+    from polyprobe.runtime.shards import plan_shards
+
+    position = {n: i for i, n in enumerate(names)}
+    plan = plan_shards(list(names), [cost_of(n) for n in names], processes)
+    plan.sort(key=lambda shard: -sum(cost_of(n) for n in shard))
+    return [[position[n] for n in shard] for shard in plan]
 
 
 def spool_range(job: RangeJob, progress: Progress | None = None) -> list[Spooled]:
@@ -303,12 +322,11 @@ def run_on_ranges(
     1. observe: each range shown to the observing tasks (:func:`observe_range`);
     2. fit: every observing task's range observations merged in stream order
        (:meth:`Observation.merge`: exact, so the output does not depend on ``jobs``) and the
-       task fitted once, the costliest first (:func:`fit_task`);
+       task fitted once, in one bundle of tasks per process (:func:`fit_bundles`);
     3. candidates: each range's candidates of every task spooled (:func:`spool_range`);
     4. write: each task from its ranges' spools, read as one (:func:`write_task`)."""
     from functools import partial
 
-    from polyprobe.runtime.costs import cost_of
     from polyprobe.runtime.parallel import WorkerPool
 
     def range_job(k: int, **phase: Any) -> RangeJob:
@@ -348,17 +366,23 @@ def run_on_ranges(
         observing = [
             (i, j) for i, os in enumerate(observations) for j, o in enumerate(os) if o is not None
         ]
-        fitted = pool.map(
-            fit_task,
+        bundles = fit_bundles([tasks[i][j].name for i, j in observing], jobs)
+        fitted_bundles = pool.map(
+            fit_tasks,
             [
-                (tasks[i][j], [ranged[i][0][j] for ranged in observed])  # in stream order
-                for i, j in observing
+                [
+                    # a task and its range observations, in stream order
+                    (tasks[i][j], [ranged[i][0][j] for ranged in observed])
+                    for i, j in (observing[k] for k in bundle)
+                ]
+                for bundle in bundles
             ],
-            size=lambda item: int(1000 * cost_of(item[0].name)),
         )
-        by_position = dict(zip(observing, fitted, strict=True))
+        fitted: dict[tuple[int, int], Fit] = {}
+        for bundle, bundle_fits in zip(bundles, fitted_bundles, strict=True):
+            fitted.update(zip((observing[k] for k in bundle), bundle_fits, strict=True))
         fits = [
-            [by_position[i, j] if (i, j) in by_position else t.fit(None) for j, t in enumerate(ts)]
+            [fitted[i, j] if (i, j) in fitted else t.fit(None) for j, t in enumerate(ts)]
             for i, ts in enumerate(tasks)
         ]
         spooled = pool.map(
