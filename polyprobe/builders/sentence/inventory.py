@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, pairwise
+from operator import itemgetter
 from typing import Any, Protocol
 
 from polyprobe.builders.rendering import (
@@ -443,7 +444,9 @@ class FormInventory:
         them, so a frequency band never separates two forms of the same count."""
         if self._ranks is None:
             ranks: dict[str, int] = {}
-            order = sorted(self.form_counts.items(), key=lambda kv: (-kv[1], kv[0]))
+            # count descending, then key: a stable sort by count (reverse keeps the order of
+            # equals) of the pairs in key order, both at C level (no key tuple per form)
+            order = sorted(sorted(self.form_counts.items()), key=itemgetter(1), reverse=True)
             prev_count = -1
             rank = 0
             for position, (key, count) in enumerate(order, 1):

@@ -315,7 +315,7 @@ class OddManOut(Task[Sentence]):
             if not has_letter(key):
                 skipped_no_letter += 1
                 continue
-            home = min(analyses[key].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            home = _most_frequent(analyses[key])
             # The home UPOS must be the form's most frequent UPOS over *all* its occurrences
             # (strictly): "out" is a NOUN a few times in EWT but an ADP/ADV nearly always.
             by_upos = upos_of[key]
@@ -323,7 +323,7 @@ class OddManOut(Task[Sentence]):
                 skipped_other_upos += 1
                 continue
             home_of[key] = home
-            lemma_of[key] = min(lemmas[(key, home)].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            lemma_of[key] = _most_frequent(lemmas[(key, home)])
             band = inv.band(key)
             spelling = inv.spelling(key)
             assert band is not None and spelling is not None
@@ -555,6 +555,14 @@ class OddManOut(Task[Sentence]):
 
     def class_id(self, fit: OddManOutFit, form: str) -> str | None:
         return fit.class_of.get(form_key(form, self.context.lang))
+
+
+def _most_frequent(counts: dict[Any, int]) -> Any:
+    """The most frequent of ``counts``' keys, ties to the smallest. Most forms have one
+    analysis and one lemma: those need no comparison."""
+    if len(counts) == 1:
+        return next(iter(counts))
+    return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
 
 
 def _first_splits(seen_in_split: dict[int, set[Single]], lang: str) -> dict[FirstSplitKey, int]:
