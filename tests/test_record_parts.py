@@ -184,6 +184,53 @@ def test_german_gsd_without_marks_is_cut_at_any_sentence(ud_dir: Path) -> None:
     assert total > 0
 
 
+def _range_starts(sources: list[Any], plan: list[dict[Any, Any]]) -> list[int]:
+    """Each range's byte target, in the files' text laid end to end in reading order."""
+    order = {"train": 0, "dev": 1, "test": 2}
+    files = [
+        (n, i, f)
+        for n, src in enumerate(sources)
+        for i, f in enumerate(sorted(src.files, key=lambda f: (order.get(f.split, 3), f.path)))
+    ]
+    before = dict(
+        zip(
+            [(n, i) for n, i, _ in files],
+            itertools.accumulate([0] + [text_size(f.path) for _, _, f in files]),
+            strict=False,
+        )
+    )
+    return [
+        before[first] + (start or 0) for first, (start, _) in (next(iter(p.items())) for p in plan)
+    ]
+
+
+@pytest.mark.parametrize("parts", [2, 3, 4])
+def test_ranges_are_balanced_with_the_scan_before_them(ud_dir: Path, parts: int) -> None:
+    # A range starts by scanning every byte before it, so the later ranges are given fewer
+    # bytes: each range's bytes plus scan_weight times the bytes before it are the same.
+    sources = discover([ud_dir / "UD_English-EWT"])
+    total = sum(text_size(f.path) for f in sources[0].files)
+    for weight in (0.0, 0.08, 0.3):
+        starts = _range_starts(sources, record_parts(sources, parts, scan_weight=weight))
+        assert starts[0] == 0
+        bounds = [*starts, total]
+        costs = [b - a + weight * a for a, b in itertools.pairwise(bounds)]
+        assert max(costs) - min(costs) <= 2, (weight, costs)
+        if weight == 0:
+            assert starts == [k * total // parts for k in range(parts)]
+        else:  # fewer bytes for each later range
+            sizes = [b - a for a, b in itertools.pairwise(bounds)]
+            assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
+
+
+def test_scan_weight_out_of_range_is_refused(ud_dir: Path) -> None:
+    from polyprobe.errors import UsageError
+
+    sources = discover([ud_dir / "UD_English-EWT"])
+    with pytest.raises(UsageError, match=r"scan_weight must be in \[0, 1\), not 1.5"):
+        record_parts(sources, 2, scan_weight=1.5)
+
+
 def test_part_records_of_the_ud_family(ud_dir: Path) -> None:
     from polyprobe.builders.recipes.ud import TreebankFamily
     from polyprobe.builders.variants import MinPerClass, SplitSpec

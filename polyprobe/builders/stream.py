@@ -244,10 +244,10 @@ class RangeJob:
 
 def later_first(job: RangeJob) -> int:
     """The order in which the ranges are handed out: the last range first, to this process.
-    A later range costs more (it scans the bytes before its start: ``bench/record_parts.py``),
-    and this process is the one that must then load the other ranges' observations: taking
-    the costliest range itself, it receives the others' while it still works on its own,
-    instead of waiting for them after it."""
+    This process is the one that must then load the other ranges' observations: taking the
+    range that starts with the longest scan of the bytes before it (sized for it, see
+    ``polyprobe.loaders.sources.SCAN_WEIGHT``, but the last to get going), it receives the
+    others' while it still works on its own, instead of waiting for them after it."""
     return job.parts[0].part[0] if job.parts else 0
 
 

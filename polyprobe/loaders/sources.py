@@ -674,10 +674,26 @@ def text_size(path: str | Path) -> int:
 PartPlan = dict[tuple[int, int], tuple[int | None, int | None]]
 
 
-def record_parts(sources: Iterable[TreebankSource], parts: int) -> list[PartPlan]:
+#: What scanning a byte costs a part that starts after it (:func:`read_sources` scans the
+#: bytes before a part's start without building sentences; for a gzip file it decompresses
+#: them again), as a fraction of what a build's pass over that byte costs. Measured on the
+#: EWT whole-suite build with two processes (``bench/build_ranges.py``, 8 builds each): with
+#: ranges of equal bytes the later range spent on average 0.33 CPU-s more than the earlier
+#: in the observe pass and 0.41 in the candidate pass (about 0.18 and 0.10 of those passes'
+#: cost per byte); with this weight +0.05 and -0.13 (one range's work varies by up to
+#: +-0.5 CPU-s from build to build on that VM). Only the cuts depend on it, never the output.
+SCAN_WEIGHT = 0.08
+
+
+def record_parts(
+    sources: Iterable[TreebankSource], parts: int, *, scan_weight: float = SCAN_WEIGHT
+) -> list[PartPlan]:
     """Where :func:`read_sources` cuts the sentences of ``sources`` into ``parts`` contiguous
-    ranges: the files' text sizes (:func:`text_size`) laid end to end in reading order,
-    range k from byte ``k * total // parts`` on. A target inside a file becomes that file's
+    ranges: the files' text sizes (:func:`text_size`) laid end to end in reading order, and
+    each range's bytes plus ``scan_weight`` times the bytes before it (the scan a range
+    starts with, see :data:`SCAN_WEIGHT`) the same for every range; so range k starts at
+    byte ``total * (1 - q**k) / (1 - q**parts)`` with ``q = 1 - scan_weight`` (``k * total
+    // parts`` for a weight of 0). A target inside a file becomes that file's
     ``start``/``stop`` offset, and the reader begins the range at the first sentence block at
     or after it that may start a part (one opening a ``# newdoc`` document, or any block
     while no document is open: ``polyprobe.loaders.conllu._opens_part``), else at the next
@@ -686,9 +702,18 @@ def record_parts(sources: Iterable[TreebankSource], parts: int) -> list[PartPlan
     bytes, and a range may be empty (a file with too few marks, more parts than blocks)."""
     if parts < 1:
         raise UsageError(f"parts must be at least 1, not {parts}")
+    if not 0 <= scan_weight < 1:
+        raise UsageError(f"scan_weight must be in [0, 1), not {scan_weight}")
     files = [(n, i, f) for n, src in enumerate(sources) for i, f in enumerate(_read_order(src))]
     sizes = [text_size(f.path) for _, _, f in files]
     total = sum(sizes)
+    q = 1 - scan_weight
+
+    def target(k: int) -> int:
+        """Where range k starts, in bytes of all the files laid end to end."""
+        if scan_weight == 0:
+            return k * total // parts
+        return int(total * (1 - q**k) / (1 - q**parts))
 
     def locate(target: int) -> tuple[int, int | None]:
         """(file position, offset in it or None for its start) of a byte target."""
@@ -699,7 +724,7 @@ def record_parts(sources: Iterable[TreebankSource], parts: int) -> list[PartPlan
             at += size
         return len(files), None
 
-    bounds = [(0, None)] + [locate(k * total // parts) for k in range(1, parts)]
+    bounds = [(0, None)] + [locate(target(k)) for k in range(1, parts)]
     bounds.append((len(files), None))
     plans: list[PartPlan] = []
     for (g0, start), (g1, stop) in itertools.pairwise(bounds):
