@@ -98,9 +98,9 @@ class ShardJob:
     settings: VariantSettings
     staging: Path  # the writer's temporary folder; configs go to staging/data/<config>/
     work: Path  # the build's scratch folder: each shard spools into its own sub-folder
-    # A build over record ranges (polyprobe.builders.record_ranges): this job's range (index,
-    # number of ranges) and the tasks the build's process opened (fresh copies, and the
-    # profile entries), so that no process opens them again.
+    # A build over record ranges (polyprobe.builders.stream.run_on_ranges): this job's range
+    # (index, number of ranges) and the tasks the build's process opened (fresh copies, and
+    # the profile entries), so that no process opens them again.
     part: tuple[int, int] = (0, 1)
     opened: tuple[tuple[Task[Any], ...], dict[str, Any]] | None = None
 
