@@ -16,7 +16,9 @@ Printed per round, then over the rounds:
   noise of this VM, where one process's same work costs up to ±50% run to run) means the
   weight is right; consistently positive means it is too small;
 * from the end of the observe phase to the start of the candidate phase (merging, fitting,
-  handing the fits out).
+  handing the fits out);
+* each phase's CPU seconds, summed over the processes (against ``bench/build_phases.py``'s
+  one-process phases: what working in ranges costs in CPU).
 
 Run: ``python bench/build_ranges.py [--data ../shared/data] [--treebank UD_English-EWT]
 [--lang en] [--rounds 8] [--jobs 2]``.
@@ -97,6 +99,7 @@ def main() -> None:
     gaps: dict[str, list[float]] = {p: [] for p in PHASES}
     later: dict[str, list[float]] = {"observe": [], "candidates": []}
     between: list[float] = []
+    cpu: dict[str, list[float]] = {p: [] for p in PHASES}  # summed over the processes
     walls: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
@@ -107,6 +110,7 @@ def main() -> None:
             line = [f"round {r + 1}: build {whole['end'] - t0:5.2f} s"]
             for phase in PHASES:
                 of_phase = [i for i in items if i["phase"] == phase]
+                cpu[phase].append(sum(i["cpu"] for i in of_phase))
                 ends: dict[int, float] = {}
                 for i in of_phase:
                     ends[i["pid"]] = max(ends.get(i["pid"], 0.0), i["end"])
@@ -134,6 +138,10 @@ def main() -> None:
         f"\n{args.rounds} builds of {args.treebank}, --jobs {args.jobs}: wall median "
         f"{statistics.median(walls):.2f} s in-process (start-up of the interpreter excluded)"
     )
+    for phase in PHASES:
+        print(
+            f"  {phase:10} CPU of the processes together: median {statistics.median(cpu[phase]):.2f} s"
+        )
     for phase in PHASES:
         if gaps[phase]:
             print(f"  {phase:10} gap at the end: {summary(gaps[phase])}")
