@@ -699,7 +699,8 @@ def record_parts(
     while no document is open: ``polyprobe.loaders.conllu._opens_part``), else at the next
     file; a target at a file's start is that file's start. A function of the files' sizes
     and ``parts`` only, so that every process computes every cut by itself; balanced by
-    bytes, and a range may be empty (a file with too few marks, more parts than blocks)."""
+    bytes and scans, and a range may be empty (a file with too few marks, more parts than
+    blocks)."""
     if parts < 1:
         raise UsageError(f"parts must be at least 1, not {parts}")
     if not 0 <= scan_weight < 1:
