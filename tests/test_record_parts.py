@@ -25,7 +25,13 @@ from polyprobe.errors import InputError
 from polyprobe.loaders import conllu
 from polyprobe.loaders.conllu import read_conllu
 from polyprobe.loaders.records import Sentence
-from polyprobe.loaders.sources import discover, read_sources, record_parts, text_size
+from polyprobe.loaders.sources import (
+    _read_order,
+    discover,
+    read_sources,
+    record_parts,
+    text_size,
+)
 from polyprobe.loaders.ud_documents import ud_documents
 
 # --------------------------------------------------------------------------------------------
@@ -186,12 +192,7 @@ def test_german_gsd_without_marks_is_cut_at_any_sentence(ud_dir: Path) -> None:
 
 def _range_starts(sources: list[Any], plan: list[dict[Any, Any]]) -> list[int]:
     """Each range's byte target, in the files' text laid end to end in reading order."""
-    order = {"train": 0, "dev": 1, "test": 2}
-    files = [
-        (n, i, f)
-        for n, src in enumerate(sources)
-        for i, f in enumerate(sorted(src.files, key=lambda f: (order.get(f.split, 3), f.path)))
-    ]
+    files = [(n, i, f) for n, src in enumerate(sources) for i, f in enumerate(_read_order(src))]
     before = dict(
         zip(
             [(n, i) for n, i, _ in files],
