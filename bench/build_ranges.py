@@ -3,7 +3,7 @@ timelines of the default ``polyprobe build ud`` (two processes), every figure fr
 run.
 
 Each round runs one build in a fresh interpreter (``--rounds``, default 8) with the phase
-functions of ``polyprobe.builders.stream`` wrapped (``observe_range``, ``fit_tasks``,
+functions of ``polyprobe.builders.execution.stream`` wrapped (``observe_range``, ``fit_tasks``,
 ``spool_range``, ``write_task``): every phase item's process, range, wall start and end and
 CPU seconds go to a log (the pool's workers are forked, so the wrappers run in them too).
 Printed per round, then over the rounds:
@@ -38,8 +38,8 @@ from _data import REPO, treebank_arguments
 # One build in this interpreter, its phase items logged to argv[1] (one JSON line each).
 _BUILD = r"""
 import functools, json, os, shutil, sys, tempfile, time
-import polyprobe.builders.passes as passes
-import polyprobe.builders.stream as stream
+import polyprobe.builders.execution.passes as passes
+import polyprobe.builders.execution.stream as stream
 from polyprobe.cli import main
 
 log = open(sys.argv[1], "a")

@@ -8,13 +8,27 @@ from typing import Any
 
 from polyprobe.version import __version__
 
-__all__ = ["__version__", "build_ud", "load", "validate"]
+__all__ = ["__version__", "build", "load", "validate"]
 
 
-def build_ud(*args: Any, **kwargs: Any) -> Any:
-    from polyprobe.builders.recipes.ud import build_ud as _build_ud
+def build(config: Any, **kwargs: Any) -> Any:
+    """Build the dataset folder ``config`` describes (a family's Config, e.g.
+    ``UdConfig(paths=[...], lang="en", out="en-probing")``): the same as ``polyprobe build``."""
+    from polyprobe.builders.build import build as _build
+    from polyprobe.builders.family import families
 
-    return _build_ud(*args, **kwargs)
+    family = next(f for f in families().values() if isinstance(config, f.Config))
+    return _build(family, config, **kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    """``polyprobe.build_<family>(*inputs, **options)``: the options are the family's Config
+    fields (``polyprobe build <family> --help``); positional arguments are its inputs."""
+    if not name.startswith("build_"):
+        raise AttributeError(f"module 'polyprobe' has no attribute {name!r}")
+    from polyprobe.builders.build import family_function
+
+    return family_function(name.removeprefix("build_"))
 
 
 def load(*args: Any, **kwargs: Any) -> Any:

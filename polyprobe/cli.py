@@ -64,7 +64,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _register_optional(sub, "polyprobe.cards.cli_release", "add_export_parser")
     _register_optional(sub, "polyprobe.cards.cli_release", "add_catalog_parser")
     _register_optional(sub, "polyprobe.translate.cli", "add_translate_parser")
-    _register_optional(sub, "polyprobe.builders.cli_text", "add_frequencies_parser")
+    _register_optional(sub, "polyprobe.cli_frequencies", "add_frequencies_parser")
     return parser
 
 

@@ -26,26 +26,26 @@ def demo_note(sentences: int) -> str:
 
 
 def build_demo(out: str | Path, *, overwrite: bool = False, seed: int = 0) -> Any:
-    from polyprobe.builders.build import BuildOptions, CardText, Outcome, build
-    from polyprobe.builders.recipes.ud import TreebankRecipe
-    from polyprobe.languages import Language
+    from polyprobe.builders.build import build
+    from polyprobe.builders.families.ud import UdConfig, UdFamily
     from polyprobe.version import __version__
 
-    class DemoRecipe(TreebankRecipe):
+    class DemoFamily(UdFamily):
         """``build ud`` whose card says it is the demo."""
 
-        def card(self, language: Language, outcome: Outcome) -> CardText:
-            text = super().card(language, outcome)
+        def card(self, config: Any, sources: Any, language: Any, outcome: Any) -> Any:
+            text = super().card(config, sources, language, outcome)
             sentences = int(outcome.duplicates.get("sentences_read", 0))
             return dataclasses.replace(text, summary=f"{text.summary} {demo_note(sentences)}")
 
-    options = BuildOptions.make(
+    config = UdConfig(
+        paths=(DEMO_TREEBANK,),
         lang="en",
-        out=out,
+        out=Path(out),
         min_per_class=DEMO_MIN_PER_CLASS,
         seed=seed,
         overwrite=overwrite,
         # The sample ships with polyprobe: its version is polyprobe's.
         source_version=f"polyprobe-{__version__}",
     )
-    return build(DemoRecipe([DEMO_TREEBANK], options), options)
+    return build(DemoFamily(), config)

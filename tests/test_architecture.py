@@ -39,7 +39,7 @@ FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
             (
                 "polyprobe.builders.variants",
                 "polyprobe.builders.assemble",
-                "polyprobe.builders.stream",
+                "polyprobe.builders.execution.stream",
                 "polyprobe.builders.build",
                 "polyprobe.builders.recipes",
                 "polyprobe.builders.registry",

@@ -5,7 +5,7 @@ process."""
 
 from __future__ import annotations
 
-from polyprobe.builders.stream import fit_bundles
+from polyprobe.builders.execution.stream import fit_bundles
 
 NAMES = ["tense", "odd_man_out", "tree_depth", "voice", "subject_verb_agreement", "word_content"]
 

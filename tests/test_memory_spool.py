@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from polyprobe.builders import record_rows
-from polyprobe.builders.record_rows import canonical_sentences, materialise, materialise_chunks
+from polyprobe.builders.execution.rows import canonical_sentences, materialise, materialise_chunks
 from polyprobe.builders.variants import CandidateColumns
 from polyprobe.cards import stats
 from polyprobe.cards.folder import write_config_files

@@ -80,7 +80,7 @@ def test_discourse_relations(tmp_path: Path, parts: int, relation_map: dict[str,
 def wiki_documents(data_dir: Path) -> list[Any]:
     """The first 40 documents of the shared English dump, as ``build wiki`` reads them."""
     from polyprobe.builders.text.documents import RawDocumentSource
-    from polyprobe.builders.text.family import SentenceFilter
+    from polyprobe.builders.records.rawtext import SentenceFilter
     from polyprobe.loaders.segmentation import Segmenter
     from polyprobe.loaders.wikisource import WikiDumpSource
 
@@ -138,7 +138,7 @@ def test_discourse_coherence_pools_of_ud_documents(data_dir: Path, parts: int) -
 def wiki_sentences(data_dir: Path) -> list[Any]:
     """The first 3000 kept sentences of the shared English dump, as ``build wiki`` reads them."""
     from polyprobe.builders.registry import family_tasks
-    from polyprobe.builders.text.family import SentenceFilter, TextFamily
+    from polyprobe.builders.records.rawtext import SentenceFilter, TextFamily
     from polyprobe.builders.text.recipe import text_split
     from polyprobe.builders.variants import MinPerClass
     from polyprobe.loaders.segmentation import Segmenter

@@ -17,7 +17,7 @@ import yaml
 
 from polyprobe.builders.build import BuildOptions, BuildResult, CardText, build
 from polyprobe.builders.recipes.examples import ExampleFamily
-from polyprobe.builders.stream import run_record_tasks
+from polyprobe.builders.execution.stream import run_record_tasks
 from polyprobe.builders.task import Candidate, Fit, Shared, Task, TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.cards.validate import validate

@@ -14,7 +14,7 @@ from polyprobe.builders.recipes.wiki import build_wiki
 from polyprobe.builders.registry import family_tasks
 from polyprobe.builders.text import documents as text_documents
 from polyprobe.builders.text.documents import RawDocumentSource, SentenceDocuments
-from polyprobe.builders.text.family import SentenceFilter, TextFamily
+from polyprobe.builders.records.rawtext import SentenceFilter, TextFamily
 from polyprobe.builders.text.recipe import text_split
 from polyprobe.builders.text.shards import TokenizedSource, plan_shards, tokenize_shard
 from polyprobe.builders.variants import MinPerClass

@@ -1,186 +1,44 @@
-"""The build spine: every source family is a :class:`Recipe` on one shared build.
+"""The build spine: every source family (:mod:`polyprobe.builders.family`) runs through it.
 
-    options ─▶ languages ─▶ recipe.sources ─▶ licence ─▶ recipe.run (tasks → assemble, into
-    the staging folder) ─▶ configs adopted, default marked ─▶ fingerprint ─▶ card (release
-    check) ─▶ folder
+    config ─▶ sources ─▶ languages ─▶ licence ─▶ task set, profile checked ─▶ plan ─▶ tasks
+    configured (:mod:`.configure`) ─▶ execution (:mod:`.execution`: processes, ranges,
+    shards) ─▶ streams merged (:mod:`.outcomes`) ─▶ the family's post-step ─▶ configs
+    adopted, default marked ─▶ fingerprint ─▶ card (release check) ─▶ folder
 
-What a recipe decides: which sources it reads, which tasks it offers, how their candidates
-are made (a record stream, a whole lexicon) and what its card says about itself. What every
-family gets from here, the same way: option checks, ``--lang`` against the languages the
-sources declare, the licence rule, releases and ``--previous``, the default config, the
-fingerprint, ``report.json`` and the atomic folder.
+What a family declares: its options, sources, tasks and plan, what its card says about
+itself. What every family gets from here, the same way: option and profile checks,
+``--lang`` against the languages the sources declare, the licence rule, task configuration,
+the run, releases and ``--previous``, the default config, the fingerprint, ``report.json``
+and the atomic folder.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from polyprobe.builders.assemble import AssembledTask, TaskSummary
-from polyprobe.builders.provenance import card_license, fingerprint
-from polyprobe.builders.variants import (
-    MinPerClass,
-    SizeSpec,
-    SplitSpec,
-    VariantSettings,
-    parse_sizes,
+from polyprobe.builders.assemble import TaskSummary
+from polyprobe.builders.family import (
+    BuildConfig,
+    Family,
+    Outcome,
+    Plan,
+    Progress,
+    TaskSet,
+    family_named,
+    make_config,
+    option_of,
 )
+from polyprobe.builders.provenance import card_license, fingerprint
+from polyprobe.builders.variants import VariantSettings
 from polyprobe.errors import InfeasibleError, UsageError
-from polyprobe.languages import Language, resolve_language
+from polyprobe.languages import Language
 from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.metadata import DatasetMeta, SourceInfo
 from polyprobe.version import __version__
-
-ON_INVALID = ("raise", "skip")
-BALANCES = ("natural", "balanced")
-
-Progress = Callable[[Iterable[Any]], Iterable[Any]]
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """The options every family's build takes, checked before any input is read (see
-    :meth:`make`). A family's own options live on its recipe."""
-
-    lang: str
-    out: Path
-    tasks: tuple[str, ...] | None = None
-    sizes: tuple[SizeSpec, ...] = (SizeSpec("full"),)
-    balances: tuple[str, ...] = BALANCES
-    min_per_class: MinPerClass = field(default_factory=MinPerClass)
-    seed: int = 0
-    on_invalid: str = "raise"
-    overwrite: bool = False
-    license_overrides: Mapping[str, str] = field(default_factory=dict)
-    source_version: str | None = None
-    allow_license_mix: bool = False
-    release: str | None = None
-    previous: Path | None = None
-    allow_bump_mismatch: bool = False
-    profile: Path | None = None
-    jobs: int | None = None
-    allow_language_mismatch: bool = False
-
-    @classmethod
-    def make(
-        cls,
-        *,
-        lang: str,
-        out: str | os.PathLike[str],
-        tasks: Sequence[str] | None = None,
-        sizes: str | Sequence[SizeSpec] | None = None,
-        balances: Sequence[str] = BALANCES,
-        min_per_class: tuple[int, int, int] | MinPerClass = (50, 20, 20),
-        seed: int = 0,
-        on_invalid: str = "raise",
-        overwrite: bool = False,
-        license_overrides: Mapping[str, str] | None = None,
-        source_version: str | None = None,
-        allow_license_mix: bool = False,
-        release: str | None = None,
-        previous: str | os.PathLike[str] | None = None,
-        allow_bump_mismatch: bool = False,
-        profile: str | os.PathLike[str] | None = None,
-        jobs: int | None = None,
-        allow_language_mismatch: bool = False,
-    ) -> BuildOptions:
-        """Options from the forms callers use (``"10k,0.5"``, ``(50, 20, 20)``); a
-        :class:`UsageError` names the first bad one."""
-        if on_invalid not in ON_INVALID:
-            raise UsageError(f"--on-invalid must be 'raise' or 'skip', not {on_invalid!r}")
-        resolve_language(lang)  # an unknown code is a UsageError naming it
-        size_specs = parse_sizes(sizes) if isinstance(sizes, str) or sizes is None else tuple(sizes)
-        floors = (
-            min_per_class if isinstance(min_per_class, MinPerClass) else MinPerClass(*min_per_class)
-        )
-        if not balances:
-            raise UsageError("--balances: give natural and/or balanced")
-        for b in balances:
-            if b not in BALANCES:
-                raise UsageError(f"unknown balance {b!r}: use natural and/or balanced")
-        if jobs is not None and jobs < 1:
-            raise UsageError(f"--jobs must be a positive integer, not {jobs}")
-        return cls(
-            lang=lang,
-            out=Path(out),
-            tasks=tuple(dict.fromkeys(tasks)) if tasks else None,
-            sizes=size_specs,
-            balances=tuple(balances),
-            min_per_class=floors,
-            seed=int(seed),
-            on_invalid=on_invalid,
-            overwrite=overwrite,
-            license_overrides=dict(license_overrides or {}),
-            source_version=source_version,
-            allow_license_mix=allow_license_mix,
-            release=release,
-            previous=None if previous is None else Path(previous),
-            allow_bump_mismatch=allow_bump_mismatch,
-            profile=None if profile is None else Path(profile),
-            jobs=jobs,
-            allow_language_mismatch=allow_language_mismatch,
-        )
-
-    def variant_settings(self, split: SplitSpec) -> VariantSettings:
-        """How the variant engine splits, balances and sizes every task of this build."""
-        return VariantSettings(
-            split=split, sizes=self.sizes, balances=self.balances, min_per_class=self.min_per_class
-        )
-
-
-@dataclass
-class Outcome:
-    """What a recipe's run produced: every task assembled (configs written into the staging
-    folder), in the order the card lists them, and what the card says about the run."""
-
-    assembled: list[AssembledTask]
-    recipes: list[dict[str, Any]]  # name, recipe version, parameters per task (fingerprint)
-    profile: dict[str, Any]  # every language/data-derived choice
-    parameters: dict[str, Any]  # the family's own build parameters (the card's, in order)
-    skipped: dict[str, int] = field(default_factory=dict)  # invalid input skipped, by reason
-    duplicates: dict[str, int] = field(default_factory=dict)
-    split: str = ""  # how splits were made, for the closing summary
-    facts: dict[str, Any] = field(default_factory=dict)  # for the caller (closing summary)
-
-
-@dataclass(frozen=True)
-class CardText:
-    """How a family's card presents itself."""
-
-    pretty_name: str
-    summary: str
-    source_datasets: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ("probing", "polyprobe")
-    task_categories: tuple[str, ...] = ("text-classification",)
-    # The dataset's languages when it has several (a parallel corpus); empty: ``--lang``.
-    languages: tuple[str, ...] = ()
-
-
-class Recipe(Protocol):
-    """A source family: its sources' languages and descriptions, its tasks' run, its card
-    text."""
-
-    family: str
-
-    def languages(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
-        """Each source's name and the languages it declares (:mod:`polyprobe.loaders.declared`;
-        none when the source says nothing), checked against ``--lang`` before anything is read
-        (:func:`check_languages`)."""
-        ...
-
-    def sources(self) -> list[SourceInfo]:
-        """Every input, described for the card (read before any task runs)."""
-        ...
-
-    def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
-        """Make and assemble every task into ``staging``."""
-        ...
-
-    def card(self, language: Language, outcome: Outcome) -> CardText: ...
 
 
 @dataclass
@@ -197,23 +55,64 @@ class BuildResult:
     facts: dict[str, Any] = field(default_factory=dict)
 
 
-def build(
-    recipe: Recipe, options: BuildOptions, *, progress: Progress | None = None
+def build_family(
+    family: str | Family[Any, Any], *, progress: Progress | None = None, **given: Any
 ) -> BuildResult:
-    """Run ``recipe`` and write its dataset folder at ``options.out`` (atomically: on any
-    error, nothing is left behind)."""
+    """``polyprobe.build_<family>(...)``: the family's config from ``given`` (its Config's
+    fields, over a profile's ``[family]`` section) and :func:`build`."""
+    found = family_named(family) if isinstance(family, str) else family
+    return build(found, make_config(found.Config, given), progress=progress)
+
+
+def family_function(name: str) -> Any:
+    """``polyprobe.build_<name>``: the family's build as a function whose positional
+    arguments are the Config's positional fields (its inputs) and keywords its other fields
+    (``progress`` besides)."""
+    family = family_named(name)
+    positional = [
+        f.name
+        for f in dataclasses.fields(family.Config)
+        if (spec := option_of(family.Config, f.name)) is not None and spec.positional
+    ]
+
+    def build_it(*inputs: Any, progress: Progress | None = None, **options: Any) -> BuildResult:
+        if len(inputs) > len(positional):
+            raise UsageError(f"build_{name} takes {len(positional)} positional argument(s)")
+        return build_family(
+            family, progress=progress, **dict(zip(positional, inputs, strict=False)), **options
+        )
+
+    build_it.__name__ = build_it.__qualname__ = f"build_{name}"
+    build_it.__doc__ = f"Build with the {name} family: {family.description}"
+    return build_it
+
+
+def build(
+    family: Family[Any, Any], config: BuildConfig, *, progress: Progress | None = None
+) -> BuildResult:
+    """Run ``family`` with ``config`` and write its dataset folder at ``config.out``
+    (atomically: on any error, nothing is left behind)."""
+    from polyprobe.builders.configure import checked
     from polyprobe.cards.folder import DatasetFolderWriter
     from polyprobe.cards.release import ReleaseRequest
 
-    release = ReleaseRequest.make(options.release, options.previous, options.allow_bump_mismatch)
-    language = resolve_language(options.lang)
+    if not isinstance(config, family.Config):
+        raise UsageError(f"build {family.name} takes a {family.Config.__name__}")
+    release = ReleaseRequest.make(config.release, config.previous, config.allow_bump_mismatch)
+    language = config.language
+    sources = family.sources(config)
     mismatch = check_languages(
-        options.lang, language, recipe.languages(), options.allow_language_mismatch
+        config.lang, language, sources.declared(), config.allow_language_mismatch
     )
-    sources = recipe.sources()
-    license_id, mixed = card_license(sources, options.allow_license_mix)
-    with DatasetFolderWriter(options.out, overwrite=options.overwrite) as writer:
-        outcome = recipe.run(options, writer.tmp, progress)
+    infos = licensed(sources.infos(), config.license_overrides)
+    license_id, mixed = card_license(infos, config.allow_license_mix)
+    task_set = family.task_set(config, sources)
+    names = task_set.resolve(config.tasks)
+    profile = checked(config, task_set, names)
+    plan = family.plan(config, sources, names)
+    with DatasetFolderWriter(config.out, overwrite=config.overwrite) as writer:
+        outcome = run(plan, task_set, config, profile, writer.tmp, progress)
+        outcome = family.finish(config, sources, outcome, writer.tmp)
         summaries = [a.summary for a in outcome.assembled]
         if not any(s.configs for s in summaries):
             raise InfeasibleError(
@@ -229,21 +128,21 @@ def build(
                     )
                     default_given = True
                 writer.adopt(card)
-        parameters = build_parameters(options, language, outcome, language_mismatch=mismatch)
-        text = recipe.card(language, outcome)
+        parameters = build_parameters(config, language, outcome, language_mismatch=mismatch)
+        text = family.card(config, sources, language, outcome)
         meta = DatasetMeta(
             pretty_name=text.pretty_name,
             languages=list(text.languages) or [language.code],
             license=license_id,
-            sources=sources,
+            sources=infos,
             polyprobe_version=__version__,
-            fingerprint=fingerprint(sources, outcome.recipes, parameters, outcome.profile),
+            fingerprint=fingerprint(infos, outcome.recipes, parameters, outcome.profile),
             parameters=parameters,
             skipped_invalid=dict(sorted(outcome.skipped.items())),
             duplicates=dict(outcome.duplicates),
             feasibility={a.name: a.report for a in outcome.assembled},
             profile=outcome.profile,
-            license_mix_allowed=options.allow_license_mix and mixed,
+            license_mix_allowed=config.allow_license_mix and mixed,
             task_categories=list(text.task_categories),
             tags=list(text.tags),
             source_datasets=list(text.source_datasets),
@@ -267,6 +166,68 @@ def build(
         bump_check=dict(released[-1].bump_check),
         facts=outcome.facts,
     )
+
+
+def run(
+    plan: Plan,
+    task_set: TaskSet,
+    config: BuildConfig,
+    profile: dict[str, Any] | None,
+    staging: Path,
+    progress: Progress | None,
+) -> Outcome:
+    """The plan's tasks configured and run; one outcome, in the task order of the plan."""
+    from polyprobe.builders import outcomes
+    from polyprobe.builders.configure import open_lexicon, open_stream
+    from polyprobe.builders.execution.run import run_lexicon, run_record_streams
+    from polyprobe.builders.execution.stream import RunSettings
+
+    variants = VariantSettings(
+        split=plan.split,
+        sizes=config.sizes,
+        balances=config.balances,
+        min_per_class=config.min_per_class,
+    )
+    settings = RunSettings(config.seed, config.on_invalid, variants, staging)
+    if plan.lexicon is not None:
+        tasks = open_lexicon(plan.lexicon, task_set, config, plan.split, profile)
+        done = run_lexicon(plan.lexicon, tasks, settings, progress)
+        return outcomes.lexicon_outcome(plan, done, profile)
+    if hasattr(progress, "expect"):
+        progress.expect(plan.inputs)  # type: ignore[union-attr]
+    readable = [s for s in plan.streams if s.records is not None]
+    opened = [open_stream(s, task_set, config, plan.split, profile) for s in readable]
+    ran = iter(
+        run_record_streams(opened, settings, plan.inputs, config.jobs, progress) if opened else []
+    )
+    results = [
+        outcomes.with_sample_creation(s, next(ran), staging)
+        if s.records is not None
+        else outcomes.infeasible(s, task_set, variants, config.seed, staging)
+        for s in plan.streams
+    ]
+    order = plan.order or tuple(n for s in plan.streams for n in s.tasks)
+    return outcomes.merged(plan, results, order)
+
+
+def licensed(infos: Sequence[SourceInfo], overrides: Mapping[str, str]) -> list[SourceInfo]:
+    """The sources with ``--license SRC=ID`` applied by source name (``*``: every source
+    without its own; ids normalised, ``CC BY-SA 4.0`` -> ``CC-BY-SA-4.0``); a name that is no
+    source is an error, so a typo never leaves a wrong licence in a card."""
+    from polyprobe.loaders.sources import normalize_license
+
+    names = {i.name for i in infos}
+    unknown = sorted(set(overrides) - names - {"*"})
+    if unknown:
+        raise UsageError(
+            f"--license names no source: {', '.join(unknown)}; the sources are "
+            + ", ".join(sorted(names))
+        )
+    for info in infos:
+        chosen = overrides.get(info.name, overrides.get("*"))
+        if chosen is not None:
+            info.license = normalize_license(chosen)
+    return list(infos)
 
 
 def check_languages(
@@ -306,7 +267,7 @@ def check_languages(
 
 
 def build_parameters(
-    options: BuildOptions,
+    config: BuildConfig,
     language: Language,
     outcome: Outcome,
     *,
@@ -316,23 +277,23 @@ def build_parameters(
     variants they qualify. ``allow_language_mismatch`` (and the mismatch it let through)
     only appear when given, so the cards of other builds keep their bytes."""
     extra: dict[str, Any] = {}
-    if options.allow_language_mismatch:
+    if config.allow_language_mismatch:
         extra["allow_language_mismatch"] = True
         if language_mismatch:
             extra["language_mismatch"] = {k: list(v) for k, v in language_mismatch.items()}
     return {
         "lang": language.code,
         "tasks": [a.name for a in outcome.assembled],
-        "sizes": [s.label for s in options.sizes],
-        "balances": list(options.balances),
+        "sizes": [s.label for s in config.sizes],
+        "balances": list(config.balances),
         **outcome.parameters,
         "min_per_class": {
-            "train": options.min_per_class.train,
-            "validation": options.min_per_class.validation,
-            "test": options.min_per_class.test,
+            "train": config.min_per_class.train,
+            "validation": config.min_per_class.validation,
+            "test": config.min_per_class.test,
         },
-        "seed": options.seed,
-        "on_invalid": options.on_invalid,
-        "allow_license_mix": options.allow_license_mix,
+        "seed": config.seed,
+        "on_invalid": config.on_invalid,
+        "allow_license_mix": config.allow_license_mix,
         **extra,
     }

@@ -7,21 +7,29 @@ File format (TOML or JSON)::
     [language]
     capitalises_nouns = true          # otherwise derived from the share of capitalised NOUNs
 
+    [family]
+    split = "ratio:80/10/10"          # any option of the family's own (build <family> --help)
+
     [tasks.tense]
     map = { Imp = "Past" }            # any option a task documents, under its name
+
+A value the command line (or the Python call) gives wins over the profile's ``[family]``;
+a profile's ``[tasks.<name>]`` wins over a family's defaults and its options for every task
+(``--min-forms``), and loses to an option given for that one task (``--unimorph`` for
+``subject_verb_agreement``).
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from polyprobe.errors import InputError, UsageError
 
-_TOP_KEYS = {"language", "tasks"}
+_TOP_KEYS = {"language", "tasks", "family"}
 # What ``polyprobe profile`` prints besides the overridable sections: accepted and ignored, so
 # its output can be edited and passed back with ``--profile`` as it is.
 _INFORMATIONAL_KEYS = {"lang", "split", "labels", "sources", "annotation", "overrides"}
@@ -35,9 +43,8 @@ KEEP_CASE_MIN_COUNT = 20
 KEEP_CASE_SHARE = 0.95
 
 
-def load_profile(path: str | Path, known: Iterable[str]) -> dict[str, Any]:
-    """Read and check a profile file whose ``[tasks.*]`` may name the tasks ``known``; errors
-    name the file and the offending key (each task checks its own table's keys)."""
+def _read(path: str | Path) -> dict[str, Any]:
+    """The profile file's tables, its top-level sections checked."""
     p = Path(path)
     if not p.is_file():
         raise InputError(p, None, "profile file not found", "no-profile")
@@ -63,9 +70,37 @@ def load_profile(path: str | Path, known: Iterable[str]) -> dict[str, Any]:
         raise InputError(
             p,
             None,
-            f"unknown profile section(s) {unknown}: use [language] and [tasks.<name>]",
+            f"unknown profile section(s) {unknown}: use [language], [family] and "
+            "[tasks.<name>]",
             "bad-profile",
         )
+    return data
+
+
+def family_section(path: str | Path, settable: Sequence[str]) -> dict[str, Any]:
+    """A profile's ``[family]`` table: values for the family's own options ``settable``; an
+    unknown key is an error naming the file and listing the valid ones."""
+    table = _read(path).get("family", {})
+    if not isinstance(table, dict):
+        raise InputError(path, None, "[family] must be a table of options", "bad-profile")
+    unknown = sorted(set(table) - set(settable))
+    if unknown:
+        raise InputError(
+            path,
+            None,
+            f"[family]: unknown option(s) {', '.join(unknown)}; valid options: "
+            + (", ".join(settable) or "none"),
+            "bad-profile",
+        )
+    return dict(table)
+
+
+def load_profile(path: str | Path, known: Iterable[str]) -> dict[str, Any]:
+    """Read and check a profile file whose ``[tasks.*]`` may name the tasks ``known``; errors
+    name the file and the offending key (each task checks its own table's keys; the
+    ``[family]`` table is checked against the family's options when the config is made)."""
+    p = Path(path)
+    data = _read(p)
     lang = data.get("language", {})
     if not isinstance(lang, dict) or set(lang) - _LANGUAGE_KEYS - _LANGUAGE_INFORMATIONAL:
         raise InputError(
@@ -84,21 +119,22 @@ def load_profile(path: str | Path, known: Iterable[str]) -> dict[str, Any]:
             f"profile names unknown task(s) {unknown}; known: {sorted(known)}",
             "bad-profile",
         )
-    return {"language": dict(lang), "tasks": {k: dict(v) for k, v in tasks.items()}}
+    out = {"language": dict(lang), "tasks": {k: dict(v) for k, v in tasks.items()}}
+    if "family" in data:
+        out["family"] = dict(data["family"])
+    return out
 
 
-def checked_profile(
-    path: str | Path, known: Mapping[str, Any], base: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    """:func:`load_profile`, with every ``[tasks.<name>]`` table checked by its task's options
-    (over ``base``, options the command line sets for every task), built or not: a misspelt
-    key fails before any input is read. ``known`` maps task names to task classes."""
+def checked_profile(path: str | Path, known: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`load_profile`, with every ``[tasks.<name>]`` table checked by its task's
+    options, built or not: a misspelt key fails before any input is read. ``known`` maps
+    task names to task classes."""
     from polyprobe.builders.task import options_from
 
     profile = load_profile(path, known)
     for name, table in profile["tasks"].items():
         try:
-            options_from(known[name], {**(base or {}), **table})
+            options_from(known[name], table)
         except UsageError as exc:
             raise InputError(path, None, str(exc), "bad-profile") from None
     return profile

@@ -2,7 +2,7 @@
 each runs.
 
 A build whose families can cut their records runs on record ranges instead, one per process
-(``polyprobe.builders.stream.run_on_ranges``). Task shards are for the others: most tasks fix
+(``polyprobe.builders.execution.stream.run_on_ranges``). Task shards are for the others: most tasks fix
 corpus-wide choices in a first pass (target words, frequency bands, replacement classes)
 before they can emit a single candidate, so a task needs every record, but no task needs
 another task. A shard is therefore a complete little build — read, observe, fit, spool

@@ -1,4 +1,4 @@
-"""The record family of document sources (see :class:`polyprobe.builders.passes.RecordFamily`):
+"""The record family of document sources (see :class:`polyprobe.builders.execution.passes.RecordFamily`):
 any sources of :class:`~polyprobe.loaders.records.Document` records (UD ``# newdoc``
 documents, Wikipedia articles, plain-text files), any tasks that read documents, on the shared
 record stream.

@@ -17,7 +17,7 @@ from typing import Any
 from polyprobe.builders.assemble import AssembledTask, assemble
 from polyprobe.builders.build import BuildOptions, Outcome, Progress
 from polyprobe.builders.discourse.family import DocumentFamily
-from polyprobe.builders.stream import run_record_tasks
+from polyprobe.builders.execution.stream import run_record_tasks
 from polyprobe.builders.variants import SplitSpec
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from polyprobe.builders.build import BuildOptions, Outcome
 from polyprobe.builders.discourse.family import DocumentFamily
 from polyprobe.builders.discourse.run import merge_outcomes, run_document_stream
-from polyprobe.builders.passes import first_pass
+from polyprobe.builders.execution.passes import first_pass
 from polyprobe.builders.task import Fit, Task, TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.languages import resolve_language

@@ -29,6 +29,8 @@ class TranslatedTask:
         self.translations = translations
 
     def __getattr__(self, name: str) -> Any:
+        if name == "inner":  # not set yet: a copy or an unpickling is making this object
+            raise AttributeError(name)
         return getattr(self.inner, name)
 
     def candidates(self, example: Example, fit: Fit, shared: Shared) -> list[Candidate]:

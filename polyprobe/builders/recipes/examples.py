@@ -1,6 +1,6 @@
 """The record family of sources whose records are :class:`~polyprobe.loaders.records.Example`s
 (downstream benchmarks, labelled or scored pairs): any such sources, any tasks that read
-examples, on the shared record stream (:mod:`polyprobe.builders.stream`).
+examples, on the shared record stream (:mod:`polyprobe.builders.execution.stream`).
 
 Why a family of its own: example sources differ in their files, not in how their records
 are named. An example's row group is ``<source>/<id>`` of the first example with the same

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.text.family import DROPPED, SentenceFilter, TextFamily
+from polyprobe.builders.records.rawtext import DROPPED, SentenceFilter, TextFamily
 from polyprobe.builders.text.records import raw_sentence
 from polyprobe.errors import UsageError
 from polyprobe.loaders.aligned_text import (

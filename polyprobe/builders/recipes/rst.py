@@ -20,7 +20,7 @@ from typing import Any
 from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcome, Progress, build
 from polyprobe.builders.discourse.family import DocumentFamily
 from polyprobe.builders.registry import family_tasks, resolve_task_names
-from polyprobe.builders.stream import run_record_tasks
+from polyprobe.builders.execution.stream import run_record_tasks
 from polyprobe.builders.task import TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.errors import InputError, UsageError

@@ -27,7 +27,7 @@ from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcom
 from polyprobe.builders.recipes.examples import ExampleFamily
 from polyprobe.builders.recipes.translated import TranslatedExamples
 from polyprobe.builders.registry import family_tasks, resolve_task_names
-from polyprobe.builders.stream import run_record_tasks
+from polyprobe.builders.execution.stream import run_record_tasks
 from polyprobe.builders.task import TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.errors import InputError, UsageError

@@ -17,7 +17,7 @@ from typing import Any
 
 from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcome, Progress, build
 from polyprobe.builders.rendering import text_hash as sentence_text_hash
-from polyprobe.builders.stream import RecordStream, run_record_streams
+from polyprobe.builders.execution.stream import RecordStream, run_record_streams
 from polyprobe.builders.task import Shared, Task, TaskContext
 from polyprobe.builders.variants import MinPerClass, SplitSpec, parse_split
 from polyprobe.errors import UsageError
@@ -70,7 +70,7 @@ def choose_split(split: str | None, sources: Sequence[Any]) -> SplitSpec:
 
 @dataclass(frozen=True)
 class TreebankFamily:
-    """The record family of UD builds (see :class:`polyprobe.builders.passes.RecordFamily`):
+    """The record family of UD builds (see :class:`polyprobe.builders.execution.passes.RecordFamily`):
     plain values, so a worker process can receive it."""
 
     sources: tuple[Any, ...]  # TreebankSource
@@ -238,7 +238,7 @@ class TreebankRecipe:
         sentences = None
         if self.sentence_names:
             if self.top_up:
-                from polyprobe.builders.text.topup import run_top_up
+                from polyprobe.builders.records.topup import run_top_up
 
                 sentences = run_top_up(
                     family,
@@ -308,7 +308,7 @@ def build_ud(
 ) -> BuildResult:
     """Build a dataset folder from UD treebanks; mirrors ``polyprobe build ud``. ``top_up``:
     Wikipedia dumps whose sentences (at most ``top_up_sentences``) top up the text-only tasks
-    (:mod:`polyprobe.builders.text.topup`). ``options``
+    (:mod:`polyprobe.builders.records.topup`). ``options``
     are :meth:`BuildOptions.make`'s (``lang``, ``out``, ``tasks``, ``sizes``, ``seed``,
     ``jobs``, ``release``, ``previous``, ...); ``split`` is ``ud`` or ``ratio:80/10/10``
     (default: the treebanks' own splits when every one has all three); ``task_options`` are
@@ -338,7 +338,7 @@ def profile_ud(
     """Everything a build of these treebanks would derive, without building (``polyprobe
     profile ud``). The output, edited, is a valid ``--profile`` file's ``[language]`` and
     ``[tasks.*]`` content."""
-    from polyprobe.builders.passes import first_pass
+    from polyprobe.builders.execution.passes import first_pass
     from polyprobe.builders.profile import FeatureCounter
 
     opts = BuildOptions.make(

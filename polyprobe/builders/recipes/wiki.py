@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcome, Progress, build
-from polyprobe.builders.text.family import SentenceFilter
+from polyprobe.builders.records.rawtext import SentenceFilter
 from polyprobe.builders.text.recipe import RawTextRecipe, agreement_options, text_split
 from polyprobe.languages import Language, resolve_language
 from polyprobe.version import __version__

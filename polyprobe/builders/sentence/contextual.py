@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import UD_CITATION
-from polyprobe.builders.observation_merge import extend_remapped, merge_ids
+from polyprobe.builders.merging import extend_remapped, merge_ids
 from polyprobe.builders.rendering import render, text_hash
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, SplitEstimate, Task
 from polyprobe.errors import UsageError

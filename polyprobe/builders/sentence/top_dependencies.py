@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import CONNEAU_2018
-from polyprobe.builders.observation_merge import extend_remapped, merge_ids
+from polyprobe.builders.merging import extend_remapped, merge_ids
 from polyprobe.builders.rendering import sentence_inputs, text_hash
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, SplitEstimate, Task
 from polyprobe.errors import UsageError
@@ -155,7 +155,7 @@ class TopDependenciesObservation(Observation):
     def merge(self, later: Observation) -> None:
         """Take in ``later`` (the sentences right after this observation's). ``later``'s
         sequence ids are renumbered into this observation's (first-occurrence order: see
-        :mod:`polyprobe.builders.observation_merge`); excluded sentences stay -1."""
+        :mod:`polyprobe.builders.merging`); excluded sentences stay -1."""
         if not isinstance(later, TopDependenciesObservation):
             raise TypeError(f"cannot merge {type(later).__name__} into top_dependencies")
         extend_remapped(self.seq, later.seq, merge_ids(self.ids, later.ids))

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import CONNEAU_2018
-from polyprobe.builders.observation_merge import extend_remapped, merge_ids
+from polyprobe.builders.merging import extend_remapped, merge_ids
 from polyprobe.builders.rendering import sentence_inputs, text_hash
 from polyprobe.builders.task import (
     Candidate,
@@ -199,7 +199,7 @@ class WordContentObservation(Observation):
     def merge(self, later: Observation) -> None:
         """Take in ``later`` (the sentences right after this observation's). ``later``'s key
         ids are renumbered into this observation's (first-occurrence order: see
-        :mod:`polyprobe.builders.observation_merge`), its sentence lengths follow this one's.
+        :mod:`polyprobe.builders.merging`), its sentence lengths follow this one's.
         ``later``'s ``form_ids`` memo is not taken (it does not travel in a pickle either):
         this one's stays right, as merging only adds ids."""
         if not isinstance(later, WordContentObservation):

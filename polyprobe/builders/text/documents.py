@@ -1,13 +1,13 @@
 """Raw-text documents (Wikipedia articles, blank-line separated plain-text documents) as a
 document source of the discourse tasks (:class:`~polyprobe.builders.discourse.family.
-DocumentFamily`), beside the sentence stream of :mod:`polyprobe.builders.text.family`.
+DocumentFamily`), beside the sentence stream of :mod:`polyprobe.builders.records.rawtext`.
 
 What it decides, and why:
 
 * **The same sentences as the sentence tasks**: a sentence the source marks (template hole,
   markup left) or the build's :class:`SentenceFilter` refuses (too short, no final
   punctuation: list items, captions) is not a unit of the document either
-  (:func:`~polyprobe.builders.text.family.sentence_verdict`, one rule for both streams).
+  (:func:`~polyprobe.builders.records.rawtext.sentence_verdict`, one rule for both streams).
 * **Gaps, not new documents**: a dropped sentence does not cut the article into documents
   of their own; the article stays one record (one id, one group, so it never straddles
   splits) whose :attr:`~polyprobe.loaders.records.Document.breaks` mark where a sentence is
@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from polyprobe.builders.text.family import DROPPED, SentenceFilter, TextFamily, sentence_verdict
+from polyprobe.builders.records.rawtext import DROPPED, SentenceFilter, TextFamily, sentence_verdict
 from polyprobe.builders.text.records import DocumentPlace
 from polyprobe.loaders.rawtext import sentence_document
 from polyprobe.loaders.records import Document, Sentence, SourceFile
@@ -122,7 +122,7 @@ class RawDocumentSource:
 
 class SentenceDocuments:
     """The documents of :class:`RawDocumentSource` made from the sentence stream's records
-    of the same reading (a :class:`~polyprobe.builders.passes.Deriver`): a process that runs
+    of the same reading (a :class:`~polyprobe.builders.execution.passes.Deriver`): a process that runs
     sentence and document tasks then reads the input shards' tables and decides every
     sentence's verdict once per pass instead of twice (stop 26: the document stream's own
     readings were ~7 % of a ``build wiki``'s CPU). Each kept sentence carries its

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.build import BuildOptions, Outcome, Progress
-from polyprobe.builders.text.family import SentenceFilter, TextFamily, split_dropped
+from polyprobe.builders.records.rawtext import SentenceFilter, TextFamily, split_dropped
 from polyprobe.builders.variants import SplitSpec, parse_split
 from polyprobe.languages import resolve_language
 from polyprobe.loaders.declared import DeclaredLanguage
@@ -107,7 +107,7 @@ class RawTextRecipe:
         sources' documents (:mod:`polyprobe.builders.text.documents`), merged."""
         from polyprobe.builders.discourse.family import is_document_task
         from polyprobe.builders.registry import family_tasks, get_task
-        from polyprobe.builders.stream import RecordStream, run_record_streams
+        from polyprobe.builders.execution.stream import RecordStream, run_record_streams
         from polyprobe.runtime.shards import jobs_for
 
         options_by_task: dict[str, dict[str, Any]] = self.default_task_options()

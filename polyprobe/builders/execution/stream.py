@@ -1,6 +1,6 @@
 """Record tasks in one process or several: a build's streams of records (``build ud``: the
 sentences, and the ``# newdoc`` documents they form) run through the passes of
-:mod:`polyprobe.builders.passes`, and this module decides how processes share them.
+:mod:`polyprobe.builders.execution.passes`, and this module decides how processes share them.
 
 By *record ranges* (:func:`run_on_ranges`) where every family that reads inputs can cut its
 records (``part_records``) and every observation can merge (``Observation.merge``): each
@@ -23,10 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.assemble import AssembledTask
-from polyprobe.builders.build import BuildOptions, Outcome, Progress
-from polyprobe.builders.passes import (
+from polyprobe.builders.execution.passes import (
     PartRun,
-    RecordFamily,
     ShardJob,
     ShardResult,
     Spooled,
@@ -38,48 +36,37 @@ from polyprobe.builders.passes import (
     observe_pass,
     write_task,
 )
-from polyprobe.builders.task import (
-    Fit,
-    Observation,
-    Task,
-    mergeable,
-)
-from polyprobe.builders.variants import SplitSpec, VariantSettings
+from polyprobe.builders.family import Outcome, Progress, Records
+from polyprobe.builders.task import Fit, Observation, Task, mergeable
+from polyprobe.builders.variants import VariantSettings
 
 # The build's scratch folder in the temp dir: ``polyprobe-spool-<pid>-<host>-<random>``.
 SPOOL = "polyprobe-spool-"
 
 
-def run_record_tasks(
-    family: RecordFamily,
-    names: Sequence[str],
-    options: BuildOptions,
-    *,
-    split: SplitSpec,
-    staging: Path,
-    jobs: int = 1,
-    progress: Progress | None = None,
-    parameters: dict[str, Any] | None = None,
-) -> Outcome:
-    """Build the tasks ``names`` of a record family into ``staging`` with the build's
-    ``options`` and the family's ``split``, in ``jobs`` processes (shards of tasks, balanced by
-    their measured costs); ``parameters`` are the family's own for the card (after the split).
-    The outcome does not depend on ``jobs``: every shard reads the same records, and a task's
-    assembly is a pure function of its spool."""
-    stream = RecordStream(family, tuple(names), parameters)
-    return run_record_streams(
-        [stream], options, split=split, staging=staging, jobs=jobs, progress=progress
-    )[0]
+@dataclass(frozen=True)
+class OpenedStream:
+    """One stream of a build with its tasks configured (by the spine) and its profile entry
+    (language facts, the profile's overrides); the run fills in what the tasks derived."""
+
+    records: Records
+    tasks: tuple[Task[Any], ...]
+    profile: dict[str, Any]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tasks)
 
 
 @dataclass(frozen=True)
-class RecordStream:
-    """One family's tasks in a build: a build may run several streams over the same inputs
-    (``build ud``: the sentences, and the documents they form)."""
+class RunSettings:
+    """What every pass of a build needs besides its streams: plain values."""
 
-    family: RecordFamily
-    names: tuple[str, ...]
-    parameters: dict[str, Any] | None = None  # the family's own, for the card
+    seed: int
+    on_invalid: str
+    variants: VariantSettings
+    staging: Path  # the writer's temporary folder; configs go to staging/data/<config>/
+    jobs: int = 1
 
 
 def run_shard_parts(
@@ -102,68 +89,39 @@ def run_shard_parts(
     return results, jobs
 
 
-def run_record_streams(
-    streams: Sequence[RecordStream],
-    options: BuildOptions,
-    *,
-    split: SplitSpec,
-    staging: Path,
-    jobs: int = 1,
-    progress: Progress | None = None,
+def run_streams(
+    streams: Sequence[OpenedStream], run: RunSettings, progress: Progress | None = None
 ) -> list[Outcome]:
-    """:func:`run_record_tasks` for several streams at once, one outcome per stream: their
-    tasks are planned together onto ``jobs`` processes (a task of one stream and a task of
-    another may share a process), so a second, smaller stream fills the processes rather than
-    running after the first on one of them. Where a process runs tasks of a stream and of
-    one derived from it (documents grouped from sentences), each pass reads the inputs once
-    for both (:func:`run_shard_parts`)."""
+    """Every stream's tasks, planned together onto ``run.jobs`` processes (a task of one
+    stream and a task of another may share a process, so a second, smaller stream fills the
+    processes rather than running after the first on one of them), one outcome per stream.
+    Where a process runs tasks of a stream and of one derived from it (documents grouped from
+    sentences), each pass reads the inputs once for both (:func:`run_shard_parts`)."""
     from polyprobe.cards.folder import make_owned_dir, sweep_orphans
 
-    stream_of = {n: i for i, s in enumerate(streams) for n in s.names}
-    if len(stream_of) != sum(len(s.names) for s in streams):
+    names = [n for s in streams for n in s.names]
+    if len(set(names)) != len(names):
         raise ValueError("a task name is in two streams")
     # Named for this process, so that the next build sweeps the folder if this one is killed.
     scratch = Path(tempfile.gettempdir())
     sweep_orphans(scratch, SPOOL)
     work = make_owned_dir(scratch, SPOOL, mode=0o700)
     try:
-        settings = options.variant_settings(split)
-        opened = (
-            [s.family.open_tasks(s.names) for s in streams]
-            if jobs > 1 and families_cut(streams)
-            else None
-        )
-        if opened is not None and all_merge(opened):
-            results, written = run_on_ranges(
-                streams, opened, options, settings, staging, work, jobs, progress
-            )
+        if run.jobs > 1 and families_cut(streams) and all_merge(streams):
+            results, written = run_on_ranges(streams, run, work, progress)
         else:
-            results, written = _run_on_shards(
-                streams, stream_of, options, settings, staging, work, jobs, progress
-            )
+            results, written = _run_on_shards(streams, run, work, progress)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     assembled = {a.name: a for a in written}
     return [
-        _outcome(
-            stream,
-            [r for r in results if r.tasks[0] in stream.names],
-            assembled,
-            split,
-        )
+        _outcome(stream, [r for r in results if r.tasks[0] in stream.names], assembled)
         for stream in streams
     ]
 
 
 def _run_on_shards(
-    streams: Sequence[RecordStream],
-    stream_of: dict[str, int],
-    options: BuildOptions,
-    settings: VariantSettings,
-    staging: Path,
-    work: Path,
-    jobs: int,
-    progress: Progress | None,
+    streams: Sequence[OpenedStream], run: RunSettings, work: Path, progress: Progress | None
 ) -> tuple[list[ShardResult], list[AssembledTask]]:
     """The build on task shards: each process reads every record for some of the tasks."""
     from functools import partial
@@ -176,22 +134,23 @@ def _run_on_shards(
     plan = plan_shards(
         names,
         [cost_of(n) for n in names],
-        jobs,
+        run.jobs,
         affinity=[affinity_of(n) for n in names],
     )
     shards = [
         tuple(
             ShardJob(
-                stream.family,
-                tuple(n for n in shard if stream_of[n] == i),
-                options.seed,
-                options.on_invalid,
-                settings,
-                staging,
+                stream.records,
+                tuple(t for t in stream.tasks if t.name in shard),
+                stream.profile,
+                run.seed,
+                run.on_invalid,
+                run.variants,
+                run.staging,
                 work,
             )
-            for i, stream in enumerate(streams)
-            if any(stream_of[n] == i for n in shard)
+            for stream in streams
+            if any(t.name in shard for t in stream.tasks)
         )
         for shard in plan
     ]
@@ -205,28 +164,30 @@ def _run_on_shards(
     return [r for shard in results for r in shard], [a for outputs in written for a in outputs]
 
 
-def families_cut(streams: Sequence[RecordStream]) -> bool:
-    """Can every family of the build that reads inputs (one not fed from another stream's
+def families_cut(streams: Sequence[OpenedStream]) -> bool:
+    """Can every stream of the build that reads inputs (one not fed from another stream's
     readings, :func:`base_of`) cut its records into ranges (``part_records``)? A build runs
     on record ranges when they can and every observation merges (:func:`all_merge`),
     otherwise on task shards."""
-    families = [s.family for s in streams]
-    return all(can_be_cut(family) or base_of(family) in families for family in families)
+    records = [s.records for s in streams]
+    return all(can_be_cut(r) or base_of(r) in records for r in records)
 
 
-def can_be_cut(family: RecordFamily) -> bool:
-    """Does ``family`` read its records in ranges (``part_records``, and ``can_be_cut()``
-    when whether it can depends on its sources)?"""
-    if not callable(getattr(family, "part_records", None)):
+def can_be_cut(records: Records) -> bool:
+    """Do ``records`` read in ranges (``part_records``, and ``can_be_cut()`` when whether
+    they can depends on their sources)?"""
+    if not callable(getattr(records, "part_records", None)):
         return False
-    check = getattr(family, "can_be_cut", None)
+    check = getattr(records, "can_be_cut", None)
     return bool(check()) if callable(check) else True
 
 
-def all_merge(opened: Sequence[tuple[list[Task[Any]], dict[str, Any]]]) -> bool:
+def all_merge(streams: Sequence[OpenedStream]) -> bool:
     """Does every task's observation (if it has one) merge (:meth:`Observation.merge`)?"""
     return all(
-        o is None or mergeable(o) for tasks, _ in opened for o in (t.observation() for t in tasks)
+        o is None or mergeable(o)
+        for s in streams
+        for o in (t.observation() for t in s.tasks)
     )
 
 
@@ -306,14 +267,7 @@ def spool_range(job: RangeJob, progress: Progress | None = None) -> list[Spooled
 
 
 def run_on_ranges(
-    streams: Sequence[RecordStream],
-    opened: Sequence[tuple[list[Task[Any]], dict[str, Any]]],
-    options: BuildOptions,
-    settings: VariantSettings,
-    staging: Path,
-    work: Path,
-    jobs: int,
-    progress: Progress | None,
+    streams: Sequence[OpenedStream], run: RunSettings, work: Path, progress: Progress | None
 ) -> tuple[list[ShardResult], list[AssembledTask]]:
     """The build on record ranges, one per process (see :func:`families_cut`): each process
     reads 1/``jobs`` of the records in both passes, where on task shards each reads all of
@@ -329,26 +283,28 @@ def run_on_ranges(
 
     from polyprobe.runtime.parallel import WorkerPool
 
+    jobs = run.jobs
+
     def range_job(k: int, **phase: Any) -> RangeJob:
         return RangeJob(
             tuple(
                 ShardJob(
-                    s.family,
-                    s.names,
-                    options.seed,
-                    options.on_invalid,
-                    settings,
-                    staging,
+                    s.records,
+                    s.tasks,
+                    s.profile,
+                    run.seed,
+                    run.on_invalid,
+                    run.variants,
+                    run.staging,
                     work,
                     part=(k, jobs),
-                    opened=(tuple(opened[i][0]), opened[i][1]),
                 )
-                for i, s in enumerate(streams)
+                for s in streams
             ),
             **phase,
         )
 
-    tasks = [list(t) for t, _ in opened]
+    tasks = [list(s.tasks) for s in streams]
     with WorkerPool(jobs) as pool:
         observations = [[t.observation() for t in ts] for ts in tasks]
         hashes: list[tuple[array[int], ...]] = [
@@ -396,8 +352,8 @@ def run_on_ranges(
         )
         results: list[ShardResult] = []
         write_jobs: list[WriteJob] = []
-        for i, (ts, profile) in enumerate(opened):
-            profile = dict(profile)
+        for i, (ts, stream) in enumerate(zip(tasks, streams, strict=True)):
+            profile = dict(stream.profile)
             profile["tasks"] = {
                 t.name: dict(fits[i][j].report)
                 for j, t in enumerate(ts)
@@ -413,10 +369,7 @@ def run_on_ranges(
 
 
 def _outcome(
-    stream: RecordStream,
-    results: list[ShardResult],
-    assembled: dict[str, AssembledTask],
-    split: SplitSpec,
+    stream: OpenedStream, results: list[ShardResult], assembled: dict[str, AssembledTask]
 ) -> Outcome:
     """One stream's outcome from its shards' results. A task's profile and recipe come from
     the shard that fitted it; every shard read the same records, so their counts agree."""
@@ -431,12 +384,6 @@ def _outcome(
         assembled=[assembled[n] for n in names],
         recipes=[fitted[n].recipes[n] for n in names],
         profile=profile,
-        parameters={
-            "split": split.label,
-            "split_reason": split.reason,
-            **(stream.parameters or {}),
-        },
         skipped=first.skipped,
         duplicates=first.duplicates,
-        split=f"{split.label} ({split.reason})",
     )

@@ -1,14 +1,14 @@
-"""One process's passes over a record family's records: the first pass (observe, fit), the
+"""One process's passes over a stream's records: the first pass (observe, fit), the
 candidate pass (candidates spooled to disk), and the assembly of a spooled task (a write job)
 — for the tasks of one shard, or for every task over one range of the records.
 
 Why two passes over the sources rather than one held in memory: a UD corpus can be far larger
 than memory, while each task's first-pass state is small (counts, targets) and its candidates
 go to disk as they come (``polyprobe.runtime.spool``). How the processes of a build share
-the work (task shards or record ranges) is :mod:`polyprobe.builders.stream`'s business.
+the work (task shards or record ranges) is :mod:`polyprobe.builders.execution.stream`'s business.
 
-A family that streams records (``build ud``, ``build trec``) gives a :class:`RecordFamily`:
-how to read its records and how to name one (source, record id, split, text hash). Row ids
+A stream's :class:`~polyprobe.builders.family.Records` say how to read its records and how to
+name one (source, record id, split, text hash); its tasks come configured by the spine. Row ids
 are ``<source>/<record id>/<task>/<copy>``; a row's ``group`` is ``<source>/<record id>`` of
 the first record with the same normalised text, so duplicates never straddle splits.
 """
@@ -28,8 +28,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from polyprobe.builders.assemble import AssembledTask, CandidateSet, assemble, rows_reader
-from polyprobe.builders.build import Progress
-from polyprobe.builders.record_rows import canonical_sentences, materialise
+from polyprobe.builders.execution.rows import canonical_sentences, materialise
+from polyprobe.builders.family import Progress, Records
 from polyprobe.builders.task import (
     SCORE_COLUMN,
     Candidate,
@@ -54,55 +54,25 @@ from polyprobe.runtime.spool import (
 Identity = tuple[str, str, int]
 
 
-class RecordFamily(Protocol):
-    """What the stream needs of a source family. Implementations are plain picklable values
-    (a worker process receives them).
-
-    A family that can cut its records into contiguous ranges also has ``part_records(
-    on_invalid, skipped, part, parts)``: the records of the ``part``-th of ``parts`` ranges,
-    which together are exactly :meth:`records` (cut where no derived record, such as a
-    document, spans two ranges), and, when that depends on its sources, ``can_be_cut()``; a
-    build in several processes then runs on record ranges (:func:`can_be_cut`)."""
-
-    def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
-        """The configured tasks of this shard and the profile entries every shard shares
-        (language facts, profile overrides)."""
-        ...
-
-    def records(self, on_invalid: str, skipped: Counter[str]) -> Iterator[Any]:
-        """Every record of every source, in the build's fixed order; invalid ones are
-        raised or counted into ``skipped`` by reason."""
-        ...
-
-    def identity(self, record: Any) -> Identity:
-        """Source name, record id and split code of a record."""
-        ...
-
-    def text_hash(self, record: Any, shared: Shared) -> int:
-        """The record's duplicate identity: records with the same hash share a group."""
-        ...
-
-    def describe_input(self) -> str:
-        """The inputs, for an error message."""
-        ...
-
-
 @dataclass(frozen=True)
 class ShardJob:
     """What one shard needs: plain, picklable values (a worker process receives it)."""
 
-    family: RecordFamily
-    tasks: tuple[str, ...]
+    records: Records
+    tasks: tuple[Task[Any], ...]  # configured by the spine; each part runs its own copies
+    profile: dict[str, Any]  # the stream's profile entry (language facts, overrides)
     seed: int
     on_invalid: str
     settings: VariantSettings
     staging: Path  # the writer's temporary folder; configs go to staging/data/<config>/
     work: Path  # the build's scratch folder: each shard spools into its own sub-folder
-    # A build over record ranges (polyprobe.builders.stream.run_on_ranges): this job's range
-    # (index, number of ranges) and the tasks the build's process opened (fresh copies, and
-    # the profile entries), so that no process opens them again.
+    # A build over record ranges (polyprobe.builders.execution.stream.run_on_ranges): this
+    # job's range (index, number of ranges).
     part: tuple[int, int] = (0, 1)
-    opened: tuple[tuple[Task[Any], ...], dict[str, Any]] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tasks)
 
 
 @dataclass
@@ -173,7 +143,7 @@ class RecordPass:
 
 
 def first_pass(
-    family: RecordFamily,
+    family: Records,
     tasks: Sequence[Task[Any]],
     on_invalid: str,
     *,
@@ -240,7 +210,7 @@ class Deriver(Protocol):
         ...
 
 
-def base_of(family: RecordFamily) -> RecordFamily | None:
+def base_of(family: Records) -> Records | None:
     """The family whose records ``family``'s are made from, when it says so (a
     ``base`` attribute and a ``deriver()`` method): a process that runs tasks of both reads
     the inputs once for both."""
@@ -257,11 +227,9 @@ class PartRun:
 
     def __init__(self, job: ShardJob) -> None:
         self.job = job
-        self.family = job.family
-        if job.opened is None:
-            self.tasks, self.profile = job.family.open_tasks(job.tasks)
-        else:  # a copy: this part counts drops on its tasks, the build's copy adds them up
-            self.tasks, self.profile = copy.deepcopy(list(job.opened[0])), dict(job.opened[1])
+        self.family = job.records
+        # a copy: this part counts drops on its tasks, the build's copy adds them up
+        self.tasks, self.profile = copy.deepcopy(list(job.tasks)), dict(job.profile)
         self.observations = [t.observation() for t in self.tasks]
         self.observers = [o.observe for o in self.observations if o is not None]
         # every record's text hash, in stream order: from pass 1 when it runs (pass 2 then
@@ -411,7 +379,7 @@ def finish_stream(
     for r in ranges:
         skipped.update(r.skipped)
     result = ShardResult(
-        tasks=list(job.tasks),
+        tasks=list(job.names),
         recipes={
             t.name: {
                 "name": t.name,

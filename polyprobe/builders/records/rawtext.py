@@ -1,6 +1,5 @@
-"""The record family of raw-text sources (Wikipedia dumps, plain text): their documents'
-sentences as :class:`~polyprobe.loaders.records.Sentence` records on the shared record
-stream (:mod:`polyprobe.builders.stream`).
+"""Raw-text sources (Wikipedia dumps, plain text) as a stream's records: their documents'
+sentences as :class:`~polyprobe.loaders.records.Sentence` records.
 
 What it decides, and why:
 
@@ -25,13 +24,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.rendering import text_hash as sentence_text_hash
-from polyprobe.builders.task import Shared, Task, TaskContext
+from polyprobe.builders.task import Shared
 from polyprobe.builders.text.records import DocumentPlace, UposGuesser, raw_sentence_columns
-from polyprobe.builders.variants import MinPerClass, SplitSpec
 from polyprobe.errors import UsageError
 from polyprobe.hashing import normalise_text, stable_u64
 from polyprobe.loaders.rawtext import RawSentence
@@ -39,7 +36,7 @@ from polyprobe.loaders.records import Sentence
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy
 
-__all__ = ["DROPPED", "SentenceFilter", "TextFamily", "raw_text_hash", "sentence_verdict"]
+__all__ = ["DROPPED", "SentenceFilter", "TextRecords", "raw_text_hash", "sentence_verdict"]
 
 DROPPED = "dropped: "  # prefix of the drop reasons counted with the skipped input
 CAPITAL_PREFIX = 5_000  # sentences read to find the forms that keep their capital
@@ -96,58 +93,19 @@ class SentenceFilter:
 
 
 @dataclass(frozen=True)
-class TextFamily:
-    """Raw-text sources read in the order given, with the tasks that may be built from them.
-    Plain values, so a worker process can receive it. ``exclude`` holds the text hashes of
-    sentences to leave out (a top-up leaves out the treebanks' sentences)."""
+class TextRecords:
+    """Raw-text sources read in the order given: plain values, so a worker process can
+    receive them. ``exclude`` holds the text hashes of sentences to leave out (a top-up
+    leaves out the treebanks' sentences)."""
 
     sources: tuple[Any, ...]  # WikiDumpSource | PlainTextSource: .name, .documents(policy)
-    lang: str
-    seed: int
-    min_per_class: MinPerClass
-    split: SplitSpec
-    tasks: Mapping[str, type[Task[Any]]]
     sentence_filter: SentenceFilter = field(default_factory=SentenceFilter)
     nouns: frozenset[str] = frozenset()
     exclude: frozenset[int] = frozenset()
-    task_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    profile_path: str | None = None
-    extra_profile: Mapping[str, Any] = field(default_factory=dict)
     annotator: Any = None  # builders.text.annotate.Annotator: full UD-style records
 
     def segmenter(self) -> Segmenter:
         return self.sources[0].segmenter
-
-    def open_tasks(self, names: Sequence[str]) -> tuple[list[Task[Any]], dict[str, Any]]:
-        from polyprobe.builders.profile import checked_profile
-
-        overrides: dict[str, Any] = {"language": {}, "tasks": {}}
-        if self.profile_path is not None:
-            overrides = checked_profile(self.profile_path, dict(self.tasks))
-        language: dict[str, Any] = {
-            "capitalises_nouns": False,
-            "keep_case_forms": keep_case_forms(self.records("skip", Counter()), CAPITAL_PREFIX),
-        }
-        language.update(overrides["language"])
-        context = TaskContext(
-            lang=self.lang,
-            seed=self.seed,
-            capitalises_nouns=bool(language["capitalises_nouns"]),
-            keep_case_forms=frozenset(language["keep_case_forms"]),
-            min_per_class=self.min_per_class.as_tuple(),
-            split=self.split.label,
-        )
-        tasks = [
-            self.tasks[name].configure(
-                {**overrides["tasks"].get(name, {}), **self.task_options.get(name, {})}, context
-            )
-            for name in names
-        ]
-        profile: dict[str, Any] = {"lang": self.lang, "language": language, "tasks": {}}
-        profile.update(self.extra_profile)
-        if self.profile_path is not None:
-            profile["overrides"] = {"file": Path(self.profile_path).name, **overrides}
-        return tasks, profile
 
     def records(self, on_invalid: str, skipped: Counter[str]) -> Iterator[Sentence]:
         policy = InvalidPolicy(on_invalid, skipped)
@@ -224,6 +182,15 @@ def sentence_verdict(
     if reason is None and exclude and raw_text_hash(raw.text) in exclude:
         reason = "equal to a treebank sentence"
     return reason, columns
+
+
+def raw_language(records: TextRecords) -> dict[str, Any]:
+    """The language facts a raw-text build derives: no noun is known to be capitalised as a
+    common noun; which forms keep their capital is measured on the first sentences."""
+    return {
+        "capitalises_nouns": False,
+        "keep_case_forms": keep_case_forms(records.records("skip", Counter()), CAPITAL_PREFIX),
+    }
 
 
 def keep_case_forms(sentences: Iterator[Sentence], limit: int) -> list[str]:

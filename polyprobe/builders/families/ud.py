@@ -1,0 +1,187 @@
+"""``build ud``: Universal Dependencies treebanks → the sentence-level probing suite.
+
+The recipe: treebank folders or CoNLL-U files (several treebanks of one language merge), the
+sentence tasks and the discourse tasks (on the treebanks' ``# newdoc`` documents, grouped from
+the same reading), the treebanks' own splits when every treebank has train, dev and test
+(else a ratio split), capitalisation derived from the data (a profile's ``[language]`` wins).
+With ``--top-up`` the text-only tasks also take Wikipedia sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from polyprobe.builders.downstream.deprel import DeprelLabelling
+from polyprobe.builders.downstream.pos import PosTagging
+from polyprobe.builders.family import (
+    BuildConfig,
+    CardText,
+    Family,
+    Outcome,
+    Plan,
+    Stream,
+    TaskSet,
+    option,
+    as_paths,
+)
+from polyprobe.builders.records.documents import is_document_task, treebank_documents
+from polyprobe.builders.records.topup import top_up_parameters, top_up_streams
+from polyprobe.builders.records.treebank import TreebankRecords, capitalisation, treebank_split
+from polyprobe.builders.sentence.contextual import CONTEXTUAL_TASKS
+from polyprobe.builders.sentence.tense import TensePeriphrastic
+from polyprobe.builders.suites import DISCOURSE_TASKS, SENTENCE_TASKS
+from polyprobe.languages import Language
+from polyprobe.loaders.declared import DeclaredLanguage
+from polyprobe.metadata import SourceInfo
+from polyprobe.version import __version__
+
+# LINSPECTOR's correlation targets, built only when named (``--tasks pos,deprel``, group
+# ``downstream``); a suite task under another recipe option, built only when named.
+DOWNSTREAM = (PosTagging, DeprelLabelling)
+OPTIONAL = (TensePeriphrastic,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UdConfig(BuildConfig):
+    paths: tuple[Path, ...] = option(
+        help="treebank folders or CoNLL-U files", positional=True, parse=as_paths, profile=False
+    )
+    split: str | None = option(
+        None,
+        help="'ud' (the treebanks' own splits; default when every treebank has train/dev/test) "
+        "or 'ratio:80/10/10'",
+    )
+    unimorph: tuple[Path, ...] = option(
+        (),
+        help="UniMorph lexicon(s) adding replacement forms for subject_verb_agreement",
+        metavar="PATH",
+        repeat=True,
+        parse=as_paths,
+    )
+    assume_file_order_documents: bool = option(
+        False,
+        help="end_of_sentence: treat each file as one document when there is no # newdoc markup",
+    )
+    top_up: tuple[Path, ...] = option(
+        (),
+        help="Wikipedia dump(s) whose sentences top up the text-only tasks (sentence_length, "
+        "word_content, bigram_shift, word_order, end_of_sentence); sentences equal to a "
+        "treebank sentence are dropped; the card gives the rows per source",
+        metavar="DUMP",
+        repeat=True,
+        parse=as_paths,
+    )
+    top_up_sentences: int | None = option(
+        None,
+        help="at most N Wikipedia sentences (default: every kept sentence of the dumps)",
+        metavar="N",
+    )
+
+    def given(self) -> dict[str, dict[str, Any]]:
+        """What this config's own options set for one task."""
+        out: dict[str, dict[str, Any]] = {}
+        if self.unimorph:
+            out["subject_verb_agreement"] = {"unimorph": [str(p) for p in self.unimorph]}
+        if self.assume_file_order_documents:
+            out["end_of_sentence"] = {"assume_file_order_documents": True}
+        return out
+
+
+@dataclass
+class Treebanks:
+    treebanks: list[Any]  # TreebankSource
+    dumps: list[Any]  # WikiDumpSource: --top-up, with the build's segmenter
+
+    def infos(self) -> list[SourceInfo]:
+        return [s.info for s in (*self.treebanks, *self.dumps)]
+
+    def declared(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
+        return [(s.name, s.languages) for s in (*self.treebanks, *self.dumps)]
+
+
+class UdFamily(Family[UdConfig, Treebanks]):
+    name = "ud"
+    help = "probing tasks from Universal Dependencies treebanks"
+    description = (
+        "Build sentence-level probing tasks from UD treebank folders or CoNLL-U files "
+        "(.conllu or .conllu.gz). Several treebanks of one language merge. The discourse "
+        "tasks (group 'discourse': sentence_position, binary_sentence_ordering, "
+        "discourse_coherence, sentence_section) read the treebanks' '# newdoc id' documents "
+        "and are reported infeasible when a treebank marks none."
+    )
+    Config = UdConfig
+    tasks = TaskSet.of(
+        *SENTENCE_TASKS,
+        *CONTEXTUAL_TASKS,
+        *DISCOURSE_TASKS,
+        *DOWNSTREAM,
+        *OPTIONAL,
+        default=(*SENTENCE_TASKS, *DISCOURSE_TASKS),
+        groups={
+            "contextual": CONTEXTUAL_TASKS,
+            "sentence": SENTENCE_TASKS,
+            "discourse": DISCOURSE_TASKS,
+            "downstream": DOWNSTREAM,
+        },
+    )
+
+    def sources(self, config: UdConfig) -> Treebanks:
+        from polyprobe.loaders.segmentation import Segmenter
+        from polyprobe.loaders.sources import discover
+        from polyprobe.loaders.wikisource import WikiDumpSource
+
+        treebanks = discover(config.paths, source_version=config.source_version)
+        segmenter = Segmenter(config.language.code)
+        return Treebanks(treebanks, [WikiDumpSource(p, segmenter) for p in config.top_up])
+
+    def plan(self, config: UdConfig, sources: Treebanks, names: Sequence[str]) -> Plan:
+        from polyprobe.loaders.sources import input_files
+
+        documents = [n for n in names if is_document_task(self.tasks.get(n))]
+        sentences = [n for n in names if n not in documents]
+        records = TreebankRecords(tuple(sources.treebanks))
+        given = config.given()
+        streams: list[Stream] = []
+        if sentences and sources.dumps:
+            streams += top_up_streams(
+                records, sources.dumps, sentences, config.top_up_sentences, given
+            )
+        elif sentences:
+            streams.append(Stream(records, tuple(sentences), given=given, language=capitalisation))
+        if documents:
+            # grouped from the sentence stream's readings when it reads the treebanks alone
+            base = records if sentences and not sources.dumps else None
+            streams.append(treebank_documents(sources.treebanks, documents, base, given))
+        return Plan(
+            split=treebank_split(config.split, sources.treebanks),
+            streams=tuple(streams),
+            order=tuple(names),
+            inputs=input_files(config.paths),
+        )
+
+    def finish(
+        self, config: UdConfig, sources: Treebanks, outcome: Outcome, staging: Path
+    ) -> Outcome:
+        if sources.dumps:
+            entry = top_up_parameters(outcome, staging, sources.dumps, config.top_up_sentences)
+            outcome.parameters["top_up"] = entry
+        return outcome
+
+    def card(
+        self, config: UdConfig, sources: Treebanks, language: Language, outcome: Outcome
+    ) -> CardText:
+        names = ", ".join(s.name for s in sources.treebanks)
+        return CardText(
+            pretty_name=f"polyprobe UD probing suite ({language.name})",
+            summary=(
+                f"Sentence-level probing tasks for {language.name} built by polyprobe "
+                f"{__version__} from {names}."
+            ),
+            source_datasets=tuple(f"universal_dependencies/{s.name}" for s in sources.treebanks),
+        )
+
+
+UD = UdFamily()

@@ -1,0 +1,578 @@
+"""A source family is a declaration; the spine runs it.
+
+    family = Config   one frozen dataclass: every option, typed, with its default, help and
+                      validation (the single source of the command line, the Python function,
+                      a profile's ``[family]`` section and the card's parameters)
+           + sources(config)        the inputs, opened through the loaders
+           + tasks                  the family's task set (or the sets its inputs hold)
+           + plan(config, sources)  the record streams (or the lexicon) the tasks run on,
+                                    the split, the family's own card parameters
+           [+ finish(...)]          a post-step on the assembled outcome
+           + card(...)              what its card says about itself
+
+:func:`polyprobe.builders.build.build` checks the profile, configures the tasks, runs the
+plan (processes, ranges, shards), assembles, writes the card: the same for every family. A
+family holds no ``run`` and imports nothing from the execution machinery, so the machinery
+can change without touching a family.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from polyprobe.builders.assemble import AssembledTask
+from polyprobe.builders.task import Shared, Task
+from polyprobe.builders.variants import MinPerClass, SizeSpec, SplitSpec, parse_sizes
+from polyprobe.errors import UsageError
+from polyprobe.languages import Language, resolve_language
+from polyprobe.loaders.declared import DeclaredLanguage
+from polyprobe.metadata import SourceInfo
+
+# Wraps each pass over the records (and each long phase) in a progress display.
+Progress = Callable[[Iterable[Any]], Iterable[Any]]
+
+
+@dataclass
+class Outcome:
+    """What a plan's run produced: every task assembled (its configs written into the
+    staging folder) in the order the card lists them, and what the card says about the run.
+    ``streams`` holds each stream's own outcome (a post-step may need them apart)."""
+
+    assembled: list[AssembledTask]
+    recipes: list[dict[str, Any]]  # name, recipe version, parameters per task (fingerprint)
+    profile: dict[str, Any]  # every language/data-derived choice
+    parameters: dict[str, Any] = field(default_factory=dict)  # the family's (card, in order)
+    skipped: dict[str, int] = field(default_factory=dict)  # invalid input skipped, by reason
+    duplicates: dict[str, int] = field(default_factory=dict)
+    split: str = ""  # how splits were made, for the closing summary
+    facts: dict[str, Any] = field(default_factory=dict)  # for the caller (closing summary)
+    streams: list[Outcome] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """How one config field is presented: its help text, and for the command line its flag
+    (``--x-y`` from the field name unless given), metavar, choices, whether it is positional
+    and whether it repeats (``action=append``-style lists); ``parse`` turns what a user types
+    (or a profile holds) into the field's type and must accept the typed value as it is."""
+
+    help: str
+    flag: str | None = None
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+    positional: bool = False
+    parse: Callable[[Any], Any] | None = None
+    repeat: bool = False  # a list given as repeated flags / several values (nargs="+")
+    cli: bool = True  # False: Python-only (per-task option tables)
+    profile: bool = True  # may a profile's [family] section set it?
+
+
+def option(
+    default: Any = dataclasses.MISSING,
+    *,
+    help: str,  # noqa: A002 - argparse's word
+    default_factory: Callable[[], Any] | None = None,
+    **presentation: Any,
+) -> Any:
+    """A config field with its presentation (:class:`Option`)."""
+    meta = {"option": Option(help=help, **presentation)}
+    if default_factory is not None:
+        return field(default_factory=default_factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def split_list(value: str | Sequence[str] | None) -> tuple[str, ...] | None:
+    """``"a, b"`` -> ``("a", "b")``; a sequence as it is; empty -> None."""
+    if value is None:
+        return None
+    items = value.split(",") if isinstance(value, str) else value
+    found = tuple(dict.fromkeys(str(i).strip() for i in items if str(i).strip()))
+    return found or None
+
+
+def as_paths(value: Any) -> tuple[Path, ...]:
+    """One path or several, as a tuple of paths."""
+    if value is None:
+        return ()
+    if isinstance(value, str | Path):
+        return (Path(value),)
+    return tuple(Path(v) for v in value)
+
+
+def optional_path(value: Any) -> Path | None:
+    return None if value is None else Path(value)
+
+
+def parse_min_per_class(value: Any) -> MinPerClass:
+    """``"50,20,20"``, ``"0"``, ``0``, ``(50, 20, 20)`` -> :class:`MinPerClass`."""
+    if isinstance(value, MinPerClass):
+        return value
+    if isinstance(value, int):
+        value = (value,)
+    parts = split_list(value) if isinstance(value, str) else tuple(value)
+    try:
+        numbers = [int(p) for p in parts or ()]
+    except ValueError:
+        raise UsageError(
+            f"--min-per-class {value!r}: expected N or TRAIN,VALIDATION,TEST"
+        ) from None
+    if len(numbers) == 1:
+        numbers *= 3
+    if len(numbers) != 3 or any(n < 0 for n in numbers):
+        raise UsageError(
+            f"--min-per-class {value!r}: expected one or three whole numbers >= 0"
+        )
+    return MinPerClass(*numbers)
+
+
+def key_values(what: str, example: str) -> Callable[[Any], dict[str, str]]:
+    """A parser of ``KEY=VALUE`` items (repeated flags, or one comma-separated string) into a
+    dict; a mapping is taken as it is."""
+
+    def parse(value: Any) -> dict[str, str]:
+        if value is None:
+            return {}
+        if isinstance(value, Mapping):
+            return {str(k): v for k, v in value.items()}
+        items = split_list(value) if isinstance(value, str) else value
+        out: dict[str, str] = {}
+        for item in items or ():
+            key, sep, val = str(item).partition("=")
+            if not sep or not key.strip() or not val.strip():
+                raise UsageError(f"{what} {item!r}: expected {example}")
+            out[key.strip()] = val.strip()
+        return out
+
+    return parse
+
+
+def _sizes(value: Any) -> tuple[SizeSpec, ...]:
+    if value is None or isinstance(value, str):
+        return parse_sizes(value or None)
+    return tuple(value)
+
+
+def _balances(value: Any) -> tuple[str, ...]:
+    found = split_list(value)
+    if not found:
+        raise UsageError("--balances: give natural and/or balanced")
+    for balance in found:
+        if balance not in BALANCES:
+            raise UsageError(f"unknown balance {balance!r}: use natural and/or balanced")
+    return found
+
+
+BALANCES = ("natural", "balanced")
+
+
+@dataclass(frozen=True, kw_only=True)
+class BuildConfig:
+    """The options every family's build takes; a family's Config subclasses it with its own
+    (and may give a shared option another default, ``lang: str = "en"``). Values are parsed
+    and checked here, before any input is read: a :class:`UsageError` names the first bad
+    one."""
+
+    lang: str = option(help="ISO 639-1 or 639-3 code (e.g. en, eng)")
+    out: Path = option(help="dataset folder to write", parse=Path, profile=False)
+    overwrite: bool = option(False, help="replace an existing --out atomically", profile=False)
+    tasks: tuple[str, ...] | None = option(
+        None, help="comma-separated task names or groups (default: the suite)", parse=split_list
+    )
+    sizes: tuple[SizeSpec, ...] = option(
+        (SizeSpec("full"),),
+        help="extra train sizes besides full: absolute (10k, 5000) or fractions (0.25,0.5)",
+        parse=_sizes,
+        metavar="SIZES",
+    )
+    balances: tuple[str, ...] = option(
+        BALANCES, help="variants to build: natural and/or balanced", parse=_balances
+    )
+    min_per_class: MinPerClass = option(
+        default_factory=MinPerClass,
+        help="class floor per split: one number for all, or TRAIN,VALIDATION,TEST (0 = no "
+        "floor, yet a class with no row is dropped and no balanced config is built when a "
+        "class is missing from a split)",
+        parse=parse_min_per_class,
+        metavar="N|TRAIN,VALIDATION,TEST",
+    )
+    seed: int = option(0, help="seed of every sampling and perturbation", parse=int)
+    on_invalid: str = option(
+        "raise",
+        help="malformed input: stop with an error naming file and line, or skip it and count "
+        "it by reason in the card",
+        choices=("raise", "skip"),
+    )
+    license_overrides: dict[str, str] = option(
+        default_factory=dict,
+        help="override a source's licence (e.g. UD_English-EWT=CC-BY-SA-4.0)",
+        flag="--license",
+        metavar="SRC=ID",
+        repeat=True,
+        parse=key_values("--license", "SRC=ID, e.g. UD_English-EWT=CC-BY-SA-4.0"),
+    )
+    source_version: str | None = option(
+        None, help="version of sources that are not git checkouts"
+    )
+    allow_license_mix: bool = option(
+        False, help="allow merging NonCommercial and ShareAlike sources (recorded in the card)"
+    )
+    allow_language_mismatch: bool = option(
+        False,
+        help="build although a source declares another language than --lang or the sources "
+        "mix languages (recorded in the card)",
+    )
+    profile: Path | None = option(
+        None,
+        help="TOML/JSON file of derived choices and options ([language], [family], "
+        "[tasks.<name>]; an unknown key is an error listing the valid ones)",
+        parse=optional_path,
+        profile=False,
+    )
+    release: str | None = option(
+        None,
+        help="the dataset's semantic version (default 0.1.0; with --previous, the version the "
+        "changes require)",
+        metavar="X.Y.Z",
+        profile=False,
+    )
+    previous: Path | None = option(
+        None,
+        help="the previous release's folder: diff against it, check the --release bump "
+        "(patch: same rows; minor: rows changed or config added; major: config removed or "
+        "renamed, schema or label-set change) and extend its changelog",
+        parse=optional_path,
+        metavar="DIR",
+        profile=False,
+    )
+    allow_bump_mismatch: bool = option(
+        False, help="accept a --release that does not fit the changes (recorded in the card)",
+        profile=False,
+    )
+    jobs: int | None = option(
+        None,
+        help="worker processes sharing the work (default: one per core, at most 4, when the "
+        "input and the tasks are large enough to pay for a process); the output is identical "
+        "for any N",
+        metavar="N",
+        profile=False,
+    )
+    task_options: dict[str, dict[str, Any]] = option(
+        default_factory=dict,
+        help="per-task options, as a profile's [tasks.<name>] tables (they win over the "
+        "profile's)",
+        cli=False,
+        profile=False,
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            spec = option_of(type(self), f.name)
+            value = getattr(self, f.name)
+            if spec is None:
+                continue
+            if spec.parse is not None and value is not None:
+                object.__setattr__(self, f.name, spec.parse(value))
+            if spec.choices is not None and getattr(self, f.name) not in spec.choices:
+                raise UsageError(
+                    f"{flag_of(f.name, spec)} must be one of {', '.join(spec.choices)}, not "
+                    f"{getattr(self, f.name)!r}"
+                )
+        if self.jobs is not None and self.jobs < 1:
+            raise UsageError(f"--jobs must be a positive integer, not {self.jobs}")
+        resolve_language(self.lang)  # an unknown code is a UsageError naming it
+
+    @property
+    def language(self) -> Language:
+        return resolve_language(self.lang)
+
+    def family_options(self) -> dict[str, Any]:
+        """This config's own options (those its family adds to the shared ones), by name."""
+        shared = {f.name for f in dataclasses.fields(BuildConfig)}
+        return {
+            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in shared
+        }
+
+
+def option_of(config: type, name: str) -> Option | None:
+    """The presentation of field ``name``: its own, else the one a base class gave it (a
+    Config that only changes a shared option's default keeps its help)."""
+    for cls in type.mro(config):
+        fields = getattr(cls, "__dataclass_fields__", {})
+        if name in fields and "option" in fields[name].metadata:
+            return fields[name].metadata["option"]  # type: ignore[no-any-return]
+    return None
+
+
+def flag_of(name: str, spec: Option) -> str:
+    return spec.flag or "--" + name.replace("_", "-")
+
+
+C = TypeVar("C", bound=BuildConfig)
+
+
+def make_config(config: type[C], given: Mapping[str, Any]) -> C:
+    """``config`` from the options a caller gave, over a profile's ``[family]`` section (when
+    ``given`` names a profile). An unknown option is a :class:`UsageError` listing the valid
+    ones."""
+    from polyprobe.builders.profile import family_section
+
+    names = [f.name for f in dataclasses.fields(config)]
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise UsageError(f"unknown option(s) {', '.join(unknown)}; valid: {', '.join(names)}")
+    settable = [n for n in names if (s := option_of(config, n)) is not None and s.profile]
+    from_profile = family_section(given["profile"], settable) if given.get("profile") else {}
+    values = {**from_profile, **given}
+    missing = [
+        flag_of(f.name, option_of(config, f.name) or Option(help=""))
+        for f in dataclasses.fields(config)
+        if f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+        and f.name not in values
+    ]
+    if missing:
+        raise UsageError(f"missing option(s): {', '.join(missing)}")
+    return config(**values)
+
+
+# ------------------------------------------------------------------------------------ tasks
+
+
+@dataclass(frozen=True)
+class TaskSet:
+    """A family's tasks in the order that decides its ``default`` config, what it builds when
+    no task is named, its groups (``--tasks contextual``) and, for tasks named by a pattern
+    rather than listed (UniMorph's ``person_<case>``), a maker of the class for a name."""
+
+    tasks: tuple[type[Task[Any]], ...]
+    default: tuple[str, ...] | None = None  # None: every task
+    groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    maker: Callable[[str], type[Task[Any]] | None] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        *tasks: type[Task[Any]],
+        default: Iterable[type[Task[Any]]] | None = None,
+        groups: Mapping[str, Iterable[type[Task[Any]]]] | None = None,
+        maker: Callable[[str], type[Task[Any]] | None] | None = None,
+    ) -> TaskSet:
+        return cls(
+            tasks=tasks,
+            default=None if default is None else tuple(t.metadata.name for t in default),
+            groups={g: tuple(t.metadata.name for t in ts) for g, ts in (groups or {}).items()},
+            maker=maker,
+        )
+
+    @property
+    def by_name(self) -> dict[str, type[Task[Any]]]:
+        return {t.metadata.name: t for t in self.tasks}
+
+    def get(self, name: str) -> type[Task[Any]]:
+        """The task class called ``name``; a ``UsageError`` naming the valid tasks otherwise."""
+        found = self.by_name.get(name)
+        if found is None and self.maker is not None:
+            found = self.maker(name)
+        if found is None:
+            valid = ", ".join([*self.by_name, *self.groups])
+            raise UsageError(f"unknown task {name!r}; valid tasks and groups: {valid}")
+        return found
+
+    def resolve(self, names: Iterable[str] | None) -> list[str]:
+        """Task names in set order, groups expanded, duplicates removed; the default suite
+        when ``names`` is empty. Pattern-made names follow the listed ones, sorted."""
+        listed = self.by_name
+        wanted: set[str] = set()
+        made: list[str] = []
+        for name in names or (self.default if self.default is not None else listed):
+            if name in self.groups:
+                wanted.update(self.groups[name])
+                continue
+            self.get(name)
+            wanted.add(name)
+            if name not in listed:
+                made.append(name)
+        return [n for n in listed if n in wanted] + sorted(set(made))
+
+    def with_made(self, names: Iterable[str]) -> dict[str, type[Task[Any]]]:
+        """Every listed task and the pattern-made ones among ``names``, by name (what a
+        profile's ``[tasks.*]`` may configure)."""
+        return {**self.by_name, **{n: self.get(n) for n in names}}
+
+
+# ---------------------------------------------------------------------------------- streams
+
+
+class Records(Protocol):
+    """How a stream reads and names its records: plain, picklable values (a worker process
+    receives them). Optional: ``part_records(on_invalid, skipped, part, parts)`` (the
+    ``part``-th of ``parts`` contiguous ranges, together exactly :meth:`records`; then a
+    build in several processes runs on record ranges), ``can_be_cut()`` (when that depends
+    on the sources), and ``base`` + ``deriver()`` (records made from another stream's, fed
+    from its reading)."""
+
+    def records(self, on_invalid: str, skipped: Any) -> Iterator[Any]: ...
+
+    def identity(self, record: Any) -> tuple[str, str, int]:
+        """Source name, record id and split code (0/1/2, or -1 when the source has none)."""
+        ...
+
+    def text_hash(self, record: Any, shared: Shared) -> int:
+        """The record's duplicate identity: records with the same hash share a group."""
+        ...
+
+    def describe_input(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Stream:
+    """Tasks on one record stream. ``tasks`` are the names published (a config's name);
+    ``task_of`` maps one to the task set's name when they differ (``tense-de`` -> ``tense``)
+    and ``adapt`` changes the configured task for this stream (its published name, a
+    translation wrapper). ``records`` None: the inputs have no such records, and every task
+    is reported infeasible with ``missing``.
+
+    Options of a task, lowest first: ``defaults`` (this stream's), the profile's
+    ``[tasks.<name>]``, ``given`` (what the config's own options give one task: ``--unimorph``
+    for ``subject_verb_agreement``), the config's ``task_options``. ``language`` derives the language
+    facts a task context holds from the records (capitalisation; a profile's ``[language]``
+    wins); ``lang`` is the tasks' language when not the build's (one language of a parallel
+    build). ``note`` goes into the card's profile under ``documents`` (a document stream
+    beside a sentence stream); ``sample_creation`` gives each row's value of that column."""
+
+    records: Records | None
+    tasks: tuple[str, ...]
+    defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    given: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    language: Callable[[Records], dict[str, Any]] | None = None
+    lang: str | None = None
+    task_of: Callable[[str], str] | None = None
+    adapt: Callable[[str, Task[Any]], Task[Any]] | None = None
+    missing: str = ""
+    note: Mapping[str, Any] | None = None
+    sample_creation: Callable[[str], str] | None = None
+    extra_profile: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Tasks fitted on a whole corpus at once (``Task.whole_corpus``: UniMorph's word tasks),
+    in the build's process: ``sets(task, fit, corpus)`` gives a fitted task's candidate sets;
+    ``defaults`` are every task's options below a profile's; ``profile`` the card's profile
+    entries; ``say`` reports each task as it starts."""
+
+    corpus: Any
+    tasks: tuple[str, ...]
+    sets: Callable[[Any, Any, Any], Sequence[Any]]
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    profile: Mapping[str, Any] = field(default_factory=dict)
+    say: Callable[[str], None] | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the spine runs: the record streams (one build, planned together onto the
+    processes) or a lexicon, how rows are split, the card's task order, the family's card
+    parameters (after the split's), invalid input the family counted while planning, and
+    what the build's closing summary prints."""
+
+    split: SplitSpec
+    streams: tuple[Stream, ...] = ()
+    lexicon: Lexicon | None = None
+    order: tuple[str, ...] = ()  # the card's task order; default: the streams' in turn
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    skipped: Mapping[str, int] = field(default_factory=dict)
+    summary: str | None = None  # the closing "split:" line; default: the split's label
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    # the files the streams read: their size decides the default --jobs, a progress bar
+    # shows how much of them a pass has read
+    inputs: Sequence[Path] = ()
+
+
+@dataclass(frozen=True)
+class CardText:
+    """How a family's card presents itself."""
+
+    pretty_name: str
+    summary: str
+    source_datasets: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ("probing", "polyprobe")
+    task_categories: tuple[str, ...] = ("text-classification",)
+    # The dataset's languages when it has several (a parallel corpus); empty: ``--lang``.
+    languages: tuple[str, ...] = ()
+
+
+class Sources(Protocol):
+    """A family's opened inputs: what the card lists and what each declares of its
+    language (checked against ``--lang`` before anything is read)."""
+
+    def infos(self) -> list[SourceInfo]: ...
+
+    def declared(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]: ...
+
+
+S = TypeVar("S", bound=Sources)
+
+
+class Family(Generic[C, S]):
+    """A source family: subclass it in a module of :mod:`polyprobe.builders.families` and
+    make one instance at module level; the command line finds it there."""
+
+    name: ClassVar[str]
+    help: ClassVar[str]
+    description: ClassVar[str]
+    Config: ClassVar[type[BuildConfig]]
+    tasks: ClassVar[TaskSet | None] = None  # None: the sets the inputs hold (task_set)
+
+    def sources(self, config: C) -> S:
+        raise NotImplementedError
+
+    def task_set(self, config: C, sources: S) -> TaskSet:
+        """The tasks this build may run: the family's, or those its inputs hold."""
+        assert self.tasks is not None, f"{self.name}: a family without tasks needs task_set"
+        return self.tasks
+
+    def plan(self, config: C, sources: S, names: Sequence[str]) -> Plan:
+        raise NotImplementedError
+
+    def finish(self, config: C, sources: S, outcome: Any, staging: Path) -> Any:
+        """A post-step on the assembled outcome (a derived config, notes): by default none."""
+        return outcome
+
+    def card(self, config: C, sources: S, language: Language, outcome: Any) -> CardText:
+        raise NotImplementedError
+
+    @property
+    def python_name(self) -> str:
+        return f"build_{self.name}"
+
+
+def families() -> dict[str, Family[Any, Any]]:
+    """Every family, by name: the :class:`Family` instances at module level of the modules
+    in :mod:`polyprobe.builders.families` (no central table: a new family is a new module)."""
+    from polyprobe.builders import families as package
+
+    found: dict[str, Family[Any, Any]] = {}
+    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{package.__name__}.{module_info.name}")
+        for value in vars(module).values():
+            if isinstance(value, Family) and type(value).__module__ == module.__name__:
+                found[value.name] = value
+    return found
+
+
+def family_named(name: str) -> Family[Any, Any]:
+    """The family called ``name`` (its module ``polyprobe.builders.families.<...>``)."""
+    found = families()
+    if name not in found:
+        raise UsageError(f"unknown source family {name!r}; known: {', '.join(sorted(found))}")
+    return found[name]
