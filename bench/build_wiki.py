@@ -62,7 +62,7 @@ _STAGE = r"""
 import json, resource, sys, time
 sys.path.insert(0, {repo!r})
 from pathlib import Path
-from polyprobe.builders.text.shards import plan_shards, tokenize_shard
+from polyprobe.builders.records.shards import plan_shards, tokenize_shard
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.wikisource import WikiDumpSource
 from polyprobe.runtime.inputs import run_inputs

@@ -23,7 +23,7 @@ from _data import treebank_arguments
 
 
 def main() -> None:
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
     from polyprobe.builders.registry import DEFAULTS
     from polyprobe.errors import PolyprobeError
     from polyprobe.runtime.costs import TASK_COSTS, cost_of

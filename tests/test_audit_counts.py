@@ -89,7 +89,7 @@ def test_ud_suite_counts_equal_the_files(
     """English PUD (1000 sentences, one file: ratio splits), whole suite, natural and
     balanced configs at full size and 500 rows, some of whose splits are copies of an
     earlier config's (the counts of a copy are its source's)."""
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     seen = _record_audits(monkeypatch)
     build_ud([ud_dir / "UD_English-PUD"], lang="en", sizes="500", jobs=1, out=tmp_path / "o")
@@ -107,7 +107,7 @@ def test_discourse_counts_equal_the_files(
 ) -> None:
     """EWT's document tasks (PUD has no documents): a row's length is the whitespace tokens
     of its window's sentences (a list of texts), a relation's of both sides."""
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     seen = _record_audits(monkeypatch)
     tasks = ["sentence_position", "binary_sentence_ordering", "discourse_coherence"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError
 from polyprobe.loaders.source import FATAL_REASONS

@@ -42,7 +42,7 @@ def _recording(calls: list[tuple[Any, ...]]) -> Any:
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_both_passes_are_shown_with_totals(ud_dir: Path, tmp_path: Path, jobs: int) -> None:
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     calls: list[tuple[Any, ...]] = []
     result = build_ud(
@@ -67,7 +67,7 @@ def test_both_passes_are_shown_with_totals(ud_dir: Path, tmp_path: Path, jobs: i
 
 
 def test_a_build_without_a_first_pass_has_one_bar(ud_dir: Path, tmp_path: Path) -> None:
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     calls: list[tuple[Any, ...]] = []
     build_ud(

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from conftest import all_treebanks
 
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.cards.info import read_card_yaml
 from polyprobe.cards.validate import validate
 from polyprobe.errors import PolyprobeError

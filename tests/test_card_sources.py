@@ -110,7 +110,7 @@ def test_citations_come_from_the_readmes(ud_dir: Path) -> None:
 
 @pytest.fixture(scope="module")
 def ewt_card(ud_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     out = tmp_path_factory.mktemp("cards") / "ewt"
     build_ud(
@@ -185,7 +185,7 @@ def test_bibtex_with_escapes_round_trips(ud_dir: Path, tmp_path: Path) -> None:
     """Finnish-TDT's BibTeX holds ``{\\"a}``: YAML escapes it, the Hub's card keeps it."""
     from huggingface_hub import DatasetCard
 
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     out = build_ud(
         [ud_dir / "UD_Finnish-TDT"], lang="fi", out=tmp_path / "tdt", tasks=["sentence_length"]
@@ -200,7 +200,7 @@ def test_bibtex_with_escapes_round_trips(ud_dir: Path, tmp_path: Path) -> None:
 
 
 def test_sources_without_a_citation_are_named(ud_dir: Path, tmp_path: Path) -> None:
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     out = build_ud(
         [ud_dir / "UD_German-GSD", ud_dir / "UD_German-PUD"],

@@ -257,7 +257,7 @@ def test_shared_dicts_are_the_cache_and_no_builder_changes_them(
     build's passes read this way), so a builder that changed ``word.feats`` would change every
     word with that column. Every task of the registry builds from shared dicts here; after it
     every cached dict still equals a fresh parse of its column string."""
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
     from polyprobe.builders.registry import family_tasks
     from polyprobe.loaders import conllu as reader
 

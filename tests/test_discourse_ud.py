@@ -18,7 +18,7 @@ from polyprobe.builders.discourse.discourse_coherence import DiscourseCoherence
 from polyprobe.builders.discourse.sentence_position import SentencePosition, moved_to_front
 from polyprobe.builders.discourse.sentence_section import SentenceSection
 from polyprobe.builders.execution.passes import first_pass
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.cards.validate import validate
 from polyprobe.errors import UsageError

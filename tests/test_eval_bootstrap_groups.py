@@ -109,7 +109,7 @@ def test_evaluate_hands_the_group_column_to_the_bootstrap(
 
 @pytest.fixture(scope="module")
 def ssj_bso(ud_dir, tmp_path_factory):  # type: ignore[no-untyped-def]
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     out = tmp_path_factory.mktemp("eval-groups") / "ssj"
     build_ud(

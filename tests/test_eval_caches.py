@@ -98,7 +98,7 @@ def test_a_hub_dataset_is_cached_in_cache_dir(
 ) -> None:
     import datasets.config
 
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
     from polyprobe.demo import DEMO_MIN_PER_CLASS, DEMO_TREEBANK
 
     # the stand-in's fixture points the datasets cache into its own folder: use ours

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.evaluation import evaluate
 from polyprobe.evaluation.cache import EmbeddingCache
 from polyprobe.evaluation.data import infer_level, load_config, read_card

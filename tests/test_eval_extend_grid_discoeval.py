@@ -55,7 +55,7 @@ def test_mlp_probe_with_extend_grid_is_a_usage_error(tmp_path: Path, capsys) -> 
 
 @pytest.fixture(scope="module")
 def ssj_train_only(ud_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
 
     out = tmp_path_factory.mktemp("extend-grid") / "ssj"
     build_ud(

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from polyprobe.builders.recipes.trec import build_trec
+from polyprobe import build_trec
 from polyprobe.evaluation.data import load_config, read_card
 from polyprobe.evaluation.diagnostics import probe_warnings
 from polyprobe.evaluation.encoders import build_encoder

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from polyprobe.builders.recipes.trec import build_trec
+from polyprobe import build_trec
 from polyprobe.evaluation.data import load_config, read_card
 from polyprobe.evaluation.encoders import build_encoder
 from polyprobe.evaluation.logreg import torch_threads

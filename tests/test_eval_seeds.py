@@ -195,7 +195,7 @@ def test_trec_inner_folds_differ_across_seeds_and_keep_duplicates_together(
     k-fold inside train. Seeds 0 and 1 assign the 5,442 train questions to different folds,
     and the 72 train copies of a question stay in their first occurrence's fold (they share
     its group)."""
-    from polyprobe.builders.recipes.trec import build_trec
+    from polyprobe import build_trec
 
     folder = build_trec(data_dir / "trec", out=tmp_path / "trec", seed=0).out
     cfg = load_config(str(folder), "coarse", None, read_card(str(folder), None))

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from polyprobe.builders.downstream.trec import DROP_TEST_COPY, TrecCoarse, TrecFine, TrecTask
-from polyprobe.builders.recipes.trec import build_trec
+from polyprobe import build_trec
 from polyprobe.builders.task import Candidate, Fit, Shared, TaskContext
 from polyprobe.cards.schema import features_from_schema
 from polyprobe.cli import main

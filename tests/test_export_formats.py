@@ -14,7 +14,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.export import (
     MTEB_DOMAINS,

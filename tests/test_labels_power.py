@@ -16,7 +16,7 @@ import datasets
 import pytest
 
 from polyprobe.builders.assemble import MIN_TEST_ROWS
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.stats import detectable_difference
 

@@ -79,7 +79,7 @@ def test_discourse_relations(tmp_path: Path, parts: int, relation_map: dict[str,
 @pytest.fixture(scope="module")
 def wiki_documents(data_dir: Path) -> list[Any]:
     """The first 40 documents of the shared English dump, as ``build wiki`` reads them."""
-    from polyprobe.builders.text.documents import RawDocumentSource
+    from polyprobe.builders.records.rawdocuments import RawDocumentSource
     from polyprobe.builders.records.rawtext import SentenceFilter
     from polyprobe.loaders.segmentation import Segmenter
     from polyprobe.loaders.wikisource import WikiDumpSource
@@ -158,7 +158,7 @@ def wiki_sentences(data_dir: Path) -> list[Any]:
 
 @pytest.mark.parametrize("parts", PARTS)
 def test_raw_subject_verb_agreement(data_dir: Path, wiki_sentences: list[Any], parts: int) -> None:
-    from polyprobe.builders.text.agreement import RawSubjectVerbAgreement
+    from polyprobe.builders.sentence.raw_agreement import RawSubjectVerbAgreement
 
     options = {
         "unimorph": [str(data_dir / "unimorph" / "lexicons" / "eng")],

@@ -23,7 +23,7 @@ REPO = "polyprobe-test/demo"
 
 
 def _build(out: Path, release: str, seed: int) -> Path:
-    from polyprobe.builders.recipes.ud import build_ud
+    from polyprobe import build_ud
     from polyprobe.demo import DEMO_MIN_PER_CLASS, DEMO_TREEBANK
 
     build_ud(

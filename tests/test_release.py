@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from test_folder_writer import write_folder
 
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.cards import schema
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.catalog import build_catalog, write_catalog

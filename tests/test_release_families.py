@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from polyprobe.builders.assemble import REPORT_KEYS, SET_KEYS
-from polyprobe.builders.recipes.trec import build_trec
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_trec
+from polyprobe import build_ud
 from polyprobe.builders.recipes.unimorph import build_unimorph
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.diff import diff_folders

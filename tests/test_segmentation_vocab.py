@@ -10,7 +10,7 @@ import unicodedata
 
 import pytest
 
-from polyprobe.builders.text.records import guess_upos
+from polyprobe.loaders.raw_records import guess_upos
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders import segmentation
 from polyprobe.loaders.segmentation import Segmenter

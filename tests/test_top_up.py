@@ -9,7 +9,7 @@ from pathlib import Path
 import datasets
 import yaml
 
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.cards.validate import validate
 from polyprobe.hashing import normalise_text
 

@@ -140,7 +140,7 @@ def test_translate_then_build_a_translated_trec(data_dir: Path, tmp_path: Path) 
     """The step's output, keyed by the dataset's row ids and source texts, feeds ``build trec
     --translation``; the train copies of test questions the English build dropped are found
     by their text."""
-    from polyprobe.builders.recipes.trec import build_trec
+    from polyprobe import build_trec
 
     english = build_trec(data_dir / "trec", out=tmp_path / "en").out
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import config_rows
 
-from polyprobe.builders.recipes.trec import build_trec
+from polyprobe import build_trec
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import all_treebanks, config_rows
 
-from polyprobe.builders.recipes.ud import build_ud
+from polyprobe import build_ud
 from polyprobe.builders.registry import resolve_task_names
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate

@@ -13,10 +13,10 @@ import pytest
 from polyprobe.builders.recipes.wiki import build_wiki
 from polyprobe.builders.registry import family_tasks
 from polyprobe.builders.text import documents as text_documents
-from polyprobe.builders.text.documents import RawDocumentSource, SentenceDocuments
+from polyprobe.builders.records.rawdocuments import RawDocumentSource, SentenceDocuments
 from polyprobe.builders.records.rawtext import SentenceFilter, TextFamily
 from polyprobe.builders.text.recipe import text_split
-from polyprobe.builders.text.shards import TokenizedSource, plan_shards, tokenize_shard
+from polyprobe.builders.records.shards import TokenizedSource, plan_shards, tokenize_shard
 from polyprobe.builders.variants import MinPerClass
 from polyprobe.loaders.records import Document
 from polyprobe.loaders.segmentation import Segmenter
@@ -118,7 +118,7 @@ def test_one_reading_per_pass_same_bytes(
 
 
 def test_upos_memo_is_guess_upos_and_stays_bounded() -> None:
-    from polyprobe.builders.text.records import UposGuesser, guess_upos
+    from polyprobe.loaders.raw_records import UposGuesser, guess_upos
 
     nouns = frozenset({"cat"})
     guesser = UposGuesser(nouns, limit=3)

@@ -32,7 +32,7 @@ from polyprobe.builders.sentence.voice import Voice
 from polyprobe.builders.sentence.word_content import WordContent
 from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import Task
-from polyprobe.builders.text.agreement import RawSubjectVerbAgreement
+from polyprobe.builders.sentence.raw_agreement import RawSubjectVerbAgreement
 from polyprobe.builders.word.tasks import WORD_TASKS, layer_task
 from polyprobe.errors import UsageError
 

@@ -138,7 +138,7 @@ def sentence_document(
     document's sentences, text, section title, whether it opens its source paragraph)``:
     the rule of :meth:`RawDocument.document`, in one place for the documents read from a
     source and those grouped from the sentence records of the same reading
-    (:mod:`polyprobe.builders.text.documents`), so both give the same records."""
+    (:mod:`polyprobe.builders.records.rawdocuments`), so both give the same records."""
     units: list[str] = []
     sections: list[str | None] = []
     unit_ids: list[str] = []

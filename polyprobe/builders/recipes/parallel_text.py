@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.records.rawtext import DROPPED, SentenceFilter, TextFamily
-from polyprobe.builders.text.records import raw_sentence
+from polyprobe.loaders.raw_records import raw_sentence
 from polyprobe.errors import UsageError
 from polyprobe.loaders.aligned_text import (
     TSV_SUFFIXES,

@@ -25,7 +25,7 @@ from polyprobe.version import __version__
 
 class WikiRecipe(RawTextRecipe):
     """``build wiki`` on the shared build: the dumps are first cut into input shards, each
-    cleaned and tokenised into a table (:mod:`polyprobe.builders.text.shards`) on the chosen
+    cleaned and tokenised into a table (:mod:`polyprobe.builders.records.shards`) on the chosen
     executor; the record stream then reads the tables."""
 
     executor: str = "local"
@@ -38,7 +38,7 @@ class WikiRecipe(RawTextRecipe):
         import shutil
         import tempfile
 
-        from polyprobe.builders.text.shards import (
+        from polyprobe.builders.records.shards import (
             SHARD_SCRATCH,
             TokenizedSource,
             plan_shards,
@@ -134,7 +134,7 @@ def build_wiki(
     ``unimorph``: a lexicon whose noun-only forms mark nouns (``word_order``, nouns-only
     ``word_content``, ``subject_verb_agreement``'s noun exclusion); ``options`` are
     :meth:`BuildOptions.make`'s."""
-    from polyprobe.builders.text.lexicon import noun_lexicon
+    from polyprobe.loaders.raw_lexicon import noun_lexicon
     from polyprobe.loaders.segmentation import Segmenter
     from polyprobe.loaders.wikisource import WikiDumpSource
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from polyprobe.builders.rendering import text_hash as sentence_text_hash
 from polyprobe.builders.task import Shared
-from polyprobe.builders.text.records import DocumentPlace, UposGuesser, raw_sentence_columns
+from polyprobe.loaders.raw_records import DocumentPlace, UposGuesser, raw_sentence_columns
 from polyprobe.errors import UsageError
 from polyprobe.hashing import normalise_text, stable_u64
 from polyprobe.loaders.rawtext import RawSentence
@@ -169,7 +169,7 @@ def sentence_verdict(
 ) -> tuple[str | None, tuple[Sequence[str], Sequence[bool]] | None]:
     """Why a raw sentence is dropped (``None``: kept), and its tokens when it was tokenised,
     as two columns: the forms and whether a space follows each. The one rule for the
-    sentence stream and the document stream (:mod:`polyprobe.builders.text.documents`), so
+    sentence stream and the document stream (:mod:`polyprobe.builders.records.rawdocuments`), so
     both leave out the same sentences."""
     reason = raw.dropped
     columns = None

@@ -75,7 +75,7 @@ class RawTextRecipe:
 
         self.annotator = None
         if self.annotate is not None:
-            from polyprobe.builders.text.annotate import Annotator, parse_annotate
+            from polyprobe.loaders.annotate import Annotator, parse_annotate
 
             self.annotator = Annotator(*parse_annotate(self.annotate))
             self.annotator.check()  # an absent model: one line, before anything is read
@@ -104,7 +104,7 @@ class RawTextRecipe:
 
     def run(self, options: BuildOptions, staging: Path, progress: Progress | None) -> Outcome:
         """The sentence tasks on the sentence stream, the document (discourse) tasks on the
-        sources' documents (:mod:`polyprobe.builders.text.documents`), merged."""
+        sources' documents (:mod:`polyprobe.builders.records.rawdocuments`), merged."""
         from polyprobe.builders.discourse.family import is_document_task
         from polyprobe.builders.registry import family_tasks, get_task
         from polyprobe.builders.execution.stream import RecordStream, run_record_streams
@@ -209,13 +209,13 @@ class RawTextRecipe:
         none has), and those sources. When every source has documents and the sentence
         family (``sentences``) keeps sentences by the same rule the documents do (no
         exclusions, no annotation), the documents are derived from its records
-        (:class:`~polyprobe.builders.text.documents.SentenceDocuments`): a process that runs
+        (:class:`~polyprobe.builders.records.rawdocuments.SentenceDocuments`): a process that runs
         tasks of both streams reads the sources once per pass for both."""
         from polyprobe.builders.discourse.family import DocumentFamily
         from polyprobe.builders.profile import checked_profile
         from polyprobe.builders.registry import family_tasks
         from polyprobe.builders.task import TaskContext
-        from polyprobe.builders.text.documents import (
+        from polyprobe.builders.records.rawdocuments import (
             RAW_TEXT_DEFAULTS,
             RawDocumentSource,
             SentenceDocuments,
@@ -267,7 +267,7 @@ class RawTextRecipe:
         every task is then infeasible with the reason) merged into ``sentences`` (the
         sentence tasks' outcome, if any)."""
         from polyprobe.builders.discourse.run import merge_outcomes, run_document_stream
-        from polyprobe.builders.text.documents import LINES_NO_DOCUMENTS
+        from polyprobe.builders.records.rawdocuments import LINES_NO_DOCUMENTS
 
         if documents is None:
             documents = run_document_stream(

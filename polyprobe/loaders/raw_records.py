@@ -36,7 +36,7 @@ __all__ = [
 class DocumentPlace(NamedTuple):
     """Where a kept raw sentence stands in its document: what the document stream needs to
     make the document from the sentence records of the same reading
-    (:class:`~polyprobe.builders.text.documents.SentenceDocuments`) instead of reading the
+    (:class:`~polyprobe.builders.records.rawdocuments.SentenceDocuments`) instead of reading the
     source again: the document's id and line, the sentence's index among all the document's
     sentences (dropped ones counted), its section title and whether it opens its paragraph."""
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polyprobe.builders.records.rawtext import DROPPED, SentenceFilter, TextFamily, sentence_verdict
-from polyprobe.builders.text.records import DocumentPlace
+from polyprobe.loaders.raw_records import DocumentPlace
 from polyprobe.loaders.rawtext import sentence_document
 from polyprobe.loaders.records import Document, Sentence, SourceFile
 from polyprobe.loaders.source import InvalidPolicy
@@ -87,7 +87,7 @@ class RawDocumentSource:
     """A raw-text source's documents as :class:`Document` records of kept sentences.
 
     ``source`` is a :class:`~polyprobe.loaders.wikisource.WikiDumpSource`, a
-    :class:`~polyprobe.builders.text.shards.TokenizedSource` (a dump read back from its
+    :class:`~polyprobe.builders.records.shards.TokenizedSource` (a dump read back from its
     shards) or a :class:`~polyprobe.loaders.plaintext.PlainTextSource`. Dropped sentences are
     counted into the policy's tally as ``dropped: <reason>`` (as the sentence stream does,
     so a build with only discourse tasks still reports its drops)."""
@@ -126,7 +126,7 @@ class SentenceDocuments:
     sentence and document tasks then reads the input shards' tables and decides every
     sentence's verdict once per pass instead of twice (stop 26: the document stream's own
     readings were ~7 % of a ``build wiki``'s CPU). Each kept sentence carries its
-    :class:`~polyprobe.builders.text.records.DocumentPlace`; a document is complete when a
+    :class:`~polyprobe.loaders.raw_records.DocumentPlace`; a document is complete when a
     sentence of another document (or the end of the stream) comes, and is made by the same
     rule as a document read from the source (:func:`~polyprobe.loaders.rawtext.
     sentence_document`), so both ways give the same records. A document with no kept

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from polyprobe.builders.build import BuildOptions
 from polyprobe.hashing import lexical_key
 from polyprobe.metadata import SourceInfo
 
@@ -84,30 +83,32 @@ def read_raw_lexicon(sources: Sequence[Any], lang: str) -> RawLexicon:
 
 
 def noun_lexicon(
-    unimorph: Sequence[str | os.PathLike[str]] | None, options: BuildOptions
+    unimorph: Sequence[str | os.PathLike[str]] | None,
+    lang: str,
+    *,
+    source_version: str | None = None,
 ) -> tuple[frozenset[str], str | None, list[SourceInfo]]:
     """The noun-only forms of ``--unimorph`` (empty without it), how the card names them and
     the lexicon's card entries (role ``reference``: it marks nouns, no row is taken from it)."""
     if not unimorph:
         return frozenset(), None, []
-    lexicon, infos = lexicon_and_infos(unimorph, options)
+    lexicon, infos = lexicon_and_infos(unimorph, lang, source_version=source_version)
     names = ", ".join(i.name for i in infos)
     return lexicon.nouns, f"the UniMorph lexicon {names} (forms listed only as N)", infos
 
 
 def lexicon_and_infos(
-    unimorph: Sequence[str | os.PathLike[str]], options: BuildOptions, role: str = "reference"
+    unimorph: Sequence[str | os.PathLike[str]],
+    lang: str,
+    *,
+    source_version: str | None = None,
+    role: str = "reference",
 ) -> tuple[RawLexicon, list[SourceInfo]]:
-    from polyprobe.languages import resolve_language
+    """The lexicon and its card entries (licences: the build's ``--license`` applies to
+    them by name, as to every source)."""
     from polyprobe.loaders.unimorph_source import unimorph_sources
 
-    lang = resolve_language(options.lang).code
-    sources = unimorph_sources(
-        list(unimorph),
-        lang=lang,
-        license_overrides=dict(options.license_overrides),
-        source_version=options.source_version,
-    )
+    sources = unimorph_sources(list(unimorph), lang=lang, source_version=source_version)
     infos = []
     for s in sources:
         info = s.info

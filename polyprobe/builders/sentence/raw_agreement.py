@@ -161,7 +161,7 @@ class RawSubjectVerbAgreement(Task[Sentence]):
         o = self.options
         if not o.unimorph:
             return RawAgreementObservation({}, {"infeasible": "needs a UniMorph lexicon"})
-        from polyprobe.builders.text.lexicon import read_raw_lexicon
+        from polyprobe.loaders.raw_lexicon import read_raw_lexicon
         from polyprobe.loaders.unimorph_source import unimorph_sources
 
         lexicon = read_raw_lexicon(unimorph_sources(list(o.unimorph)), self.context.lang)
