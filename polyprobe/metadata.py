@@ -72,6 +72,11 @@ LABEL_TYPES: tuple[str, ...] = ("class", "score")
 # ``machine-translated``: a translation (the card names the system, version and date);
 # ``unknown``: the input does not say (a parallel text file without --original-language).
 SAMPLE_CREATION_COLUMN = "sample_creation"
+# How a pair config's two inputs become one feature vector in evaluation (its card's
+# ``pair_features``; "" = ``senteval``): SentEval's [u, v, |u-v|, u*v], the Spanish
+# SentEval's [|u-v|, u*v], ArgMin's sentence with its topic [u, t].
+PAIR_FEATURES: tuple[str, ...] = ("senteval", "spanish", "topic")
+
 SAMPLE_CREATION: tuple[str, ...] = (
     "native",
     "human-translated",

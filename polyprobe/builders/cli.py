@@ -66,7 +66,7 @@ def add_config_arguments(
         if spec.metavar:
             kwargs["metavar"] = spec.metavar
         if spec.choices:
-            kwargs["choices"] = spec.choices
+            kwargs["choices"] = [c for c in spec.choices if c is not None]
         if spec.positional:
             del kwargs["default"]
             if kind.startswith("tuple"):

@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from polyprobe.errors import UsageError
-
-PAIR_FEATURES: tuple[str, ...] = ("senteval", "spanish", "topic")
+from polyprobe.metadata import PAIR_FEATURES
 
 
 def pair_representation(u: np.ndarray, v: np.ndarray, kind: str = "senteval") -> np.ndarray:

@@ -37,6 +37,7 @@ from polyprobe.builders.family import (
     parse_min_per_class,
 )
 from polyprobe.builders.records.examples import ExampleRecords
+from polyprobe.builders.translations import TranslationOptions, provenance_from_sidecar
 from polyprobe.builders.variants import MinPerClass, SplitSpec
 from polyprobe.errors import InputError, UsageError
 from polyprobe.hashing import normalise_text
@@ -51,11 +52,10 @@ SOURCE_SPLITS = SplitSpec(
     reason="the source's own train/test files (TREC has no validation split)",
     source_label="source",
 )
-CREATIONS = ("machine-translated", "human-translated")
 
 
 @dataclass(frozen=True, kw_only=True)
-class TrecConfig(BuildConfig):
+class TrecConfig(TranslationOptions, BuildConfig):
     path: Path = option(
         help="folder with the TREC .label files",
         positional=True,
@@ -75,16 +75,7 @@ class TrecConfig(BuildConfig):
         metavar="FILE",
         profile=False,
     )
-    sample_creation: str = option(
-        "machine-translated", help="how the translation was made (in the card)", choices=CREATIONS
-    )
-    translator: str = option(
-        "unknown",
-        help="translation system, for the card (default: FILE.json written by polyprobe "
-        "translate, else unknown)",
-    )
-    translator_version: str = option("unknown", help="its version, for the card")
-    translation_date: str = option("unknown", help="when it was made, for the card")
+    sample_creation: str | None = "machine-translated"
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -94,10 +85,12 @@ class TrecConfig(BuildConfig):
     def provenance(self) -> TranslationProvenance:
         """How the translation was made: as given, else what ``polyprobe translate`` wrote
         beside it (``FILE.json``), else machine-translated by an unknown system."""
-        given = (self.translator, self.translator_version, self.translation_date)
-        if given != ("unknown",) * 3 or self.sample_creation != "machine-translated":
+        if self.translator_given or self.sample_creation != "machine-translated":
             found: TranslationProvenance | None = TranslationProvenance(
-                self.sample_creation, *given
+                self.sample_creation or "machine-translated",
+                self.translator,
+                self.translator_version,
+                self.translation_date,
             )
         else:
             assert self.translation is not None
@@ -232,29 +225,6 @@ def _translations(sources: TrecInputs, on_invalid: str, skipped: Counter[str]) -
         else:
             out[example.id] = tr.text
     return out
-
-
-def provenance_from_sidecar(path: Path) -> TranslationProvenance | None:
-    """The provenance ``polyprobe translate`` wrote beside its output (``FILE.json``), or
-    None when there is none (then the card says the system is unknown)."""
-    import json
-
-    sidecar = path.with_name(path.name + ".json")
-    if not sidecar.is_file():
-        return None
-    try:
-        meta = json.loads(sidecar.read_text(encoding="utf-8"))
-        return TranslationProvenance(
-            sample_creation=str(meta.get("sample_creation", "machine-translated")),
-            system=str(meta.get("system", "unknown")),
-            version=str(meta.get("version", "unknown")),
-            date=str(meta.get("date", "unknown")),
-            source_language=str(meta.get("source_language", "en")),
-            extra={"translator_id": str(meta.get("translator_id", ""))},
-        )
-    except (ValueError, TypeError, AttributeError) as exc:
-        problem = f"not a translation provenance file ({exc})"
-        raise InputError(sidecar, None, problem, "bad-json") from None
 
 
 TREC = TrecFamily()

@@ -24,8 +24,8 @@ from polyprobe.builders.family import (
     Plan,
     Stream,
     TaskSet,
-    option,
     as_paths,
+    option,
 )
 from polyprobe.builders.records.documents import is_document_task, treebank_documents
 from polyprobe.builders.records.topup import top_up_parameters, top_up_streams

@@ -11,11 +11,14 @@ build's one ``--on-invalid`` policy.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from polyprobe.builders.records.treebank import SPLIT_CODE
 from polyprobe.builders.task import Shared
+from polyprobe.builders.variants import SplitSpec
+from polyprobe.errors import UsageError
 from polyprobe.hashing import normalise_text, stable_u64
 from polyprobe.loaders.records import Example
 from polyprobe.loaders.source import InvalidPolicy, Source
@@ -46,3 +49,17 @@ class ExampleRecords:
 
     def describe_input(self) -> str:
         return ", ".join(s.name for s in self.sources)
+
+
+def file_splits(files: Sequence[Any]) -> SplitSpec:
+    """User files' own splits (a split column, or ``SPLIT=PATH``) when every file has them,
+    else ratio 80/10/10; a mix is refused (some rows would have no split)."""
+    given = [s.split is not None or "split" in s.columns for s in files]
+    if all(given):
+        return SplitSpec("ud", reason="the files' own splits", source_label="source")
+    if any(given):
+        raise UsageError(
+            "some files have splits (a split column or SPLIT=PATH) and some not: give "
+            "every file its split, or none (then rows are split 80/10/10 by ratio)"
+        )
+    return SplitSpec("ratio", (80, 10, 10), reason="the files give no splits: ratio 80/10/10")

@@ -147,9 +147,7 @@ class SentenceDocuments:
             )
         out = []
         current = self.place
-        if current is not None and (
-            place.doc_id != current.doc_id or record.source != self.source
-        ):
+        if current is not None and (place.doc_id != current.doc_id or record.source != self.source):
             out.append(self._document())
         if not self.kept:
             self.place, self.source = place, record.source

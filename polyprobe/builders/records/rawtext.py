@@ -28,9 +28,9 @@ from typing import Any
 
 from polyprobe.builders.rendering import text_hash as sentence_text_hash
 from polyprobe.builders.task import Shared
-from polyprobe.loaders.raw_records import DocumentPlace, UposGuesser, raw_sentence_columns
 from polyprobe.errors import UsageError
 from polyprobe.hashing import normalise_text, stable_u64
+from polyprobe.loaders.raw_records import DocumentPlace, UposGuesser, raw_sentence_columns
 from polyprobe.loaders.rawtext import RawSentence
 from polyprobe.loaders.records import Sentence
 from polyprobe.loaders.segmentation import Segmenter
