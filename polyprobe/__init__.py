@@ -15,7 +15,7 @@ def build(config: Any, **kwargs: Any) -> Any:
     """Build the dataset folder ``config`` describes (a family's Config, e.g.
     ``UdConfig(paths=[...], lang="en", out="en-probing")``): the same as ``polyprobe build``."""
     from polyprobe.builders.build import build as _build
-    from polyprobe.builders.family import families
+    from polyprobe.builders.families import families
 
     family = next(f for f in families().values() if isinstance(config, f.Config))
     return _build(family, config, **kwargs)

@@ -24,7 +24,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def _build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command's parser. The families' build options are read from their Config classes,
+    which imports every family and its tasks: only a ``build`` or ``profile`` command pays
+    that (the others list ``build`` with a one-line help)."""
     from polyprobe.version import __version__
 
     parser = _Parser(
@@ -36,7 +39,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     from polyprobe.builders.cli import add_build_parser
 
-    add_build_parser(sub)
+    words = list(sys.argv[1:] if argv is None else argv)
+    add_build_parser(sub, families=bool(words) and words[0] in ("build", "profile"))
 
     info = sub.add_parser("info", help="summarise a dataset folder")
     info.add_argument("path", type=Path)
@@ -115,7 +119,7 @@ def _run_demo(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _build_parser()
+    parser = _build_parser(argv)
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:

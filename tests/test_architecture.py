@@ -12,6 +12,32 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "polyprobe"
 
+# What a task may not know: splits, variants, assembly, how records are read or run, the
+# families, files, cards.
+_NOT_FOR_TASKS = (
+    "polyprobe.builders.variants",
+    "polyprobe.builders.assemble",
+    "polyprobe.builders.execution",
+    "polyprobe.builders.build",
+    "polyprobe.builders.configure",
+    "polyprobe.builders.outcomes",
+    "polyprobe.builders.family",
+    "polyprobe.builders.families",
+    "polyprobe.builders.records",
+    "polyprobe.builders.profiling",
+    "polyprobe.builders.suites",
+    "polyprobe.cards",
+    "polyprobe.runtime",
+    "polyprobe.evaluation",
+)
+TASK_PACKAGES = (
+    "polyprobe.builders.sentence",
+    "polyprobe.builders.downstream",
+    "polyprobe.builders.discourse",
+    "polyprobe.builders.lexical",
+    "polyprobe.builders.word",
+)
+
 # (importer prefix, forbidden prefixes): what a part of the house must never import.
 FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
     # the ground floor imports nothing of the package but errors
@@ -32,35 +58,33 @@ FORBIDDEN: list[tuple[str, tuple[str, ...]]] = [
         "polyprobe.runtime",
         ("polyprobe.builders", "polyprobe.cards", "polyprobe.evaluation", "polyprobe.loaders"),
     ),
-    # tasks know nothing of variants, assembly, files, cards or the machinery
-    *[
+    # a family is a declaration: it never runs anything itself
+    (
+        "polyprobe.builders.families",
+        ("polyprobe.builders.execution", "polyprobe.runtime", "polyprobe.builders.build"),
+    ),
+    # how records are read and named knows no run and no family
+    (
+        "polyprobe.builders.records",
+        ("polyprobe.builders.execution", "polyprobe.runtime", "polyprobe.builders.families"),
+    ),
+    # the declaration API knows no family, no records, no run
+    (
+        "polyprobe.builders.family",
         (
-            tasks,
-            (
-                "polyprobe.builders.variants",
-                "polyprobe.builders.assemble",
-                "polyprobe.builders.execution.stream",
-                "polyprobe.builders.build",
-                "polyprobe.builders.recipes",
-                "polyprobe.builders.registry",
-                "polyprobe.cards",
-                "polyprobe.runtime",
-                "polyprobe.evaluation",
-            ),
-        )
-        for tasks in (
-            "polyprobe.builders.sentence",
-            "polyprobe.builders.downstream",
-            # the word family's tasks; its corpus (the seeded partition of a lexicon) and its
-            # glue to the assembly (word/corpus.py, word/sets.py) are the family's, not tasks
-            "polyprobe.builders.word.tasks",
-            "polyprobe.builders.word.single",
-            "polyprobe.builders.word.pairs",
-            "polyprobe.builders.word.pseudo",
-            "polyprobe.builders.word.common",
-        )
-    ],
+            "polyprobe.builders.families",
+            "polyprobe.builders.records",
+            "polyprobe.builders.execution",
+            "polyprobe.runtime",
+        ),
+    ),
+    # tasks know nothing of variants, assembly, records, families, files, cards or the
+    # machinery
+    *[(tasks, _NOT_FOR_TASKS) for tasks in TASK_PACKAGES],
 ]
+
+# Only the spine runs the execution machinery.
+SPINE = ("polyprobe.builders.build", "polyprobe.builders.profiling", "polyprobe.builders.execution")
 
 
 def _module_name(path: Path) -> str:
@@ -120,10 +144,26 @@ def test_no_import_runs_against_the_flow(graph: dict[str, set[str]]) -> None:
                 wrong += [
                     f"{importer} -> {t}"
                     for t in sorted(targets)
-                    if any(t == f.rstrip(".") or t.startswith(f.rstrip(".") + ".") for f in forbidden)
+                    if any(
+                        t == f.rstrip(".") or t.startswith(f.rstrip(".") + ".") for f in forbidden
+                    )
                     and not (prefix == "polyprobe.metadata" and t == "polyprobe.errors")
                 ]
     assert not wrong, "imports against the flow:\n" + "\n".join(wrong)
+
+
+def test_only_the_spine_runs_the_machinery(graph: dict[str, set[str]]) -> None:
+    """``polyprobe.builders.execution`` is imported by the spine and by nothing else (the
+    configuration step names its stream type, and nothing of how it runs)."""
+    allowed = (*SPINE, "polyprobe.builders.configure")
+    wrong = [
+        f"{importer} -> {t}"
+        for importer, targets in graph.items()
+        for t in sorted(targets)
+        if t.startswith("polyprobe.builders.execution")
+        and not any(importer == a or importer.startswith(a + ".") for a in allowed)
+    ]
+    assert not wrong, "imports of the execution machinery outside the spine:\n" + "\n".join(wrong)
 
 
 def test_no_import_cycles(graph: dict[str, set[str]]) -> None:
@@ -168,5 +208,7 @@ def test_the_graph_is_read(graph: dict[str, set[str]]) -> None:
     """The walk sees real edges (a test of the test): the build imports the engine, the
     card imports the ground floor."""
     assert "polyprobe.builders.variants" in graph["polyprobe.builders.assemble"]
+    assert "polyprobe.builders.execution.run" in graph["polyprobe.builders.build"]
+    assert "polyprobe.builders.family" in graph["polyprobe.builders.families.ud"]
     assert "polyprobe.metadata" in graph["polyprobe.cards.card"]
     assert "polyprobe.loaders.conllu" in graph["polyprobe.loaders.sources"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import config_rows
 
-from polyprobe.builders.recipes.tabular import build_classification, build_pairs
+from polyprobe import build_classification, build_pairs
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError

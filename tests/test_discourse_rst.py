@@ -15,7 +15,8 @@ import pytest
 
 from polyprobe.builders.discourse.discourse_relations import DiscourseRelations
 from polyprobe.builders.discourse.rst_binary import binarise
-from polyprobe.builders.recipes.rst import build_rst, read_relation_map
+from polyprobe import build_rst
+from polyprobe.builders.families.rst import read_relation_map
 from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from polyprobe.builders.recipes.tabular import build_pairs, build_regression
+from polyprobe import build_pairs, build_regression
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate
 from polyprobe.evaluation import evaluate
@@ -124,7 +124,7 @@ def test_correlate_across_probing_and_downstream(tmp_path: Path) -> None:
         rows.append(f"{word} item {i} here,{word},{('train', 'train', 'dev', 'test')[i % 4]}")
     csv = tmp_path / "down.csv"
     csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    from polyprobe.builders.recipes.tabular import build_classification
+    from polyprobe import build_classification
 
     downstream = build_classification(
         [csv],

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from polyprobe.builders import record_rows
+from polyprobe.builders.execution import rows as record_rows
 from polyprobe.builders.execution.rows import canonical_sentences, materialise, materialise_chunks
 from polyprobe.builders.variants import CandidateColumns
 from polyprobe.cards import stats

@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from polyprobe.builders.build import BuildOptions
 from polyprobe.builders.task import Observation, Shared, Task, mergeable
 
 # (treebank, files): EWT's dev and test (documents), German GSD's test (no ``# newdoc``).
@@ -85,28 +84,23 @@ def merged(task: Task[Any], ranges: Sequence[Sequence[Any]]) -> Observation:
 
 
 def families(data_dir: Path, name: str, files: tuple[str, ...]) -> tuple[Any, Any]:
-    """The sentence family and the document family (None without documents) of a build of
-    ``files``, as ``build ud`` makes them."""
-    from polyprobe.builders.discourse.ud import document_family
-    from polyprobe.builders.recipes.ud import TreebankFamily, choose_split
-    from polyprobe.loaders.sources import discover
+    """The sentence stream and the document stream (None without documents) of a build of
+    ``files`` with every observing task, configured as ``build ud`` configures them."""
+    from polyprobe.builders.build import prepared
+    from polyprobe.builders.families.ud import UD, UdConfig
 
-    treebanks = discover([data_dir / "ud" / name / f for f in files])
-    options = BuildOptions.make(lang="und", out=data_dir / "unused")
-    split = choose_split(None, treebanks)
-    sentences = TreebankFamily(
-        sources=tuple(treebanks),
+    config = UdConfig(
+        paths=tuple(data_dir / "ud" / name / f for f in files),
         lang="und",
-        seed=0,
-        min_per_class=options.min_per_class,
-        split=split,
+        out=data_dir / "unused",
+        tasks=tuple(_observing_names()),
     )
-    documents, _ = document_family(treebanks, options, split, sentences=sentences)
+    _, (sentences, documents) = prepared(UD, config)
     return sentences, documents
 
 
-def derived(family: Any, sentences: Sequence[Any]) -> list[Any]:
-    deriver = family.deriver()
+def derived(stream: Any, sentences: Sequence[Any]) -> list[Any]:
+    deriver = stream.records.deriver()
     out = [d for s in sentences for d in deriver.push(s)]
     return out + list(deriver.close())
 
@@ -122,32 +116,30 @@ def _check(task: Task[Any], ranges: list[list[Any]], whole: list[Any]) -> None:
 
 def _observing_names() -> list[str]:
     """The UD family's tasks that observe (their class overrides ``observation``)."""
-    from polyprobe.builders.registry import family_tasks
+    from polyprobe.builders.families.ud import UD
 
-    return [n for n, cls in family_tasks("ud").items() if cls.observation is not Task.observation]
+    return [n for n, cls in UD.tasks.by_name.items() if cls.observation is not Task.observation]
 
 
 @pytest.fixture(scope="module", params=CASES, ids=[c[0] for c in CASES])
 def corpus(request: pytest.FixtureRequest, data_dir: Path) -> tuple[Any, Any, list[Any]]:
     name, files = request.param
     sentences, documents = families(data_dir, name, files)
-    return sentences, documents, list(sentences.records("raise", Counter()))
+    return sentences, documents, list(sentences.records.records("raise", Counter()))
 
 
 @pytest.mark.parametrize("task_name", _observing_names())
 @pytest.mark.parametrize("parts", [2, 3])
 def test_merged_observations_fit_as_one(corpus: Any, parts: int, task_name: str):
-    from polyprobe.builders.recipes.ud import split_by_record
-
     sentences, documents, records = corpus
     cuts = document_cuts(records, parts)
     ranges = [records[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
     assert all(ranges), cuts
-    if task_name in split_by_record([task_name])[0]:
-        (task,), _ = sentences.open_tasks([task_name])
+    if task_name in sentences.names:
+        (task,) = [t for t in sentences.tasks if t.name == task_name]
         _check(task, ranges, records)
     elif documents is not None:
-        (task,), _ = documents.open_tasks([task_name])
+        (task,) = [t for t in documents.tasks if t.name == task_name]
         doc_ranges = [derived(documents, r) for r in ranges]
         whole = derived(documents, records)
         assert [d.doc_id for r in doc_ranges for d in r] == [d.doc_id for d in whole]

@@ -15,10 +15,18 @@ import datasets
 import pytest
 import yaml
 
-from polyprobe.builders.build import BuildOptions, BuildResult, CardText, build
-from polyprobe.builders.recipes.examples import ExampleFamily
-from polyprobe.builders.execution.stream import run_record_tasks
-from polyprobe.builders.task import Candidate, Fit, Shared, Task, TaskContext
+from polyprobe.builders.build import BuildResult, build_family
+from polyprobe.builders.family import (
+    BuildConfig,
+    CardText,
+    Family,
+    Plan,
+    Stream,
+    TaskSet,
+    option,
+)
+from polyprobe.builders.records.examples import ExampleRecords
+from polyprobe.builders.task import Candidate, Fit, Shared, Task
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError
@@ -71,32 +79,42 @@ class PairSimilarity(Task[Example]):
 SPLIT = SplitSpec("ud", reason="the file's own splits", source_label="source")
 
 
+@dataclass(frozen=True, kw_only=True)
+class PairConfig(BuildConfig):
+    path: Path = option(help="the pairs file", positional=True, parse=Path)
+
+
 @dataclass
-class PairRecipe:
+class PairInputs:
     source: PairScores
-    family: str = "pairs"
 
-    def languages(self) -> list[Any]:
-        return [(self.source.name, ())]
-
-    def sources(self) -> list[SourceInfo]:
+    def infos(self) -> list[SourceInfo]:
         return [self.source.info]
 
-    def run(self, options: BuildOptions, staging: Path, progress: Any) -> Any:
-        family = ExampleFamily(
-            sources=(self.source,),
-            tasks={"pair_similarity": PairSimilarity},
-            context=TaskContext(lang=options.lang, seed=options.seed),
-        )
-        return run_record_tasks(family, ["pair_similarity"], options, split=SPLIT, staging=staging)
+    def declared(self) -> list[Any]:
+        return [(self.source.name, ())]
 
-    def card(self, language: Any, outcome: Any) -> CardText:
+
+class PairFamily(Family[PairConfig, PairInputs]):
+    """A family declared outside the package: the spine runs it as any other."""
+
+    name = "scored-pairs"
+    help = description = "scored sentence pairs"
+    Config = PairConfig
+    tasks = TaskSet.of(PairSimilarity)
+
+    def sources(self, config: PairConfig) -> PairInputs:
+        return PairInputs(PairScores(config.path))
+
+    def plan(self, config: PairConfig, sources: PairInputs, names: Any) -> Plan:
+        return Plan(SPLIT, (Stream(ExampleRecords((sources.source,)), tuple(names)),))
+
+    def card(self, config: Any, sources: Any, language: Any, outcome: Any) -> CardText:
         return CardText(pretty_name="Scored pairs", summary="A scored sentence-pair test set.")
 
 
 def build_pairs(path: Path, **options: Any) -> BuildResult:
-    opts = BuildOptions.make(**options)
-    return build(PairRecipe(PairScores(path)), opts)
+    return build_family(PairFamily(), path=path, **options)
 
 
 def _write_pairs(path: Path) -> dict[str, float]:

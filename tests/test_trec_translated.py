@@ -17,7 +17,6 @@ from polyprobe import build_trec
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError
-from polyprobe.loaders.translations import TranslationProvenance
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -41,11 +40,15 @@ def builds(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str
         lines.append(f"{ex.id}\t{ex.inputs[0]}\t{transform(ex.inputs[0])}")
     tsv = root / "trec.de.tsv"
     tsv.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    provenance = TranslationProvenance(
-        sample_creation="machine-translated", system="reverse-words", version="1", date="2026-11-27"
-    )
     german = build_trec(
-        data_dir / "trec", lang="de", out=root / "de", translation=tsv, provenance=provenance
+        data_dir / "trec",
+        lang="de",
+        out=root / "de",
+        translation=tsv,
+        sample_creation="machine-translated",
+        translator="reverse-words",
+        translator_version="1",
+        translation_date="2026-11-27",
     ).out
     return {"en": english, "de": german, "tsv": tsv}
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.assemble import TaskSummary
+from polyprobe.builders.families import family_named
 from polyprobe.builders.family import (
     BuildConfig,
     Family,
@@ -28,7 +29,6 @@ from polyprobe.builders.family import (
     Plan,
     Progress,
     TaskSet,
-    family_named,
     make_config,
     option_of,
 )
@@ -208,6 +208,23 @@ def run(
     ]
     order = plan.order or tuple(n for s in plan.streams for n in s.tasks)
     return outcomes.merged(plan, results, order)
+
+
+def prepared(family: Family[Any, Any], config: BuildConfig) -> tuple[Plan, list[Any]]:
+    """The family's plan for ``config`` and every stream with its tasks configured as a build
+    configures them (None for a stream without records), without running anything: what
+    ``polyprobe profile`` and tests look at."""
+    from polyprobe.builders.configure import checked, open_stream
+
+    sources = family.sources(config)
+    task_set = family.task_set(config, sources)
+    names = task_set.resolve(config.tasks)
+    profile = checked(config, task_set, names)
+    plan = family.plan(config, sources, names)
+    return plan, [
+        None if s.records is None else open_stream(s, task_set, config, plan.split, profile)
+        for s in plan.streams
+    ]
 
 
 def licensed(infos: Sequence[SourceInfo], overrides: Mapping[str, str]) -> list[SourceInfo]:

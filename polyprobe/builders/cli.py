@@ -16,13 +16,17 @@ EXIT_OK = 0
 _TYPES: dict[str, Any] = {"int": int, "float": float}
 
 
-def add_build_parser(sub: Any) -> None:
-    """``build`` with one subcommand per family, and ``profile ud``."""
-    from polyprobe.builders.family import families
-
+def add_build_parser(sub: Any, families: bool = True) -> None:
+    """``build`` with one subcommand per family, and ``profile ud`` (``families`` False: the
+    two commands' names only, for the other commands' start-up)."""
     build = sub.add_parser("build", help="build a dataset folder from a source")
+    if not families:
+        sub.add_parser("profile", help="show the language choices a build would derive")
+        return
+    from polyprobe.builders.families import families as found
+
     build_sub = build.add_subparsers(dest="source", metavar="SOURCE", parser_class=type(build))
-    for family in families().values():
+    for family in found().values():
         p = build_sub.add_parser(
             family.name,
             help=family.help,

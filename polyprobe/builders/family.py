@@ -10,6 +10,9 @@
            [+ finish(...)]          a post-step on the assembled outcome
            + card(...)              what its card says about itself
 
+A family lives in a module of :mod:`polyprobe.builders.families`, which finds it (no
+central table).
+
 :func:`polyprobe.builders.build.build` checks the profile, configures the tasks, runs the
 plan (processes, ranges, shards), assembles, writes the card: the same for every family. A
 family holds no ``run`` and imports nothing from the execution machinery, so the machinery
@@ -19,8 +22,6 @@ can change without touching a family.
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import pkgutil
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -520,12 +521,28 @@ class Sources(Protocol):
     def declared(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]: ...
 
 
+@dataclass
+class Inputs:
+    """A family's opened sources, as the card lists them: each has ``name`` and ``info``
+    (and ``languages``, what it declares, when it says). A family with more to keep
+    subclasses it."""
+
+    sources: list[Any]
+
+    def infos(self) -> list[SourceInfo]:
+        return [s.info for s in self.sources]
+
+    def declared(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
+        return [(s.name, tuple(getattr(s, "languages", ()))) for s in self.sources]
+
+
 S = TypeVar("S", bound=Sources)
 
 
 class Family(Generic[C, S]):
     """A source family: subclass it in a module of :mod:`polyprobe.builders.families` and
-    make one instance at module level; the command line finds it there."""
+    make one instance at module level; the command line finds it there
+    (:func:`polyprobe.builders.families.families`)."""
 
     name: ClassVar[str]
     help: ClassVar[str]
@@ -554,25 +571,3 @@ class Family(Generic[C, S]):
     @property
     def python_name(self) -> str:
         return f"build_{self.name}"
-
-
-def families() -> dict[str, Family[Any, Any]]:
-    """Every family, by name: the :class:`Family` instances at module level of the modules
-    in :mod:`polyprobe.builders.families` (no central table: a new family is a new module)."""
-    from polyprobe.builders import families as package
-
-    found: dict[str, Family[Any, Any]] = {}
-    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{package.__name__}.{module_info.name}")
-        for value in vars(module).values():
-            if isinstance(value, Family) and type(value).__module__ == module.__name__:
-                found[value.name] = value
-    return found
-
-
-def family_named(name: str) -> Family[Any, Any]:
-    """The family called ``name`` (its module ``polyprobe.builders.families.<...>``)."""
-    found = families()
-    if name not in found:
-        raise UsageError(f"unknown source family {name!r}; known: {', '.join(sorted(found))}")
-    return found[name]

@@ -20,6 +20,7 @@ from polyprobe.builders.sentence.coordination_inversion import CoordinationInver
 from polyprobe.builders.sentence.end_of_sentence import EndOfSentence
 from polyprobe.builders.sentence.object_number import ObjectNumber
 from polyprobe.builders.sentence.odd_man_out import OddManOut
+from polyprobe.builders.sentence.raw_agreement import RawSubjectVerbAgreement
 from polyprobe.builders.sentence.sentence_length import SentenceLength
 from polyprobe.builders.sentence.sentence_length_senteval import SentenceLengthSentEval
 from polyprobe.builders.sentence.subject_number import SubjectNumber
@@ -32,7 +33,6 @@ from polyprobe.builders.sentence.voice import Voice
 from polyprobe.builders.sentence.word_content import WordContent
 from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
 from polyprobe.builders.task import Task
-from polyprobe.builders.sentence.raw_agreement import RawSubjectVerbAgreement
 from polyprobe.builders.word.tasks import WORD_TASKS, layer_task
 from polyprobe.errors import UsageError
 

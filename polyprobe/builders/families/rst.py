@@ -20,6 +20,7 @@ from polyprobe.builders.family import (
     BuildConfig,
     CardText,
     Family,
+    Inputs,
     Outcome,
     Plan,
     Stream,
@@ -32,8 +33,6 @@ from polyprobe.builders.records.documents import DocumentRecords
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.errors import InputError, UsageError
 from polyprobe.languages import Language
-from polyprobe.loaders.declared import DeclaredLanguage
-from polyprobe.metadata import SourceInfo
 from polyprobe.version import __version__
 
 _SPLIT_FOLDERS = ("train", "training", "dev", "development", "validation", "test")
@@ -60,15 +59,12 @@ class RstConfig(BuildConfig):
 
 
 @dataclass
-class RstInputs:
-    source: Any  # RstSource
-    relation_map: dict[str, str] | None
+class RstInputs(Inputs):
+    relation_map: dict[str, str] | None = None  # (RST files declare no language)
 
-    def infos(self) -> list[SourceInfo]:
-        return [self.source.info]
-
-    def declared(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
-        return [(self.source.name, ())]  # RST files do not say
+    @property
+    def source(self) -> Any:  # RstSource
+        return self.sources[0]
 
 
 class RstFamily(Family[RstConfig, RstInputs]):
@@ -91,7 +87,7 @@ class RstFamily(Family[RstConfig, RstInputs]):
             list(config.paths), name=config.name, version=config.source_version or "unknown"
         )
         mapping = None if config.relation_map is None else read_relation_map(config.relation_map)
-        return RstInputs(source, mapping)
+        return RstInputs([source], mapping)
 
     def plan(self, config: RstConfig, sources: RstInputs, names: Sequence[str]) -> Plan:
         given = {}

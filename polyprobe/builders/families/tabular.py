@@ -21,6 +21,7 @@ from polyprobe.builders.family import (
     BuildConfig,
     CardText,
     Family,
+    Inputs,
     Outcome,
     Plan,
     Stream,
@@ -34,10 +35,9 @@ from polyprobe.builders.translations import TranslationOptions
 from polyprobe.builders.variants import MinPerClass
 from polyprobe.errors import UsageError
 from polyprobe.languages import Language, resolve_language
-from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.loaders.tabular import PRESETS, parse_columns
 from polyprobe.loaders.translations import TranslationProvenance
-from polyprobe.metadata import PAIR_FEATURES, SourceInfo
+from polyprobe.metadata import PAIR_FEATURES
 
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
@@ -103,15 +103,8 @@ class TabularConfig(TranslationOptions, BuildConfig):
 
 
 @dataclass
-class TabularInputs:
-    files: list[Any]  # TabularSource
-    preset: Any  # Preset | None
-
-    def infos(self) -> list[SourceInfo]:
-        return [s.info for s in self.files]
-
-    def declared(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
-        return []  # user files declare no language: --lang is the user's word
+class TabularInputs(Inputs):
+    preset: Any = None  # Preset (user files declare no language: --lang is the user's word)
 
 
 class TabularFamily(Family[TabularConfig, TabularInputs]):
@@ -155,8 +148,8 @@ class TabularFamily(Family[TabularConfig, TabularInputs]):
         translation = config.translation()
         parameters: dict[str, Any] = {
             "preset": config.preset or "",
-            "columns": dict(sources.files[0].columns),
-            "formats": {s.name: s.resolved_format for s in sources.files},
+            "columns": dict(sources.sources[0].columns),
+            "formats": {s.name: s.resolved_format for s in sources.sources},
         }
         if config.pair_features is not None:
             parameters["pair_features"] = config.pair_features
@@ -164,17 +157,17 @@ class TabularFamily(Family[TabularConfig, TabularInputs]):
             parameters["translation"] = translation.card_entry()
         how = translation.sample_creation if translation is not None else None
         stream = Stream(
-            ExampleRecords(tuple(sources.files)),
+            ExampleRecords(tuple(sources.sources)),
             (published,),
             task_of=lambda _: self.name,
             adapt=adapt,
             sample_creation=None if how is None else (lambda _: how),
         )
         return Plan(
-            file_splits(sources.files),
+            file_splits(sources.sources),
             (stream,),
             parameters=parameters,
-            inputs=[s.path for s in sources.files],
+            inputs=[s.path for s in sources.sources],
         )
 
     def card(

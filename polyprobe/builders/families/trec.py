@@ -28,6 +28,7 @@ from polyprobe.builders.family import (
     BuildConfig,
     CardText,
     Family,
+    Inputs,
     Outcome,
     Plan,
     Stream,
@@ -101,10 +102,13 @@ class TrecConfig(TranslationOptions, BuildConfig):
 
 
 @dataclass
-class TrecInputs:
-    trec: Any  # TrecSource
-    translation: Path | None
-    provenance: TranslationProvenance | None
+class TrecInputs(Inputs):
+    translation: Path | None = None
+    provenance: TranslationProvenance | None = None
+
+    @property
+    def trec(self) -> Any:  # TrecSource
+        return self.sources[0]
 
     def infos(self) -> list[SourceInfo]:
         info = self.trec.info
@@ -122,7 +126,7 @@ class TrecInputs:
     def declared(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
         if self.translation is not None:
             return []  # the translation is in --lang; the English files are its source
-        return [(self.trec.name, self.trec.languages)]  # TREC is English
+        return super().declared()  # TREC is English
 
 
 class TrecFamily(Family[TrecConfig, TrecInputs]):
@@ -143,7 +147,7 @@ class TrecFamily(Family[TrecConfig, TrecInputs]):
 
         trec = TrecSource(config.path, source_version=config.source_version)
         provenance = config.provenance() if config.translation is not None else None
-        return TrecInputs(trec, config.translation, provenance)
+        return TrecInputs([trec], config.translation, provenance)
 
     def plan(self, config: TrecConfig, sources: TrecInputs, names: Sequence[str]) -> Plan:
         from polyprobe.loaders.trec import detect_encoding

@@ -10,7 +10,7 @@ With ``--top-up`` the text-only tasks also take Wikipedia sentences.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from polyprobe.builders.family import (
     BuildConfig,
     CardText,
     Family,
+    Inputs,
     Outcome,
     Plan,
     Stream,
@@ -34,8 +35,6 @@ from polyprobe.builders.sentence.contextual import CONTEXTUAL_TASKS
 from polyprobe.builders.sentence.tense import TensePeriphrastic
 from polyprobe.builders.suites import DISCOURSE_TASKS, SENTENCE_TASKS
 from polyprobe.languages import Language
-from polyprobe.loaders.declared import DeclaredLanguage
-from polyprobe.metadata import SourceInfo
 from polyprobe.version import __version__
 
 # LINSPECTOR's correlation targets, built only when named (``--tasks pos,deprel``, group
@@ -91,15 +90,15 @@ class UdConfig(BuildConfig):
 
 
 @dataclass
-class Treebanks:
-    treebanks: list[Any]  # TreebankSource
-    dumps: list[Any]  # WikiDumpSource: --top-up, with the build's segmenter
+class Treebanks(Inputs):
+    """The treebanks (``TreebankSource``), then the ``--top-up`` dumps (``WikiDumpSource``,
+    with the build's segmenter)."""
 
-    def infos(self) -> list[SourceInfo]:
-        return [s.info for s in (*self.treebanks, *self.dumps)]
+    dumps: list[Any] = field(default_factory=list)
 
-    def declared(self) -> list[tuple[str, Sequence[DeclaredLanguage]]]:
-        return [(s.name, s.languages) for s in (*self.treebanks, *self.dumps)]
+    @property
+    def treebanks(self) -> list[Any]:
+        return self.sources[: len(self.sources) - len(self.dumps)]
 
 
 class UdFamily(Family[UdConfig, Treebanks]):
@@ -135,7 +134,8 @@ class UdFamily(Family[UdConfig, Treebanks]):
 
         treebanks = discover(config.paths, source_version=config.source_version)
         segmenter = Segmenter(config.language.code)
-        return Treebanks(treebanks, [WikiDumpSource(p, segmenter) for p in config.top_up])
+        dumps = [WikiDumpSource(p, segmenter) for p in config.top_up]
+        return Treebanks([*treebanks, *dumps], dumps)
 
     def plan(self, config: UdConfig, sources: Treebanks, names: Sequence[str]) -> Plan:
         from polyprobe.loaders.sources import input_files

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcome, Progress, build
-from polyprobe.builders.recipes.examples import ExampleFamily
 from polyprobe.builders.execution.stream import run_record_tasks
+from polyprobe.builders.recipes.examples import ExampleFamily
 from polyprobe.builders.task import Task, TaskContext
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.errors import UsageError

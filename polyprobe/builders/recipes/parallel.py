@@ -30,8 +30,8 @@ import pyarrow.parquet as pq
 
 from polyprobe.builders.assemble import AssembledTask, TaskSummary
 from polyprobe.builders.build import BuildOptions, BuildResult, CardText, Outcome, Progress, build
-from polyprobe.builders.recipes.ud import TreebankFamily
 from polyprobe.builders.execution.stream import run_record_tasks
+from polyprobe.builders.recipes.ud import TreebankFamily
 from polyprobe.builders.task import Shared, Task
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.errors import UsageError

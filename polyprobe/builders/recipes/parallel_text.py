@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.records.rawtext import DROPPED, SentenceFilter, TextFamily
-from polyprobe.loaders.raw_records import raw_sentence
 from polyprobe.errors import UsageError
 from polyprobe.loaders.aligned_text import (
     TSV_SUFFIXES,
@@ -33,6 +32,7 @@ from polyprobe.loaders.aligned_text import (
     check_line_counts,
     language_of_file,
 )
+from polyprobe.loaders.raw_records import raw_sentence
 from polyprobe.loaders.records import Sentence, SourceFile
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy

@@ -55,9 +55,9 @@ def build_text(
 ) -> BuildResult:
     """Build a dataset folder from text files or folders; mirrors ``polyprobe build text``.
     ``name``: the source's name in the card and row ids (default: the first path's name)."""
-    from polyprobe.loaders.raw_lexicon import noun_lexicon
     from polyprobe.errors import UsageError
     from polyprobe.loaders.plaintext import LAYOUTS, PlainTextSource, text_files
+    from polyprobe.loaders.raw_lexicon import noun_lexicon
     from polyprobe.loaders.segmentation import Segmenter
 
     if layout not in LAYOUTS:

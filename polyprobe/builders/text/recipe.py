@@ -106,8 +106,8 @@ class RawTextRecipe:
         """The sentence tasks on the sentence stream, the document (discourse) tasks on the
         sources' documents (:mod:`polyprobe.builders.records.rawdocuments`), merged."""
         from polyprobe.builders.discourse.family import is_document_task
-        from polyprobe.builders.registry import family_tasks, get_task
         from polyprobe.builders.execution.stream import RecordStream, run_record_streams
+        from polyprobe.builders.registry import family_tasks, get_task
         from polyprobe.runtime.shards import jobs_for
 
         options_by_task: dict[str, dict[str, Any]] = self.default_task_options()
@@ -213,8 +213,6 @@ class RawTextRecipe:
         tasks of both streams reads the sources once per pass for both."""
         from polyprobe.builders.discourse.family import DocumentFamily
         from polyprobe.builders.profile import checked_profile
-        from polyprobe.builders.registry import family_tasks
-        from polyprobe.builders.task import TaskContext
         from polyprobe.builders.records.rawdocuments import (
             RAW_TEXT_DEFAULTS,
             RawDocumentSource,
@@ -222,6 +220,8 @@ class RawTextRecipe:
             derivable,
             has_documents,
         )
+        from polyprobe.builders.registry import family_tasks
+        from polyprobe.builders.task import TaskContext
 
         options = self.options
         known = family_tasks(self.task_family)
