@@ -147,7 +147,7 @@ def test_jobs_from_a_script_without_main_guard(ud_dir: Path, tmp_path: Path) -> 
     the caller's ``__main__``: the script builds exactly once."""
     code = (
         "import sys\n"
-        "from polyprobe.builders.recipes.ud import build_ud\n"
+        "from polyprobe import build_ud\n"
         "r = build_ud([sys.argv[1]], lang='en', out=sys.argv[2], tasks=['sentence_length',"
         " 'bigram_shift', 'subject_number'], jobs=2)\n"
         "print('built', len(r.tasks))\n"

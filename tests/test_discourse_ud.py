@@ -440,11 +440,11 @@ def test_documents_are_grouped_from_the_sentence_readings(
     both (the documents are grouped from the sentences it reads); the document configs are
     byte for byte those of the document tasks built on their own, which read the treebank
     themselves. German PUD is a test file of 1,000 sentences in 397 documents."""
-    from polyprobe.builders.discourse.family import DocumentFamily
-    from polyprobe.builders.recipes.ud import TreebankFamily
+    from polyprobe.builders.records.documents import DocumentRecords
+    from polyprobe.builders.records.treebank import TreebankRecords
 
     readings: list[str] = []
-    for family in (TreebankFamily, DocumentFamily):
+    for family in (TreebankRecords, DocumentRecords):
         real = family.records
 
         def counting(self, on_invalid, skipped, real=real):
@@ -465,7 +465,7 @@ def test_documents_are_grouped_from_the_sentence_readings(
             jobs=1,
         ).out
         # two passes (tense and the document tasks observe), one reading each
-        reader = "DocumentFamily" if name == "alone" else "TreebankFamily"
+        reader = "DocumentRecords" if name == "alone" else "TreebankRecords"
         assert readings == [reader, reader], name
     files = sorted(
         p.relative_to(built["alone"]) for p in built["alone"].rglob("data/*/*.parquet")

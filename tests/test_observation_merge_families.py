@@ -123,11 +123,11 @@ def test_discourse_coherence_pools_of_ud_documents(data_dir: Path, parts: int) -
     sentences, documents = families(
         data_dir, "UD_English-EWT", ("en_ewt-ud-dev.conllu", "en_ewt-ud-test.conllu")
     )
-    records = list(sentences.records("raise", Counter()))
+    records = list(sentences.records.records("raise", Counter()))
     cuts = document_cuts(records, parts)
     ranges = [derived(documents, records[a:b]) for a, b in itertools.pairwise(cuts)]
     whole = derived(documents, records)
-    (task,), _ = documents.open_tasks(["discourse_coherence"])
+    (task,) = [t for t in documents.tasks if t.name == "discourse_coherence"]
     task = type(task).configure({"pool_size": 100}, task.context)
     one = task.fit(observed(task, whole))
     same(one, task.fit(merged(task, ranges)), "discourse_coherence fit")

@@ -1,5 +1,5 @@
 """Reading a treebank in parts: ``read_sources(part=, parts=)``, ``read_conllu(start=, stop=)``
-and ``TreebankFamily.part_records``.
+and ``TreebankRecords.part_records``.
 
 The promise under test: the parts, read apart (each from scratch, as a process would) and put
 end to end, are exactly the whole read: the same sentences with the same ids, doc ids and line
@@ -233,11 +233,10 @@ def test_scan_weight_out_of_range_is_refused(ud_dir: Path) -> None:
 
 
 def test_part_records_of_the_ud_family(ud_dir: Path) -> None:
-    from polyprobe.builders.recipes.ud import TreebankFamily
-    from polyprobe.builders.variants import MinPerClass, SplitSpec
+    from polyprobe.builders.records.treebank import TreebankRecords
 
     sources = discover([ud_dir / "UD_English-EWT"])
-    family = TreebankFamily(tuple(sources), "en", 0, MinPerClass(), SplitSpec("ud"))
+    family = TreebankRecords(tuple(sources))
     whole_skipped: collections.Counter[str] = collections.Counter()
     whole = [_key(s) for s in family.records("skip", whole_skipped)]
     got, skipped = _read_parts(lambda sk, k, n: family.part_records("skip", sk, k, n), 2)

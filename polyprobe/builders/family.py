@@ -119,9 +119,9 @@ def parse_min_per_class(value: Any) -> MinPerClass:
         return value
     if isinstance(value, int):
         value = (value,)
-    parts = split_list(value) if isinstance(value, str) else tuple(value)
+    parts = value.split(",") if isinstance(value, str) else tuple(value)
     try:
-        numbers = [int(p) for p in parts or ()]
+        numbers = [int(p) for p in parts]
     except ValueError:
         raise UsageError(
             f"--min-per-class {value!r}: expected N or TRAIN,VALIDATION,TEST"
@@ -322,15 +322,20 @@ C = TypeVar("C", bound=BuildConfig)
 
 def make_config(config: type[C], given: Mapping[str, Any]) -> C:
     """``config`` from the options a caller gave, over a profile's ``[family]`` section (when
-    ``given`` names a profile). An unknown option is a :class:`UsageError` listing the valid
-    ones."""
+    ``given`` names a profile: it may set the family's own options, not the shared build
+    options). An unknown option is a :class:`UsageError` listing the valid ones."""
     from polyprobe.builders.profile import family_section
 
     names = [f.name for f in dataclasses.fields(config)]
     unknown = sorted(set(given) - set(names))
     if unknown:
         raise UsageError(f"unknown option(s) {', '.join(unknown)}; valid: {', '.join(names)}")
-    settable = [n for n in names if (s := option_of(config, n)) is not None and s.profile]
+    shared = {f.name for f in dataclasses.fields(BuildConfig)}
+    settable = [
+        n
+        for n in names
+        if n not in shared and (s := option_of(config, n)) is not None and s.profile
+    ]
     from_profile = family_section(given["profile"], settable) if given.get("profile") else {}
     values = {**from_profile, **given}
     missing = [
