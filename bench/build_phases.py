@@ -2,7 +2,7 @@
 each as seconds and as a share of the build, beside one bare ``conllu.parse_incr`` pass (the
 unit of ``bench/build_ud.py``'s targets), all measured in this one run.
 
-Phases are timed by wrapping the functions that bound them (``builders.recipes.ud``'s task
+Phases are timed by wrapping the functions that bound them (``builders.configure``'s task
 set-up, ``builders.stream``'s first pass and per-task assembly, the folder writer's card), so
 nested phases are shown indented and are part of their parent; "candidate pass" is what the
 build spends outside the other top-level phases (reading the second time, every task's
@@ -68,27 +68,28 @@ def main() -> None:
 
     import pyarrow.parquet as pq
 
-    from polyprobe.builders import assemble, profile, record_rows, stream
-    from polyprobe.builders.recipes import ud
+    from polyprobe import build_ud
+    from polyprobe.builders import assemble, configure, profile
+    from polyprobe.builders.execution import passes, rows
     from polyprobe.cards import folder, plots
 
     # Top-level phases (their sum plus the candidate pass is the build) ...
-    _timed(ud.TreebankFamily, "open_tasks", "open tasks (prefix read, profile)")
-    _timed(stream, "observe_pass", "observe pass + fit")
-    _timed(stream, "write_task", "assembly (variants, configs)")
+    _timed(configure, "open_stream", "open tasks (prefix read, profile)")
+    _timed(passes, "observe_pass", "observe pass + fit")
+    _timed(passes, "write_task", "assembly (variants, configs)")
     _timed(folder.DatasetFolderWriter, "finish", "card (README.md, report.json)")
     # ... and parts of them.
     _timed(profile, "derive_capitalisation", "  capitalisation (prefix read)")
     _timed(assemble, "make_variants", "  variant engine")
     _timed(folder, "write_config_files", "  writing configs")
-    _timed(record_rows, "_materialise_chunk", "    rows taken from the spool")
+    _timed(rows, "_materialise_chunk", "    rows taken from the spool")
     _timed(pq.ParquetWriter, "write_table", "    parquet encoding")
     _timed(plots, "label_bar_chart", "    label charts")
 
     bare = _bare_pass(tb)
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        ud.build_ud(
+        build_ud(
             [tb],
             lang=args.lang,
             out=Path(tmp) / "out",

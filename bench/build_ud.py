@@ -234,7 +234,7 @@ def memory(tb: Path, tmp: Path, sizes_mb: tuple[int, int] = (200, 400)) -> None:
         [
             sys.executable,
             "-c",
-            "import polyprobe.builders.recipes.ud, polyprobe.cards.folder, polyprobe.loaders.conllu",
+            "import polyprobe.builders.families.ud, polyprobe.cards.folder, polyprobe.loaders.conllu",
         ]
     )
     points = []

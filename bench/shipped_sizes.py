@@ -23,12 +23,9 @@ from typing import Any
 
 from _data import treebank_arguments
 
-from polyprobe.builders.build import BuildOptions
-from polyprobe.builders.discourse.ud import document_family
-from polyprobe.builders.recipes.ud import TreebankFamily, choose_split, split_by_record
-from polyprobe.builders.registry import family_tasks
+from polyprobe.builders.build import prepared
+from polyprobe.builders.families.ud import UD, UdConfig
 from polyprobe.builders.task import Shared, Task
-from polyprobe.loaders.sources import discover
 
 
 def cuts(records: Sequence[Any], parts: int) -> list[int]:
@@ -85,32 +82,30 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timings per value, best kept")
     args = ap.parse_args()
     folder = args.data / "ud" / args.treebank
-    treebanks = discover(sorted(folder.glob("*.conllu*")))
-    options = BuildOptions.make(lang=args.lang, out=args.data / "unused")
-    split = choose_split(None, treebanks)
-    sentences = TreebankFamily(
-        sources=tuple(treebanks),
+    names = args.tasks.split(",") if args.tasks else [
+        n for n, cls in UD.tasks.by_name.items() if cls.observation is not Task.observation
+    ]  # fmt: skip
+    config = UdConfig(
+        paths=tuple(sorted(folder.glob("*.conllu*"))),
         lang=args.lang,
-        seed=0,
-        min_per_class=options.min_per_class,
-        split=split,
+        out=args.data / "unused",
+        tasks=tuple(names),
     )
-    documents, _ = document_family(treebanks, options, split, sentences=sentences)
-    records = list(sentences.records("raise", Counter()))
+    _, streams = prepared(UD, config)
+    # the sentence stream first, then the documents grouped from it (build ud's plan)
+    sentences, documents = (streams + [None])[:2]
+    records = list(sentences.records.records("raise", Counter()))
     bounds = cuts(records, args.parts)
     ranges = [records[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
-    names = args.tasks.split(",") if args.tasks else [
-        n for n, cls in family_tasks("ud").items() if cls.observation is not Task.observation
-    ]  # fmt: skip
     for name in names:
-        if name in split_by_record([name])[0]:
-            (task,), _ = sentences.open_tasks([name])
+        if name in sentences.names:
+            (task,) = [t for t in sentences.tasks if t.name == name]
             parts = ranges
-        elif documents is not None:
-            (task,), _ = documents.open_tasks([name])
+        elif documents is not None and name in documents.names:
+            (task,) = [t for t in documents.tasks if t.name == name]
             deriver_ranges = []
             for part in ranges:
-                deriver = documents.deriver()
+                deriver = documents.records.deriver()
                 docs = [d for s in part for d in deriver.push(s)]
                 deriver_ranges.append(docs + list(deriver.close()))
             parts = deriver_ranges

@@ -24,7 +24,7 @@ from _data import treebank_arguments
 
 def main() -> None:
     from polyprobe import build_ud
-    from polyprobe.builders.registry import DEFAULTS
+    from polyprobe.builders.families.ud import UD
     from polyprobe.errors import PolyprobeError
     from polyprobe.runtime.costs import TASK_COSTS, cost_of
 
@@ -33,7 +33,7 @@ def main() -> None:
     ap.add_argument("--tasks", default="", help="comma-separated (default: the UD suite)")
     args = ap.parse_args()
     tb = args.data / "ud" / args.treebank
-    wanted = [t for t in args.tasks.split(",") if t] or list(DEFAULTS["ud"])
+    wanted = [t for t in args.tasks.split(",") if t] or UD.tasks.resolve(None)
 
     ap_repeat = args.repeat
 
