@@ -10,8 +10,7 @@ import datasets
 import pytest
 import yaml
 
-from polyprobe.builders.recipes.text import build_text
-from polyprobe.builders.recipes.wiki import build_wiki
+from polyprobe import build_text, build_wiki
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.segmentation import Segmenter

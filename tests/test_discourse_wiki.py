@@ -22,10 +22,9 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from polyprobe import build_text, build_wiki
 from polyprobe.builders.discourse.common import document_windows, paragraph_windows
 from polyprobe.builders.discourse.sentence_position import SentencePosition
-from polyprobe.builders.recipes.text import build_text
-from polyprobe.builders.recipes.wiki import build_wiki
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InfeasibleError, UsageError
 from polyprobe.loaders.rawtext import RawDocument, RawSentence

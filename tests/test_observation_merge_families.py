@@ -103,9 +103,9 @@ def test_document_tasks_on_wikipedia(
     wiki_documents: list[Any], parts: int, task_name: str, options: dict[str, Any]
 ) -> None:
     """Wikipedia documents mark sections and paragraphs (UD documents mark neither)."""
-    from polyprobe.builders.registry import family_tasks
+    from polyprobe.builders.families.wiki import WIKI
 
-    task = family_tasks("wiki")[task_name].configure(options, TaskContext(lang="en"))
+    task = WIKI.tasks.get(task_name).configure(options, TaskContext(lang="en"))
     fit = check(task, wiki_documents, parts)
     assert fit.infeasible is None
     if task_name == "sentence_section":
@@ -137,20 +137,12 @@ def test_discourse_coherence_pools_of_ud_documents(data_dir: Path, parts: int) -
 @pytest.fixture(scope="module")
 def wiki_sentences(data_dir: Path) -> list[Any]:
     """The first 3000 kept sentences of the shared English dump, as ``build wiki`` reads them."""
-    from polyprobe.builders.registry import family_tasks
-    from polyprobe.builders.records.rawtext import SentenceFilter, TextFamily
-    from polyprobe.builders.text.recipe import text_split
-    from polyprobe.builders.variants import MinPerClass
+    from polyprobe.builders.records.rawtext import SentenceFilter, TextRecords
     from polyprobe.loaders.segmentation import Segmenter
     from polyprobe.loaders.wikisource import WikiDumpSource
 
-    family = TextFamily(
+    family = TextRecords(
         sources=(WikiDumpSource(data_dir / "wikipedia" / EN_WIKI, Segmenter("en")),),
-        lang="en",
-        seed=0,
-        min_per_class=MinPerClass(),
-        split=text_split(None),
-        tasks=family_tasks("wiki"),
         sentence_filter=SentenceFilter(),
     )
     return list(itertools.islice(family.records("raise", Counter()), 3000))

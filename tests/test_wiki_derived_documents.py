@@ -10,14 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from polyprobe.builders.recipes.wiki import build_wiki
-from polyprobe.builders.registry import family_tasks
-from polyprobe.builders.text import documents as text_documents
+from polyprobe import build_wiki
+from polyprobe.builders.records import rawdocuments
 from polyprobe.builders.records.rawdocuments import RawDocumentSource, SentenceDocuments
-from polyprobe.builders.records.rawtext import SentenceFilter, TextFamily
-from polyprobe.builders.text.recipe import text_split
+from polyprobe.builders.records.rawtext import SentenceFilter, TextRecords
 from polyprobe.builders.records.shards import TokenizedSource, plan_shards, tokenize_shard
-from polyprobe.builders.variants import MinPerClass
 from polyprobe.loaders.records import Document
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy
@@ -36,7 +33,7 @@ def _tokenized(dump: Path, lang: str, folder: Path) -> TokenizedSource:
     return TokenizedSource.of(source, tasks)
 
 
-def _derived(family: TextFamily, skipped: Counter[str]) -> list[Document]:
+def _derived(family: TextRecords, skipped: Counter[str]) -> list[Document]:
     grouper = SentenceDocuments()
     out = [d for s in family.records("raise", skipped) for d in grouper.push(s)]
     return out + grouper.close()
@@ -48,15 +45,7 @@ def test_documents_from_sentences_equal_documents_read(
 ) -> None:
     source = _tokenized(data_dir / "wikipedia" / name, lang, tmp_path)
     keep = SentenceFilter()
-    family = TextFamily(
-        sources=(source,),
-        lang=lang,
-        seed=0,
-        min_per_class=MinPerClass(),
-        split=text_split(None),
-        tasks=family_tasks("wiki"),
-        sentence_filter=keep,
-    )
+    family = TextRecords(sources=(source,), sentence_filter=keep)
     read_counts: Counter[str] = Counter()
     read = list(RawDocumentSource(source, keep).records(InvalidPolicy("raise", read_counts)))
     derived_counts: Counter[str] = Counter()
@@ -68,9 +57,9 @@ def test_documents_from_sentences_equal_documents_read(
     assert any(d.breaks for d in read)
     assert any(d.paragraphs for d in read)
     assert any(d.sections for d in read)
-    assert text_documents.derivable(family, [source])
-    assert not text_documents.derivable(
-        TextFamily(**{**family.__dict__, "exclude": frozenset({1})}), [source]
+    assert rawdocuments.derivable(family, [source])
+    assert not rawdocuments.derivable(
+        TextRecords(**{**family.__dict__, "exclude": frozenset({1})}), [source]
     )
 
 
@@ -104,7 +93,7 @@ def test_one_reading_per_pass_same_bytes(
     }
     build_wiki([dump], out=tmp_path / "derived", **kw)  # type: ignore[arg-type]
     assert calls["read"] == 0  # the documents came from the sentence stream's readings
-    monkeypatch.setattr(text_documents, "derivable", lambda *_: False)
+    monkeypatch.setattr(rawdocuments, "derivable", lambda *_: False)
     build_wiki([dump], out=tmp_path / "read", **kw)  # type: ignore[arg-type]
     assert calls["read"] == 2  # the document stream read the tables itself, in both passes
     derived, read = _files(tmp_path / "derived"), _files(tmp_path / "read")

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape
 import pytest
 from conftest import needs
 
-from polyprobe.builders.recipes.wiki import build_wiki
+from polyprobe import build_wiki
 from polyprobe.loaders import wikidump
 from polyprobe.loaders.wikidump import DumpReader
 

@@ -176,11 +176,18 @@ def run(
     staging: Path,
     progress: Progress | None,
 ) -> Outcome:
-    """The plan's tasks configured and run; one outcome, in the task order of the plan."""
+    """The plan's tasks configured and run; one outcome, in the task order of the plan
+    (its input shards prepared first, when it has some)."""
     from polyprobe.builders import outcomes
     from polyprobe.builders.configure import open_lexicon, open_stream
     from polyprobe.builders.execution.run import run_lexicon, run_record_streams
     from polyprobe.builders.execution.stream import RunSettings
+
+    if plan.prepare is not None:
+        from polyprobe.builders.execution.prepare import prepared
+
+        with prepared(plan.prepare, plan.inputs, config.jobs) as ready:
+            return run(ready, task_set, config, profile, staging, progress)
 
     variants = VariantSettings(
         split=plan.split,

@@ -485,11 +485,41 @@ class Lexicon:
 
 
 @dataclass(frozen=True)
+class Prepare:
+    """Input shards prepared on an executor before any stream reads them (``build wiki``:
+    each dump's pages cleaned and tokenised, once, into tables the streams then read), run
+    by the spine's execution before the plan's streams.
+
+    ``shards(folder, workers)``: the work, planned into ``folder`` for ``workers`` processes
+    (``--jobs``, else by the size of the plan's ``inputs``): picklable items, each with
+    ``out``, the one file it writes. ``function(item)`` (a module-level function) does one
+    and writes ``out`` atomically (aside as ``<out>.tmp-<pid>``, then renamed), so a file
+    that exists is finished, and is reused: with ``cache``, a folder kept between builds, a
+    rerun (after an interruption, or a cluster job) resumes; without one the execution
+    makes a folder of its own and removes it after the streams ran (a killed build's is
+    swept by the next build). ``executor``: what runs the items, this machine's processes
+    (``local``) or datatrove's (:data:`EXECUTORS`), with ``executor_options``.
+    ``ready(items)``: the plan whose streams read what the items wrote."""
+
+    shards: Callable[[Path, int], Sequence[Any]]
+    function: Callable[[Any], None]
+    ready: Callable[[Sequence[Any]], Plan]
+    executor: str = "local"
+    executor_options: Mapping[str, Any] = field(default_factory=dict)
+    cache: Path | None = None
+
+
+# What may run a Prepare's items (``polyprobe.runtime.inputs``, which checks it again).
+EXECUTORS: tuple[str, ...] = ("local", "datatrove-local", "datatrove-slurm", "datatrove-ray")
+
+
+@dataclass(frozen=True)
 class Plan:
     """What the spine runs: the record streams (one build, planned together onto the
     processes) or a lexicon, how rows are split, the card's task order, the family's card
     parameters (after the split's), invalid input the family counted while planning, and
-    what the build's closing summary prints."""
+    what the build's closing summary prints. With ``prepare``, the input shards are made
+    first and the plan its ``ready`` gives is run instead."""
 
     split: SplitSpec
     streams: tuple[Stream, ...] = ()
@@ -502,6 +532,7 @@ class Plan:
     # the files the streams read: their size decides the default --jobs, a progress bar
     # shows how much of them a pass has read
     inputs: Sequence[Path] = ()
+    prepare: Prepare | None = None
 
 
 @dataclass(frozen=True)

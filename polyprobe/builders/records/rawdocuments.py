@@ -1,6 +1,6 @@
 """Raw-text documents (Wikipedia articles, blank-line separated plain-text documents) as a
-document source of the discourse tasks (:class:`~polyprobe.builders.discourse.family.
-DocumentFamily`), beside the sentence stream of :mod:`polyprobe.builders.records.rawtext`.
+document stream of the discourse tasks (:class:`~polyprobe.builders.records.documents.
+DocumentRecords`), beside the sentence stream of :mod:`polyprobe.builders.records.rawtext`.
 
 What it decides, and why:
 
@@ -22,11 +22,18 @@ What it decides, and why:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from polyprobe.builders.records.rawtext import DROPPED, SentenceFilter, TextFamily, sentence_verdict
+from polyprobe.builders.family import Stream
+from polyprobe.builders.records.documents import DocumentRecords
+from polyprobe.builders.records.rawtext import (
+    DROPPED,
+    SentenceFilter,
+    TextRecords,
+    sentence_verdict,
+)
 from polyprobe.loaders.raw_records import DocumentPlace
 from polyprobe.loaders.rawtext import sentence_document
 from polyprobe.loaders.records import Document, Sentence, SourceFile
@@ -40,6 +47,7 @@ __all__ = [
     "SentenceDocuments",
     "derivable",
     "has_documents",
+    "raw_documents",
 ]
 
 LINES_NO_DOCUMENTS = (
@@ -64,15 +72,49 @@ RAW_TEXT_DEFAULTS: dict[str, dict[str, int]] = {
 
 
 def derivable(sentences: Any, sources: list[Any]) -> bool:
-    """Whether the documents of ``sources`` can be made from the records of the sentence
-    family ``sentences`` (:class:`SentenceDocuments`): it reads exactly those sources and
-    keeps a sentence by the documents' own rule (no sentence left out as equal to a treebank
+    """Whether the documents of ``sources`` can be made from the sentence records
+    ``sentences`` (:class:`SentenceDocuments`): they read exactly those sources and keep a
+    sentence by the documents' own rule (no sentence left out as equal to a treebank
     sentence, no annotation: raw records that carry their place)."""
     return (
-        isinstance(sentences, TextFamily)
+        isinstance(sentences, TextRecords)
         and not sentences.exclude
         and sentences.annotator is None
         and list(sentences.sources) == list(sources)
+    )
+
+
+def raw_documents(
+    sources: Sequence[Any],
+    names: Sequence[str],
+    sentence_filter: SentenceFilter,
+    sentences: TextRecords | None = None,
+) -> Stream:
+    """The discourse tasks ``names`` on the documents of the raw-text ``sources`` that have
+    some; made from ``sentences`` (the build's sentence records) when :func:`derivable`, so
+    a process running tasks of both streams reads the sources once per pass. Without any
+    document (``--layout lines``) every task is reported infeasible with the reason. The
+    note tells the card which sources have documents."""
+    with_documents = [s for s in sources if has_documents(s)]
+    records = None
+    if with_documents:
+        derived = derivable(sentences, with_documents)
+        records = DocumentRecords(
+            tuple(RawDocumentSource(s, sentence_filter) for s in with_documents),
+            base=sentences if derived else None,
+            grouping=SentenceDocuments if derived else None,
+        )
+    note = {
+        "sources_with_documents": [s.name for s in with_documents],
+        "sources_without_documents": [s.name for s in sources if s not in with_documents],
+        "breaks": "a dropped sentence is a break of its document: no window spans it",
+    }
+    return Stream(
+        records,
+        tuple(names),
+        defaults=RAW_TEXT_DEFAULTS,
+        missing=LINES_NO_DOCUMENTS,
+        note=note,
     )
 
 

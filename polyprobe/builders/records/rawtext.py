@@ -28,6 +28,7 @@ from typing import Any
 
 from polyprobe.builders.rendering import text_hash as sentence_text_hash
 from polyprobe.builders.task import Shared
+from polyprobe.builders.variants import SplitSpec, parse_split
 from polyprobe.errors import UsageError
 from polyprobe.hashing import normalise_text, stable_u64
 from polyprobe.loaders.raw_records import DocumentPlace, UposGuesser, raw_sentence_columns
@@ -36,7 +37,17 @@ from polyprobe.loaders.records import Sentence
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy
 
-__all__ = ["DROPPED", "SentenceFilter", "TextRecords", "raw_text_hash", "sentence_verdict"]
+__all__ = [
+    "DROPPED",
+    "SentenceFilter",
+    "TextRecords",
+    "card_task_options",
+    "raw_text_hash",
+    "sentence_verdict",
+    "source_counts",
+    "split_dropped",
+    "text_split",
+]
 
 DROPPED = "dropped: "  # prefix of the drop reasons counted with the skipped input
 CAPITAL_PREFIX = 5_000  # sentences read to find the forms that keep their capital
@@ -222,3 +233,53 @@ def split_dropped(skipped: Mapping[str, int]) -> tuple[dict[str, int], dict[str,
     invalid = {k: v for k, v in skipped.items() if not k.startswith(DROPPED)}
     dropped = {k[len(DROPPED) :]: v for k, v in skipped.items() if k.startswith(DROPPED)}
     return dict(sorted(invalid.items())), dict(sorted(dropped.items()))
+
+
+def source_counts(sources: Sequence[Any]) -> dict[str, Any]:
+    """What the sources counted while read (dumps read back from their shards: pages by
+    kind, lines the cleaner left out), by source, for the card; empty when they count
+    nothing (plain text)."""
+    out: dict[str, Any] = {}
+    for key, attribute in (("pages", "stats"), ("cleaning_left_out", "cleaning")):
+        found = [dict(getattr(s, attribute, {})) for s in sources]
+        if any(found):
+            out[key] = {
+                s.name: dict(sorted(c.items())) for s, c in zip(sources, found, strict=True)
+            }
+    return out
+
+
+DEFAULT_SPLIT = SplitSpec(
+    "ratio",
+    (80, 10, 10),
+    reason="raw text has no splits of its own: sentences are split by ratio 80/10/10 "
+    "(identical sentences always in one split)",
+)
+
+
+def text_split(split: str | None) -> SplitSpec:
+    """``--split ratio:a/b/c`` (raw text has no ``ud`` splits), default 80/10/10."""
+    if split is None:
+        return DEFAULT_SPLIT
+    spec = parse_split(split)
+    if spec.mode != "ratio":
+        raise UsageError("--split: raw text has no splits of its own; use ratio:80/10/10")
+    return spec
+
+
+def card_task_options(
+    defaults: Mapping[str, Mapping[str, Any]],
+    given: Mapping[str, Mapping[str, Any]],
+    explicit: Mapping[str, Mapping[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """The card's ``task_options``: per task, the family's defaults, then the options given
+    for that task (``task_options`` win over ``--unimorph``/``--noun-forms``)."""
+    out = {k: dict(v) for k, v in explicit.items()}
+    for name, table in given.items():
+        entry = out.setdefault(name, {})
+        for key, value in table.items():
+            entry.setdefault(key, value)
+    merged = {k: dict(v) for k, v in defaults.items()}
+    for name, table in out.items():
+        merged.setdefault(name, {}).update(table)
+    return {k: merged[k] for k in sorted(merged)}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -27,10 +28,16 @@ from polyprobe.loaders.records import SourceFile
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.metadata import SourceInfo
 
-__all__ = ["ShardTask", "TokenizedSource", "plan_shards", "tokenize_shard"]
+__all__ = [
+    "ShardTask",
+    "TokenizedSource",
+    "plan_shards",
+    "read_back",
+    "shard_tasks",
+    "tokenize_shard",
+]
 
 TABLE_VERSION = 1  # bump when the table layout or the cleaning changes (cache keys)
-SHARD_SCRATCH = "polyprobe-textshards-"
 _BATCH = 4096
 
 
@@ -148,22 +155,22 @@ def plan_shards(
     return plan
 
 
-def sweep_partial(folder: Path) -> None:
-    """Remove tables a killed shard left half-written (``*.tmp-<pid>`` of a dead process)."""
-    for path in folder.glob("*.tmp-*"):
-        pid = path.name.rsplit(".tmp-", 1)[1]
-        if pid.isdigit() and not _alive(int(pid)):
-            path.unlink(missing_ok=True)
+def shard_tasks(
+    sources: Sequence[Any], shards: int | None, folder: Path, workers: int
+) -> list[ShardTask]:
+    """Every dump's shards in dump order: ``shards`` per file (``--shards``), else enough
+    for the ``workers`` processes."""
+    parts = shards or max(1, math.ceil(workers / len(sources)))
+    return [t for tasks in plan_shards(sources, sources[0].segmenter, parts, folder) for t in tasks]
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def read_back(sources: Sequence[Any], tasks: Sequence[ShardTask]) -> list[TokenizedSource]:
+    """Each dump read back from its shards' tables (``tasks``: :func:`shard_tasks`'s)."""
+    per_file = len(tasks) // len(sources)
+    return [
+        TokenizedSource.of(source, tasks[k * per_file : (k + 1) * per_file])
+        for k, source in enumerate(sources)
+    ]
 
 
 @dataclass

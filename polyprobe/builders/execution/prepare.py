@@ -1,0 +1,98 @@
+"""The spine's pre-step: a plan's input shards prepared on an executor before its streams
+read them (:class:`~polyprobe.builders.family.Prepare`; ``build wiki``: each dump's pages
+cleaned and tokenised into tables).
+
+Why here and not in a family: which processes or cluster run the items, where their files
+live while the build runs, how a killed build's files are swept and how a rerun resumes are
+the same for any input that must be prepared; a family only says what the items are, what
+one item does and how its streams read the result. Nothing here knows what a shard is.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from polyprobe.builders.family import Plan, Prepare
+
+# The build's folder of prepared shards in the temp dir (when no cache folder is given):
+# ``polyprobe-textshards-<pid>-<host>-<random>``, swept by the next build if this one is killed.
+SCRATCH = "polyprobe-textshards-"
+# Inputs below this size are prepared in this process unless --jobs asks for more.
+MIN_PARALLEL_BYTES = 2 << 20
+
+
+def workers_for(jobs: int | None, inputs: Sequence[Path]) -> int:
+    """Processes preparing the shards: ``--jobs``, else one per core (at most 4) when the
+    inputs are large enough to pay for a process."""
+    if jobs:
+        return jobs
+    size = sum(Path(p).stat().st_size for p in inputs)
+    return min(4, os.cpu_count() or 1) if size >= MIN_PARALLEL_BYTES else 1
+
+
+@contextmanager
+def prepared(prepare: Prepare, inputs: Sequence[Path], jobs: int | None) -> Iterator[Plan]:
+    """The plan that reads the prepared shards (``prepare.ready``), once every shard is
+    finished: shards already finished in the cache folder are reused, the others run on
+    ``prepare.executor``. Without a cache folder the shards live in a folder of this
+    build's, removed when the ``with`` block ends."""
+    from polyprobe.cards.folder import make_owned_dir, sweep_orphans
+    from polyprobe.errors import PolyprobeError
+    from polyprobe.hashing import stable_u64
+    from polyprobe.runtime.inputs import run_inputs
+
+    workers = workers_for(jobs, inputs)
+    scratch = Path(tempfile.gettempdir())
+    sweep_orphans(scratch, SCRATCH)
+    if prepare.cache is not None:
+        folder = Path(prepare.cache)
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        folder = make_owned_dir(scratch, SCRATCH, mode=0o700)
+    try:
+        sweep_partial(folder)
+        items = list(prepare.shards(folder, workers))
+        pending = [i for i in items if not Path(i.out).exists()]  # finished: reused
+        logs = folder / f"datatrove-{stable_u64('logs', *(str(i.out) for i in pending)):016x}"
+        run_inputs(
+            prepare.function,
+            pending,
+            workers=workers,
+            executor=prepare.executor,
+            logging_dir=logs,
+            executor_options=dict(prepare.executor_options),
+        )
+        missing = [i.out for i in items if not Path(i.out).exists()]
+        if missing:
+            raise PolyprobeError(
+                f"{len(missing)} of {len(items)} input shards are not finished (a "
+                f"{prepare.executor} job runs them): rerun this command with the same cache "
+                f"folder ({folder}) once they are done; finished shards are reused"
+            )
+        yield prepare.ready(items)
+    finally:
+        if prepare.cache is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def sweep_partial(folder: Path) -> None:
+    """Remove files a killed item left half-written (``*.tmp-<pid>`` of a dead process)."""
+    for path in folder.glob("*.tmp-*"):
+        pid = path.name.rsplit(".tmp-", 1)[1]
+        if pid.isdigit() and not _alive(int(pid)):
+            path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
