@@ -37,6 +37,7 @@ from polyprobe.builders.family import (
     parse_min_per_class,
 )
 from polyprobe.builders.records.examples import ExampleRecords
+from polyprobe.builders.translation_provenance import provenance_from_sidecar
 from polyprobe.builders.variants import MinPerClass, SplitSpec
 from polyprobe.errors import InputError, UsageError
 from polyprobe.hashing import normalise_text
@@ -232,29 +233,6 @@ def _translations(sources: TrecInputs, on_invalid: str, skipped: Counter[str]) -
         else:
             out[example.id] = tr.text
     return out
-
-
-def provenance_from_sidecar(path: Path) -> TranslationProvenance | None:
-    """The provenance ``polyprobe translate`` wrote beside its output (``FILE.json``), or
-    None when there is none (then the card says the system is unknown)."""
-    import json
-
-    sidecar = path.with_name(path.name + ".json")
-    if not sidecar.is_file():
-        return None
-    try:
-        meta = json.loads(sidecar.read_text(encoding="utf-8"))
-        return TranslationProvenance(
-            sample_creation=str(meta.get("sample_creation", "machine-translated")),
-            system=str(meta.get("system", "unknown")),
-            version=str(meta.get("version", "unknown")),
-            date=str(meta.get("date", "unknown")),
-            source_language=str(meta.get("source_language", "en")),
-            extra={"translator_id": str(meta.get("translator_id", ""))},
-        )
-    except (ValueError, TypeError, AttributeError) as exc:
-        problem = f"not a translation provenance file ({exc})"
-        raise InputError(sidecar, None, problem, "bad-json") from None
 
 
 TREC = TrecFamily()
