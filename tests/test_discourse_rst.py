@@ -13,9 +13,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from polyprobe import build_rst
 from polyprobe.builders.discourse.discourse_relations import DiscourseRelations
 from polyprobe.builders.discourse.rst_binary import binarise
-from polyprobe import build_rst
 from polyprobe.builders.families.rst import read_relation_map
 from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.cards.validate import validate

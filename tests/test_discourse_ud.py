@@ -13,12 +13,12 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from polyprobe import build_ud
 from polyprobe.builders.discourse.binary_sentence_ordering import BinarySentenceOrdering
 from polyprobe.builders.discourse.discourse_coherence import DiscourseCoherence
 from polyprobe.builders.discourse.sentence_position import SentencePosition, moved_to_front
 from polyprobe.builders.discourse.sentence_section import SentenceSection
 from polyprobe.builders.execution.passes import first_pass
-from polyprobe import build_ud
 from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.cards.validate import validate
 from polyprobe.errors import UsageError

@@ -12,8 +12,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from polyprobe.builders.downstream.trec import DROP_TEST_COPY, TrecCoarse, TrecFine, TrecTask
 from polyprobe import build_trec
+from polyprobe.builders.downstream.trec import DROP_TEST_COPY, TrecCoarse, TrecFine, TrecTask
 from polyprobe.builders.task import Candidate, Fit, Shared, TaskContext
 from polyprobe.cards.schema import features_from_schema
 from polyprobe.cli import main

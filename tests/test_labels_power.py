@@ -15,8 +15,8 @@ from pathlib import Path
 import datasets
 import pytest
 
-from polyprobe.builders.assemble import MIN_TEST_ROWS
 from polyprobe import build_ud
+from polyprobe.builders.assemble import MIN_TEST_ROWS
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.stats import detectable_difference
 

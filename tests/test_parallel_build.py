@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import config_rows
 
-from polyprobe.builders.recipes.parallel import build_parallel
+from polyprobe import build_parallel
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError
@@ -41,6 +41,24 @@ def test_folder_validates_and_the_wide_config_loads(pud, hf_offline) -> None:
             assert all(row["text"][lang] for lang in LANGS), row["sent_id"]
     front, _ = read_readme(pud.out / "README.md")
     assert front["language"] == list(LANGS)
+
+
+def test_two_processes_give_the_same_bytes(pud, data_dir: Path, tmp_path: Path) -> None:
+    """The languages' streams are planned together onto the processes (on record ranges:
+    each language's treebank cut at its documents); the folder is the one process's, byte
+    for byte."""
+    paths = [data_dir / "ud" / f"UD_{name}-PUD" for name in PUD]
+    two = build_parallel(paths, out=tmp_path / "two", jobs=2)
+
+    def tree(folder: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*"))
+            if p.is_file()
+        }
+
+    assert tree(two.out) == tree(pud.out)
+    assert two.fingerprint == pud.fingerprint
 
 
 def test_same_sent_id_same_split_in_every_config(pud) -> None:

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import config_rows
 
-from polyprobe.builders.recipes.parallel import build_parallel
+from polyprobe import build_parallel
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.folder import split_file
 from polyprobe.cards.validate import validate
@@ -198,7 +198,9 @@ def test_wide_tsv_with_original_language_column(tmp_path: Path) -> None:
         [wide_tsv],
         out=tmp_path / "out",
         sample_creation="machine-translated",
-        translation={"system": "reverse", "version": "1", "date": "2026-11-27"},
+        translator="reverse",
+        translator_version="1",
+        translation_date="2026-11-27",
         **FLOORS,
     )
     assert validate(result.out).ok

@@ -10,9 +10,9 @@ import unicodedata
 
 import pytest
 
-from polyprobe.loaders.raw_records import guess_upos
 from polyprobe.hashing import lexical_key
 from polyprobe.loaders import segmentation
+from polyprobe.loaders.raw_records import guess_upos
 from polyprobe.loaders.segmentation import Segmenter
 
 

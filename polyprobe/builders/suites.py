@@ -10,6 +10,8 @@ from polyprobe.builders.discourse.binary_sentence_ordering import BinarySentence
 from polyprobe.builders.discourse.discourse_coherence import DiscourseCoherence
 from polyprobe.builders.discourse.sentence_position import SentencePosition
 from polyprobe.builders.discourse.sentence_section import SentenceSection
+from polyprobe.builders.downstream.deprel import DeprelLabelling
+from polyprobe.builders.downstream.pos import PosTagging
 from polyprobe.builders.sentence.bigram_shift import BigramShift
 from polyprobe.builders.sentence.coordination_inversion import CoordinationInversion
 from polyprobe.builders.sentence.end_of_sentence import EndOfSentence
@@ -20,7 +22,7 @@ from polyprobe.builders.sentence.sentence_length_senteval import SentenceLengthS
 from polyprobe.builders.sentence.subject_number import SubjectNumber
 from polyprobe.builders.sentence.subject_verb_agreement import SubjectVerbAgreement
 from polyprobe.builders.sentence.subject_verb_distance import SubjectVerbDistance
-from polyprobe.builders.sentence.tense import Tense
+from polyprobe.builders.sentence.tense import Tense, TensePeriphrastic
 from polyprobe.builders.sentence.top_dependencies import TopDependencies
 from polyprobe.builders.sentence.tree_depth import TreeDepth
 from polyprobe.builders.sentence.voice import Voice
@@ -69,3 +71,8 @@ TEXT_TASKS: tuple[type[Task[Any]], ...] = (
     WordOrderPermuted,
     EndOfSentence,
 )
+
+# Treebank tasks built only when named: LINSPECTOR's correlation targets (group
+# ``downstream``), and a suite task under another recipe option.
+DOWNSTREAM_TASKS: tuple[type[Task[Any]], ...] = (PosTagging, DeprelLabelling)
+OPTIONAL_TASKS: tuple[type[Task[Any]], ...] = (TensePeriphrastic,)

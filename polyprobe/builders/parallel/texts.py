@@ -1,26 +1,17 @@
-"""The text side of ``build parallel``: parallel text files (line-aligned, id-aligned TSV or a
-wide TSV; :mod:`polyprobe.loaders.aligned_text`) as the sources of per-language record
-families, so that the same document splits, per-language configs and wide ``parallel``
-config are built from them as from parallel treebanks.
-
-Why raw ``Sentence`` records: text files carry no annotation, so each language's texts are
-tokenised by the raw-text segmenter (spaCy's blank tokenizer or segtok, offline, as ``build
-text``) and become the records the text-only tasks read (``sentence_length``,
-``bigram_shift``, ``word_content``...: the ``text`` family's tasks). Tasks that need a parse
-(tense, subject_number...) are refused with the list of the ones that can run.
-"""
+"""The inputs of ``build parallel``: treebank folders, or parallel text files (line-aligned,
+id-aligned TSV or a wide TSV; :mod:`polyprobe.loaders.aligned_text`) with the language each
+is in, and how the text files are read into one alignment by item id."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.records.rawtext import DROPPED, SentenceFilter, TextFamily
 from polyprobe.errors import UsageError
+from polyprobe.languages import resolve_language
 from polyprobe.loaders.aligned_text import (
     TSV_SUFFIXES,
     AlignedText,
@@ -32,34 +23,17 @@ from polyprobe.loaders.aligned_text import (
     check_line_counts,
     language_of_file,
 )
-from polyprobe.loaders.raw_records import raw_sentence
-from polyprobe.loaders.records import Sentence, SourceFile
-from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.loaders.translations import TranslationProvenance
 from polyprobe.metadata import SourceInfo
 
-__all__ = [
-    "AlignedTextFamily",
-    "ParallelTexts",
-    "TEXT_PARALLEL_TASKS",
-    "segmenter_source",
-    "split_inputs",
-]
-
-# What a text build makes when no tasks are named: the text tasks feasible on a parallel
-# corpus of PUD's size (1,000 sentences) at the family's class floors.
-TEXT_PARALLEL_TASKS: tuple[str, ...] = ("sentence_length", "bigram_shift")
-# A line of a parallel file is one sentence already: no length or punctuation filter.
-PARALLEL_FILTER = SentenceFilter(min_tokens=1, max_tokens=None, final_punct=False)
+__all__ = ["ParallelTexts", "split_inputs"]
 
 
 def _lang_prefix(raw: str) -> tuple[str | None, Path]:
     """``de=path`` -> ("de", path); a path holding ``=`` only when its prefix is no code."""
     head, eq, tail = raw.partition("=")
     if eq and head and "/" not in head and not Path(raw).exists():
-        from polyprobe.languages import resolve_language
-
         try:
             return resolve_language(head).code, Path(tail)
         except UsageError:
@@ -92,38 +66,6 @@ def split_inputs(
     return folders, files
 
 
-@dataclass(frozen=True)
-class _SegmenterOnly:
-    """What :class:`TextFamily` asks of its first source: a name and a segmenter."""
-
-    name: str
-    segmenter: Segmenter
-
-
-def segmenter_source(lang: str, tokenizer: str = "auto") -> _SegmenterOnly:
-    return _SegmenterOnly(f"tokenizer-{lang}", Segmenter(lang, tokenizer=tokenizer))
-
-
-@dataclass(frozen=True)
-class AlignedTextFamily(TextFamily):
-    """One language's aligned texts, tokenised into raw ``Sentence`` records (record id =
-    the item id, document = the item's document). Plain values, so a worker can receive it."""
-
-    items: tuple[AlignedText, ...] = ()
-
-    def records(self, on_invalid: str, skipped: Counter[str]) -> Iterator[Sentence]:
-        segmenter = self.segmenter()
-        for item in self.items:
-            tokens = segmenter.tokens(item.text)
-            if not tokens:
-                skipped[DROPPED + "no tokens"] += 1
-                continue
-            source = SourceFile(item.source.treebank, item.source.path, None)
-            yield raw_sentence(
-                tokens, item.text, item.id, item.doc_id, source, item.line, self.nouns
-            )
-
-
 @dataclass
 class ParallelTexts:
     """The parallel text files of one build, their languages and their reading."""
@@ -135,12 +77,7 @@ class ParallelTexts:
 
     @classmethod
     def of(
-        cls,
-        files: Sequence[tuple[str | None, Path]],
-        *,
-        ids: Path | None,
-        licenses: dict[str, str],
-        version: str | None,
+        cls, files: Sequence[tuple[str | None, Path]], *, ids: Path | None, version: str | None
     ) -> ParallelTexts:
         line_files: list[LineAlignedFile] = []
         tsv_files: list[AlignedTsvFile] = []
@@ -158,9 +95,8 @@ class ParallelTexts:
             if not path.is_file():
                 raise UsageError(f"{path}: no such file or folder")
             lang = given or language_of_file(path)
-            license_id = licenses.get(path.name, licenses.get("*", "unknown"))
             if path.name.lower().endswith(TSV_SUFFIXES):
-                tsv = AlignedTsvFile(path, lang or "", license_id, version)
+                tsv = AlignedTsvFile(path, lang or "", version=version)
                 tsv_files.append(tsv)
                 for code in [lang] if lang else list(tsv.language_columns()):
                     add_lang(code, path)
@@ -170,7 +106,7 @@ class ParallelTexts:
                     f"{path}: say the file's language (e.g. de={path}), or name it so "
                     "(corpus.de, de.txt)"
                 )
-            line_files.append(LineAlignedFile(path, lang, license_id, version))
+            line_files.append(LineAlignedFile(path, lang, version=version))
             add_lang(lang, path)
         if ids is not None and not line_files:
             raise UsageError("--line-ids gives the ids of line-aligned text files; none given")
@@ -179,7 +115,7 @@ class ParallelTexts:
     def translation_files(self) -> dict[str, TranslationProvenance]:
         """language -> the provenance ``polyprobe translate`` wrote beside a per-language TSV
         (``FILE.json``): that language's texts are its translations."""
-        from polyprobe.builders.recipes.trec import provenance_from_sidecar
+        from polyprobe.builders.translations import provenance_from_sidecar
 
         out: dict[str, TranslationProvenance] = {}
         for tsv in self.tsv_files:
@@ -190,8 +126,6 @@ class ParallelTexts:
 
     def translated_from(self) -> str | None:
         """The language the translation files say they were translated from (one, or None)."""
-        from polyprobe.languages import resolve_language
-
         found = {
             resolve_language(p.source_language).code for p in self.translation_files().values()
         }
