@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.downstream.deprel import DeprelLabelling
-from polyprobe.builders.downstream.pos import PosTagging
 from polyprobe.builders.family import (
     BuildConfig,
     CardText,
@@ -32,15 +30,14 @@ from polyprobe.builders.records.documents import is_document_task, treebank_docu
 from polyprobe.builders.records.topup import top_up_parameters, top_up_streams
 from polyprobe.builders.records.treebank import TreebankRecords, capitalisation, treebank_split
 from polyprobe.builders.sentence.contextual import CONTEXTUAL_TASKS
-from polyprobe.builders.sentence.tense import TensePeriphrastic
-from polyprobe.builders.suites import DISCOURSE_TASKS, SENTENCE_TASKS
+from polyprobe.builders.suites import (
+    DISCOURSE_TASKS,
+    DOWNSTREAM_TASKS,
+    OPTIONAL_TASKS,
+    SENTENCE_TASKS,
+)
 from polyprobe.languages import Language
 from polyprobe.version import __version__
-
-# LINSPECTOR's correlation targets, built only when named (``--tasks pos,deprel``, group
-# ``downstream``); a suite task under another recipe option, built only when named.
-DOWNSTREAM = (PosTagging, DeprelLabelling)
-OPTIONAL = (TensePeriphrastic,)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,14 +113,14 @@ class UdFamily(Family[UdConfig, Treebanks]):
         *SENTENCE_TASKS,
         *CONTEXTUAL_TASKS,
         *DISCOURSE_TASKS,
-        *DOWNSTREAM,
-        *OPTIONAL,
+        *DOWNSTREAM_TASKS,
+        *OPTIONAL_TASKS,
         default=(*SENTENCE_TASKS, *DISCOURSE_TASKS),
         groups={
             "contextual": CONTEXTUAL_TASKS,
             "sentence": SENTENCE_TASKS,
             "discourse": DISCOURSE_TASKS,
-            "downstream": DOWNSTREAM,
+            "downstream": DOWNSTREAM_TASKS,
         },
     )
 
