@@ -70,13 +70,13 @@ def main() -> None:
 
     from polyprobe import build_ud
     from polyprobe.builders import assemble, configure, profile
-    from polyprobe.builders.execution import passes, rows
+    from polyprobe.builders.execution import rows, stream
     from polyprobe.cards import folder, plots
 
     # Top-level phases (their sum plus the candidate pass is the build) ...
     _timed(configure, "open_stream", "open tasks (prefix read, profile)")
-    _timed(passes, "observe_pass", "observe pass + fit")
-    _timed(passes, "write_task", "assembly (variants, configs)")
+    _timed(stream, "observe_pass", "observe pass + fit")
+    _timed(stream, "write_task", "assembly (variants, configs)")
     _timed(folder.DatasetFolderWriter, "finish", "card (README.md, report.json)")
     # ... and parts of them.
     _timed(profile, "derive_capitalisation", "  capitalisation (prefix read)")

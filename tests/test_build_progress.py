@@ -25,35 +25,59 @@ PASS_2 = "pass 2/2 (candidates)"
 TASKS = ["top_dependencies", "sentence_length"]  # top_dependencies has a first pass
 
 
-def _length(it: Any) -> int | None:
-    try:
-        return len(it)
-    except TypeError:
-        return None
+class Recording:
+    """A display that records each pass over the records (desc, total, process) and each
+    other phase it is shown (``phases``)."""
+
+    def __init__(self, calls: list[tuple[Any, ...]]) -> None:
+        self.calls = calls
+        self.phases: list[tuple[str, int | None]] = []
+
+    def records(self, items: Any, desc: str, total: int | None) -> Any:
+        self.calls.append((desc, total, os.getpid()))
+        return items
+
+    def bar(self, items: Any, desc: str, total: int | None, unit: str) -> Any:
+        self.phases.append((desc, total))
+        return items
+
+    def counter(self, desc: str, total: int | None, unit: str) -> Any:
+        self.phases.append((desc, total))
+        return _Counter()
+
+    def inputs(self, files: Any) -> None:
+        pass
 
 
-def _recording(calls: list[tuple[Any, ...]]) -> Any:
-    def progress(it: Any) -> Any:
-        calls.append((getattr(it, "desc", None), _length(it), os.getpid()))
-        return it
+class _Counter:
+    def __init__(self) -> None:
+        self.n = 0
 
-    return progress
+    def update(self, n: int) -> None:
+        self.n += n
+
+    def close(self) -> None:
+        pass
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_both_passes_are_shown_with_totals(ud_dir: Path, tmp_path: Path, jobs: int) -> None:
     from polyprobe import build_ud
+    from polyprobe.progress import shown
 
     calls: list[tuple[Any, ...]] = []
-    result = build_ud(
-        [ud_dir / "UD_English-PUD"],
-        lang="en",
-        out=tmp_path / "pud",
-        tasks=TASKS + ["voice", "tense"],
-        min_per_class=(5, 2, 2),
-        jobs=jobs,
-        progress=_recording(calls),
-    )
+    display = Recording(calls)
+    with shown(display):
+        result = build_ud(
+            [ud_dir / "UD_English-PUD"],
+            lang="en",
+            out=tmp_path / "pud",
+            tasks=TASKS + ["voice", "tense"],
+            min_per_class=(5, 2, 2),
+            jobs=jobs,
+        )
+    # writing the configs is shown too, with its total (the tasks)
+    assert ("writing configs", 4) in display.phases
     assert result.tasks and (tmp_path / "pud" / "README.md").is_file()
     # the first pass cannot know its records; the second knows them from the first. Only
     # this process shows progress: with 2 jobs each process reads one range of the records
@@ -68,16 +92,17 @@ def test_both_passes_are_shown_with_totals(ud_dir: Path, tmp_path: Path, jobs: i
 
 def test_a_build_without_a_first_pass_has_one_bar(ud_dir: Path, tmp_path: Path) -> None:
     from polyprobe import build_ud
+    from polyprobe.progress import shown
 
     calls: list[tuple[Any, ...]] = []
-    build_ud(
-        [ud_dir / "UD_English-PUD"],
-        lang="en",
-        out=tmp_path / "pud",
-        tasks=["sentence_length"],
-        min_per_class=(5, 2, 2),
-        progress=_recording(calls),
-    )
+    with shown(Recording(calls)):
+        build_ud(
+            [ud_dir / "UD_English-PUD"],
+            lang="en",
+            out=tmp_path / "pud",
+            tasks=["sentence_length"],
+            min_per_class=(5, 2, 2),
+        )
     assert calls == [("reading (candidates)", None, os.getpid())]
 
 
@@ -116,7 +141,7 @@ def test_command_line_bars_have_totals(ud_dir: Path, tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     bars = _bars(done.stderr)
-    assert set(bars) == {PASS_1, PASS_2}, done.stderr
+    assert set(bars) == {PASS_1, PASS_2, "writing configs"}, done.stderr
     m = re.search(r"100%\|[^|]*\| ([\d.]+[kMG]?)/([\d.]+)([kMG]?) ", bars[PASS_1])
     assert m and m.group(1) == m.group(2) + m.group(3), bars[PASS_1]
     shown = float(m.group(2)) * 1024 ** " kMG".index(m.group(3) or " ")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from polyprobe import progress
 from polyprobe.builders.assemble import TaskSummary
 from polyprobe.builders.families import family_named
 from polyprobe.builders.family import (
@@ -27,7 +28,6 @@ from polyprobe.builders.family import (
     Family,
     Outcome,
     Plan,
-    Progress,
     TaskSet,
     make_config,
     option_of,
@@ -55,19 +55,17 @@ class BuildResult:
     facts: dict[str, Any] = field(default_factory=dict)
 
 
-def build_family(
-    family: str | Family[Any, Any], *, progress: Progress | None = None, **given: Any
-) -> BuildResult:
+def build_family(family: str | Family[Any, Any], **given: Any) -> BuildResult:
     """``polyprobe.build_<family>(...)``: the family's config from ``given`` (its Config's
     fields, over a profile's ``[family]`` section) and :func:`build`."""
     found = family_named(family) if isinstance(family, str) else family
-    return build(found, make_config(found.Config, given), progress=progress)
+    return build(found, make_config(found.Config, given))
 
 
 def family_function(name: str) -> Any:
     """``polyprobe.build_<name>``: the family's build as a function whose positional
-    arguments are the Config's positional fields (its inputs) and keywords its other fields
-    (``progress`` besides)."""
+    arguments are the Config's positional fields (its inputs) and keywords its other
+    fields."""
     family = family_named(name)
     positional = [
         f.name
@@ -75,21 +73,17 @@ def family_function(name: str) -> Any:
         if (spec := option_of(family.Config, f.name)) is not None and spec.positional
     ]
 
-    def build_it(*inputs: Any, progress: Progress | None = None, **options: Any) -> BuildResult:
+    def build_it(*inputs: Any, **options: Any) -> BuildResult:
         if len(inputs) > len(positional):
             raise UsageError(f"build_{name} takes {len(positional)} positional argument(s)")
-        return build_family(
-            family, progress=progress, **dict(zip(positional, inputs, strict=False)), **options
-        )
+        return build_family(family, **dict(zip(positional, inputs, strict=False)), **options)
 
     build_it.__name__ = build_it.__qualname__ = f"build_{name}"
     build_it.__doc__ = f"Build with the {name} family: {family.description}"
     return build_it
 
 
-def build(
-    family: Family[Any, Any], config: BuildConfig, *, progress: Progress | None = None
-) -> BuildResult:
+def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
     """Run ``family`` with ``config`` and write its dataset folder at ``config.out``
     (atomically: on any error, nothing is left behind)."""
     from polyprobe.builders.configure import checked
@@ -111,7 +105,7 @@ def build(
     profile = checked(config, task_set, names)
     plan = family.plan(config, sources, names)
     with DatasetFolderWriter(config.out, overwrite=config.overwrite) as writer:
-        outcome = run(plan, task_set, config, profile, writer.tmp, progress)
+        outcome = run(plan, task_set, config, profile, writer.tmp)
         outcome = family.finish(config, sources, outcome, writer.tmp)
         summaries = [a.summary for a in outcome.assembled]
         if not any(s.configs for s in summaries):
@@ -174,7 +168,6 @@ def run(
     config: BuildConfig,
     profile: dict[str, Any] | None,
     staging: Path,
-    progress: Progress | None,
 ) -> Outcome:
     """The plan's tasks configured and run; one outcome, in the task order of the plan
     (its input shards prepared first, when it has some)."""
@@ -187,7 +180,7 @@ def run(
         from polyprobe.builders.execution.prepare import prepared
 
         with prepared(plan.prepare, plan.inputs, config.jobs) as ready:
-            return run(ready, task_set, config, profile, staging, progress)
+            return run(ready, task_set, config, profile, staging)
 
     variants = VariantSettings(
         split=plan.split,
@@ -198,15 +191,12 @@ def run(
     settings = RunSettings(config.seed, config.on_invalid, variants, staging)
     if plan.lexicon is not None:
         tasks = open_lexicon(plan.lexicon, task_set, config, plan.split, profile)
-        done = run_lexicon(plan.lexicon, tasks, settings, progress)
+        done = run_lexicon(plan.lexicon, tasks, settings)
         return outcomes.lexicon_outcome(plan, done, profile)
-    if hasattr(progress, "expect"):
-        progress.expect(plan.inputs)  # type: ignore[union-attr]
+    progress.inputs(plan.inputs)
     readable = [s for s in plan.streams if s.records is not None]
     opened = [open_stream(s, task_set, config, plan.split, profile) for s in readable]
-    ran = iter(
-        run_record_streams(opened, settings, plan.inputs, config.jobs, progress) if opened else []
-    )
+    ran = iter(run_record_streams(opened, settings, plan.inputs, config.jobs) if opened else [])
     results = [
         outcomes.with_sample_creation(s, next(ran), staging)
         if s.records is not None

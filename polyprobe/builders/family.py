@@ -35,9 +35,6 @@ from polyprobe.languages import Language, resolve_language
 from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.metadata import SourceInfo
 
-# Wraps each pass over the records (and each long phase) in a progress display.
-Progress = Callable[[Iterable[Any]], Iterable[Any]]
-
 
 @dataclass
 class Outcome:

@@ -109,6 +109,7 @@ def run_sharded(
     *,
     local_first: Callable[[S], tuple[R, list[J]]] | None = None,
     size: Callable[[J], int] = lambda job: 0,
+    done: Callable[[], None] | None = None,
 ) -> tuple[list[R], list[list[Any]]]:
     """``first(shard) -> (result, jobs)`` for every shard, then ``finish(job)`` for every job;
     returns the shards' results and, per shard, its jobs' outputs in the order the shard
@@ -118,9 +119,14 @@ def run_sharded(
 
     The first error (a shard's, in shard order, else a job's) is raised as itself; the pool's
     workers are stopped on any error or interrupt, so nothing keeps writing. Every process
-    collects garbage less often meanwhile (:mod:`polyprobe.runtime.collection`)."""
+    collects garbage less often meanwhile (:mod:`polyprobe.runtime.collection`). ``done()``
+    is called as each job finishes (here, or from a worker's callback thread)."""
     with fewer_collections():
-        return _run_sharded(first, shards, finish, local_first or first, size)
+        return _run_sharded(first, shards, finish, local_first or first, size, done or _nothing)
+
+
+def _nothing() -> None:
+    return None
 
 
 def _run_sharded(
@@ -129,13 +135,18 @@ def _run_sharded(
     finish: Callable[[J], Any],
     here: Callable[[S], tuple[R, list[J]]],
     size: Callable[[J], int],
+    done: Callable[[], None],
 ) -> tuple[list[R], list[list[Any]]]:
     if len(shards) <= 1:
         results, outputs = [], []
         for shard in shards:
             result, jobs = here(shard)
             results.append(result)
-            outputs.append([finish(job) for job in jobs])
+            finished = []
+            for job in jobs:
+                finished.append(finish(job))
+                done()
+            outputs.append(finished)
         return results, outputs
 
     context = multiprocessing.get_context(start_method())
@@ -154,7 +165,10 @@ def _run_sharded(
                 future.add_done_callback(job_done)  # outside the lock: it may run at once
 
         def job_done(future: Future[Any]) -> None:
-            pending.worker_done(failed=future.cancelled() or future.exception() is not None)
+            failed = future.cancelled() or future.exception() is not None
+            pending.worker_done(failed=failed)
+            if not failed:
+                done()
             feed_workers()
 
         def on_shard_done(shard_index: int) -> Callable[[Future[Any]], None]:
@@ -181,6 +195,7 @@ def _run_sharded(
             taken = pending.take()
             if taken is not None:
                 local_outputs[taken[0]] = finish(taken[1])
+                done()
                 continue
             with pending.lock:
                 if pending.failed or (len(pending.counts) == len(shards) and not pending.heap):
@@ -249,6 +264,7 @@ class WorkerPool:
         *,
         here: Callable[[J], R] | None = None,
         size: Callable[[J], int] = lambda item: 0,
+        done: Callable[[], None] | None = None,
     ) -> list[R]:
         """``fn(item)`` for every item, the results in item order. Items go largest first
         (``size``; ties in item order) to whichever process is free, this one included: it
@@ -257,11 +273,17 @@ class WorkerPool:
         be an importable module-level function; items and results must pickle.
 
         A failed item stops the phase (nothing more is started); the error of the first
-        failed item in item order is raised as itself once the started items are done."""
+        failed item in item order is raised as itself once the started items are done.
+        ``done()`` is called as each item finishes (here, or from a callback thread)."""
         run_here = here or fn
+        finished = done or _nothing
         pool = self._pool
         if pool is None or len(items) <= 1:
-            return [run_here(item) for item in items]
+            out = []
+            for item in items:
+                out.append(run_here(item))
+                finished()
+            return out
         pending: _Pending[J] = _Pending(size)
         pending.hand_in(0, list(items))
         pending.free = self.processes - 1
@@ -271,7 +293,10 @@ class WorkerPool:
                 future.add_done_callback(item_done)
 
         def item_done(future: Future[Any]) -> None:
-            pending.worker_done(failed=future.cancelled() or future.exception() is not None)
+            failed = future.cancelled() or future.exception() is not None
+            pending.worker_done(failed=failed)
+            if not failed:
+                finished()
             feed_workers()
 
         done_here: dict[int, Any] = {}
@@ -282,6 +307,7 @@ class WorkerPool:
             key, item = taken
             try:
                 done_here[key] = run_here(item)
+                finished()
             except Exception as exc:  # raised below, if no earlier item failed
                 failed_here[key] = exc
                 with pending.lock:

@@ -20,16 +20,17 @@ import math
 import tempfile
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
+from polyprobe import progress
 from polyprobe.builders.assemble import AssembledTask, CandidateSet, assemble, rows_reader
 from polyprobe.builders.execution.rows import canonical_sentences, materialise
-from polyprobe.builders.family import Progress, Records
+from polyprobe.builders.family import Records
 from polyprobe.builders.task import (
     SCORE_COLUMN,
     Candidate,
@@ -114,32 +115,6 @@ class SpooledTask:
     @property
     def name(self) -> str:
         return self.metadata.name
-
-
-class RecordPass:
-    """One pass over a family's records as a progress callable receives it: iterating it
-    yields the records, ``desc`` names the pass, and ``len()`` is the number of records when
-    it is known before the pass (the candidate pass knows it from the first pass), so that
-    ``tqdm(record_pass)`` shows the total. An unknown length is a ``TypeError``, as for any
-    iterator (``tqdm`` then counts without a total)."""
-
-    __slots__ = ("count", "desc", "records")
-
-    def __init__(self, records: Iterable[Any], desc: str, count: int | None = None) -> None:
-        self.records = records
-        self.desc = desc
-        self.count = count
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self.records)
-
-    def __len__(self) -> int:
-        if self.count is None:
-            raise TypeError("the number of records is not known before this pass")
-        return self.count
-
-    def __bool__(self) -> bool:
-        return True
 
 
 def first_pass(
@@ -411,19 +386,15 @@ def finish_stream(
     return result, jobs
 
 
-def _reading(
-    lead: PartRun, desc: str, skipped: Counter[str], progress: Progress | None, count: int | None
-) -> Iterable[Any]:
-    """One reading of ``lead``'s inputs (wrapped by ``progress`` when given)."""
+def _reading(lead: PartRun, desc: str, skipped: Counter[str], count: int | None) -> Iterable[Any]:
+    """One reading of ``lead``'s inputs, shown as a pass over the records."""
     part, parts = lead.job.part
     stream: Iterable[Any] = (
         lead.family.records(lead.job.on_invalid, skipped)
         if parts == 1
         else lead.family.part_records(lead.job.on_invalid, skipped, part, parts)
     )
-    if progress is not None:
-        stream = progress(RecordPass(stream, desc, count))
-    return stream
+    return progress.records(stream, desc, count)
 
 
 def _feed(
@@ -447,7 +418,6 @@ def _feed(
 def observe_pass(
     lead: PartRun,
     followers: Sequence[PartRun],
-    progress: Progress | None = None,
     *,
     fit: bool = True,
 ) -> None:
@@ -457,7 +427,7 @@ def observe_pass(
     if lead.observes or observing:
         _feed(
             # invalid records are counted in pass 2
-            _reading(lead, "pass 1/2 (observe)", Counter(), progress, None),
+            _reading(lead, "pass 1/2 (observe)", Counter(), None),
             lead.observe if lead.observes else None,
             [(p, p.observe) for p in observing],
         )
@@ -466,14 +436,12 @@ def observe_pass(
             part.fit()
 
 
-def candidate_pass(
-    lead: PartRun, followers: Sequence[PartRun], progress: Progress | None = None
-) -> None:
+def candidate_pass(lead: PartRun, followers: Sequence[PartRun]) -> None:
     """Pass 2 of ``lead`` and of its followers: one reading of ``lead``'s inputs."""
     known = lead.known
     desc = "pass 2/2 (candidates)" if known else "reading (candidates)"
     _feed(
-        _reading(lead, desc, lead.skipped, progress, known or None),
+        _reading(lead, desc, lead.skipped, known or None),
         lead.add,
         [(p, p.add) for p in followers],
     )

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from polyprobe import progress
 from polyprobe.builders.assemble import assemble
 from polyprobe.builders.execution.stream import OpenedStream, RunSettings, run_streams
-from polyprobe.builders.family import Lexicon, Outcome, Progress
+from polyprobe.builders.family import Lexicon, Outcome
 from polyprobe.builders.task import Task
 
 
@@ -31,27 +32,25 @@ def run_record_streams(
     run: RunSettings,
     inputs: Sequence[Path],
     jobs: int | None,
-    progress: Progress | None,
 ) -> list[Outcome]:
     """Every stream's tasks, one outcome per stream (processes: :func:`jobs_for`)."""
     names = [n for s in streams for n in s.names]
     settings = RunSettings(
         run.seed, run.on_invalid, run.variants, run.staging, jobs_for(jobs, names, inputs)
     )
-    return run_streams(streams, settings, progress)
+    return run_streams(streams, settings)
 
 
 def run_lexicon(
     lexicon: Lexicon,
     tasks: Sequence[Task[Any]],
     run: RunSettings,
-    progress: Progress | None,
 ) -> Outcome:
     """Whole-corpus tasks (``Task.whole_corpus``): the corpus read once, each task fitted on
     it, its candidate sets (``lexicon.sets``) assembled, in this process."""
     corpus = lexicon.corpus
     assembled, recipes = [], []
-    for task in progress(tasks) if progress is not None else tasks:
+    for task in progress.track(tasks, "tasks (fit, candidates, configs)", unit=" task"):
         if lexicon.say is not None:
             lexicon.say(f"task {task.name}")
         fit = task.fit(corpus)

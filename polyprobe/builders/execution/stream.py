@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from polyprobe import progress
 from polyprobe.builders.assemble import AssembledTask
 from polyprobe.builders.execution.passes import (
     PartRun,
@@ -36,7 +37,7 @@ from polyprobe.builders.execution.passes import (
     observe_pass,
     write_task,
 )
-from polyprobe.builders.family import Outcome, Progress, Records
+from polyprobe.builders.family import Outcome, Records
 from polyprobe.builders.task import Fit, Observation, Task, mergeable
 from polyprobe.builders.variants import VariantSettings
 
@@ -70,7 +71,7 @@ class RunSettings:
 
 
 def run_shard_parts(
-    parts: tuple[ShardJob, ...], progress: Progress | None = None
+    parts: tuple[ShardJob, ...],
 ) -> tuple[list[ShardResult], list[WriteJob]]:
     """One process's share of a build: both passes of each part (a stream's tasks in this
     shard); a part whose family derives its records from another part's family (see
@@ -78,8 +79,8 @@ def run_shard_parts(
     The results in part order and every write job."""
     runs = [PartRun(p) for p in parts]
     for lead, followers in leads_of(runs):
-        observe_pass(lead, followers, progress)
-        candidate_pass(lead, followers, progress)
+        observe_pass(lead, followers)
+        candidate_pass(lead, followers)
     results: list[ShardResult] = []
     jobs: list[WriteJob] = []
     for run in runs:
@@ -89,9 +90,7 @@ def run_shard_parts(
     return results, jobs
 
 
-def run_streams(
-    streams: Sequence[OpenedStream], run: RunSettings, progress: Progress | None = None
-) -> list[Outcome]:
+def run_streams(streams: Sequence[OpenedStream], run: RunSettings) -> list[Outcome]:
     """Every stream's tasks, planned together onto ``run.jobs`` processes (a task of one
     stream and a task of another may share a process, so a second, smaller stream fills the
     processes rather than running after the first on one of them), one outcome per stream.
@@ -108,9 +107,9 @@ def run_streams(
     work = make_owned_dir(scratch, SPOOL, mode=0o700)
     try:
         if run.jobs > 1 and families_cut(streams) and all_merge(streams):
-            results, written = run_on_ranges(streams, run, work, progress)
+            results, written = run_on_ranges(streams, run, work)
         else:
-            results, written = _run_on_shards(streams, run, work, progress)
+            results, written = _run_on_shards(streams, run, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     assembled = {a.name: a for a in written}
@@ -121,10 +120,9 @@ def run_streams(
 
 
 def _run_on_shards(
-    streams: Sequence[OpenedStream], run: RunSettings, work: Path, progress: Progress | None
+    streams: Sequence[OpenedStream], run: RunSettings, work: Path
 ) -> tuple[list[ShardResult], list[AssembledTask]]:
     """The build on task shards: each process reads every record for some of the tasks."""
-    from functools import partial
 
     from polyprobe.runtime.costs import affinity_of, cost_of
     from polyprobe.runtime.parallel import run_sharded
@@ -154,13 +152,10 @@ def _run_on_shards(
         )
         for shard in plan
     ]
-    results, written = run_sharded(
-        run_shard_parts,
-        shards,
-        write_task,
-        local_first=partial(run_shard_parts, progress=progress),
-        size=lambda job: job.rows,
-    )
+    with progress.step("writing configs", total=len(names), unit=" task") as step:
+        results, written = run_sharded(
+            run_shard_parts, shards, write_task, size=lambda job: job.rows, done=step.advance
+        )
     return [r for shard in results for r in shard], [a for outputs in written for a in outputs]
 
 
@@ -185,9 +180,7 @@ def can_be_cut(records: Records) -> bool:
 def all_merge(streams: Sequence[OpenedStream]) -> bool:
     """Does every task's observation (if it has one) merge (:meth:`Observation.merge`)?"""
     return all(
-        o is None or mergeable(o)
-        for s in streams
-        for o in (t.observation() for t in s.tasks)
+        o is None or mergeable(o) for s in streams for o in (t.observation() for t in s.tasks)
     )
 
 
@@ -213,13 +206,13 @@ def later_first(job: RangeJob) -> int:
 
 
 def observe_range(
-    job: RangeJob, progress: Progress | None = None
+    job: RangeJob,
 ) -> list[tuple[list[Observation | None], array[int]]]:
     """Phase 1 of a build on ranges: each stream's observations of one range, and the text
     hashes of the records observed."""
     runs = [PartRun(p) for p in job.parts]
     for lead, followers in leads_of(runs):
-        observe_pass(lead, followers, progress, fit=False)
+        observe_pass(lead, followers, fit=False)
     return [(run.observations, run.text_hashes) for run in runs]
 
 
@@ -254,7 +247,7 @@ def fit_bundles(names: Sequence[str], processes: int) -> list[list[int]]:
     return [[position[n] for n in shard] for shard in plan]
 
 
-def spool_range(job: RangeJob, progress: Progress | None = None) -> list[Spooled]:
+def spool_range(job: RangeJob) -> list[Spooled]:
     """Phase 3 of a build on ranges: each stream's candidates of one range, spooled."""
     assert job.fits is not None and job.hashes is not None
     runs = [PartRun(p) for p in job.parts]
@@ -262,12 +255,12 @@ def spool_range(job: RangeJob, progress: Progress | None = None) -> list[Spooled
         run.text_hashes = array("Q", hashes)
         run.start_candidates(list(fits))
     for lead, followers in leads_of(runs):
-        candidate_pass(lead, followers, progress)
+        candidate_pass(lead, followers)
     return [run.close() for run in runs]
 
 
 def run_on_ranges(
-    streams: Sequence[OpenedStream], run: RunSettings, work: Path, progress: Progress | None
+    streams: Sequence[OpenedStream], run: RunSettings, work: Path
 ) -> tuple[list[ShardResult], list[AssembledTask]]:
     """The build on record ranges, one per process (see :func:`families_cut`): each process
     reads 1/``jobs`` of the records in both passes, where on task shards each reads all of
@@ -279,7 +272,6 @@ def run_on_ranges(
        task fitted once, in one bundle of tasks per process (:func:`fit_bundles`);
     3. candidates: each range's candidates of every task spooled (:func:`spool_range`);
     4. write: each task from its ranges' spools, read as one (:func:`write_task`)."""
-    from functools import partial
 
     from polyprobe.runtime.parallel import WorkerPool
 
@@ -315,7 +307,6 @@ def run_on_ranges(
             observed = pool.map(
                 observe_range,
                 [range_job(k) for k in range(jobs)],
-                here=partial(observe_range, progress=progress),
                 size=later_first,
             )
             hashes = [tuple(h for _, h in ranged) for ranged in observed]
@@ -347,7 +338,6 @@ def run_on_ranges(
                 range_job(k, fits=tuple(tuple(f) for f in fits), hashes=hashes[k])
                 for k in range(jobs)
             ],
-            here=partial(spool_range, progress=progress),
             size=later_first,
         )
         results: list[ShardResult] = []
@@ -364,7 +354,8 @@ def run_on_ranges(
             )
             results.append(result)
             write_jobs += listed
-        written = pool.map(write_task, write_jobs, size=lambda job: job.rows)
+        with progress.step("writing configs", total=len(write_jobs), unit=" task") as step:
+            written = pool.map(write_task, write_jobs, size=lambda job: job.rows, done=step.advance)
     return results, written
 
 
