@@ -126,10 +126,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     from polyprobe.errors import PolyprobeError
+    from polyprobe.progress import TerminalProgress, shown
     from polyprobe.runtime.signals import Terminated, terminate_like_interrupt
 
+    quiet = getattr(args, "quiet", False) or getattr(args, "no_progress", False)
     try:
-        with terminate_like_interrupt():  # SIGTERM cleans up as Ctrl-C does
+        # one progress display for the whole command (none with --quiet / --no-progress)
+        with terminate_like_interrupt(), shown(None if quiet else TerminalProgress()):
             return int(func(args))
     except PolyprobeError as exc:
         print(f"polyprobe: error: {exc}", file=sys.stderr)

@@ -130,13 +130,10 @@ def _tasks_text(family: Any) -> str:
 def _runner(family: Any) -> Any:
     def run(args: argparse.Namespace) -> int:
         from polyprobe.builders.build import build_family
-        from polyprobe.progress import TerminalProgress, shown
 
         names = {f.name for f in dataclasses.fields(family.Config)}
         given = {k: v for k, v in vars(args).items() if k in names}
-        with shown(None if args.quiet else TerminalProgress()):
-            result = build_family(family, **given)
-        print_summary(result)
+        print_summary(build_family(family, **given))
         return EXIT_OK
 
     return run

@@ -53,6 +53,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from polyprobe import progress
 from polyprobe.cards.card import README, CardFormatError, config_descriptions, read_readme
 from polyprobe.cards.diff import FolderView, read_folder
 from polyprobe.cards.release import DEFAULT_RELEASE
@@ -177,7 +178,7 @@ def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written, skipped = {}, {}
-    for config in view.files:
+    for config in progress.track(list(view.files), "exporting configs", unit=" config"):
         cols = list(view.features(config))
         if "sentence" not in cols or "sentence1" in cols:
             skipped[config] = "not a single-sentence config"
@@ -226,7 +227,7 @@ def export_linspector(folder: str | Path, out: str | Path) -> dict[str, Any]:
     view = read_folder(folder)
     out = Path(out)
     written, skipped = {}, {}
-    for config in view.files:
+    for config in progress.track(list(view.files), "exporting configs", unit=" config"):
         cols = list(view.features(config))
         inputs = ["word"] if "word" in cols else ["word1", "word2"]
         if not all(c in cols for c in inputs):
@@ -432,7 +433,7 @@ def mteb_metadata(
         except PolyprobeError:
             langs.append(str(code))
     out: dict[str, dict[str, Any]] = {}
-    for config in view.files:
+    for config in progress.track(list(view.files), "exporting configs", unit=" config"):
         cblock = pconfigs.get(config) or {}
         script = script_of(_sample_texts(view, config))
         splits = list(view.files[config])

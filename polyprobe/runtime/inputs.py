@@ -70,8 +70,13 @@ def run_inputs(
 
 
 def _run_local(function: Callable[[Any], Any], items: Sequence[Any], workers: int) -> None:
+    from concurrent.futures import as_completed
+
+    from polyprobe import progress
+
+    desc = "input shards (clean, tokenise)"
     if workers <= 1 or len(items) == 1:
-        for item in items:
+        for item in progress.track(items, desc, unit=" shard"):
             function(item)
         return
     pool = ProcessPoolExecutor(
@@ -84,7 +89,8 @@ def _run_local(function: Callable[[Any], Any], items: Sequence[Any], workers: in
     try:
         futures = [pool.submit(function, item) for item in items]
         processes = list(getattr(pool, "_processes", {}).values())
-        for future in futures:
+        done = as_completed(futures)
+        for future in progress.track(done, desc, total=len(futures), unit=" shard"):
             future.result()
     except BaseException:
         processes = processes or list(getattr(pool, "_processes", {}).values())
