@@ -11,6 +11,7 @@ import pytest
 
 from polyprobe.builders.citations import SAHIN_2020
 from polyprobe.builders.families.unimorph import UNIMORPH
+from polyprobe.builders.records.words import unit_splitter
 from polyprobe.builders.task import TaskContext
 from polyprobe.builders.word import (
     LEMMA_LABEL,
@@ -245,7 +246,8 @@ def test_pseudo_task_from_real_output(data_dir: Path, german: list[LexEntry]) ->
 
 
 def _corpus(entries: list[LexEntry], lang: str = "de") -> WordCorpus:
-    return WordCorpus(list(entries), lang=lang, iso3={"de": "deu", "es": "spa"}[lang])
+    iso3 = {"de": "deu", "es": "spa"}[lang]
+    return WordCorpus(list(entries), lang=lang, iso3=iso3, splitter=unit_splitter)
 
 
 def _task(cls: type[WordTask], **options: Any) -> WordTask:

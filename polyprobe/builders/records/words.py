@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from polyprobe.builders.variants import split_components
 from polyprobe.builders.word.common import has_space, key_of
 from polyprobe.builders.word.corpus import NO_WUGGY, Pseudowords, WordCorpus, is_layer_task
 from polyprobe.builders.word.syncretism import text_evidence
@@ -66,6 +69,12 @@ def merged_frequencies(sources: Sequence[FrequencySource], policy: InvalidPolicy
     for source in sources:
         merged.update(source.frequency_list(policy).counts)
     return FrequencyList(dict(merged))
+
+
+def unit_splitter(group: np.ndarray, order: np.ndarray, counts: tuple[int, int, int]) -> np.ndarray:
+    """The corpus's splitter: the variant engine's component splitter on units that are each
+    their own component (no key joins two)."""
+    return split_components(group, np.zeros(len(group), dtype=np.uint64), order, counts)
 
 
 @dataclass(frozen=True)
@@ -253,6 +262,7 @@ class WordInputs:
             pseudo_missing=None if table is not None else NO_WUGGY,
             unknown_tags=facts["entries_with_unknown_tags"],
             evidence=evidence,
+            splitter=unit_splitter,
         )
         facts["case"] = corpus.case_facts[1]
         return corpus, facts

@@ -12,17 +12,22 @@ is not the tasks' business.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from polyprobe.builders.variants import split_components
 from polyprobe.builders.word.common import component_names, has_space, hashes, key_of
 from polyprobe.builders.word.syncretism import TextEvidence, case_distinguishes
 from polyprobe.loaders.frequency import FrequencyList
 from polyprobe.loaders.records import LexEntry
 from polyprobe.metadata import SourceInfo
+
+# Split index (0 train, 1 validation, 2 test) per unit, from each unit's group hash and seeded
+# order and the split proportions, whole units to one split: the variant engine's component
+# splitter, which the build hands the corpus (a task knows no split machinery).
+Splitter = Callable[[np.ndarray, np.ndarray, tuple[int, int, int]], np.ndarray]
 
 LAYER_TASK_PREFIX = "person_"  # optional tasks from argument layers: person_dat, person_acc
 NO_WUGGY = "no Wuggy input: pass --wuggy-output FILE or --wuggy-lexicon FILE"
@@ -51,7 +56,8 @@ class Pseudowords:
 class WordCorpus:
     """What every word task fits on. ``lang`` is the language code (row ids), ``iso3`` its
     ISO 639-3 code (LINSPECTOR's per-language skips); ``pseudo_missing`` says why there are
-    no pseudowords when ``pseudowords`` is None."""
+    no pseudowords when ``pseudowords`` is None; ``splitter`` partitions the lexicon for the
+    pair tasks (:meth:`partition`)."""
 
     entries: list[LexEntry]
     lang: str
@@ -62,6 +68,7 @@ class WordCorpus:
     unknown_tags: int = 0
     # the feature values each form carries in the --frequencies treebanks (None: no treebank)
     evidence: TextEvidence | None = None
+    splitter: Splitter | None = field(default=None, repr=False)
     # form key -> the lemmas of its entries, in order of first appearance
     form_lemmas: dict[str, tuple[str, ...]] = field(init=False)
     # distinct single-word forms: the size rule of the pair tasks counts these
@@ -92,10 +99,12 @@ class WordCorpus:
         """The entries of each split's part of a seeded partition of the lexicon that moves
         whole units: single forms (``unit="form"``), or lemma families (lemmas linked by a
         shared form, with all their forms) for lemma-disjoint sets. Split in the proportions
-        ``counts`` by the variant engine's own component splitter; made once per (unit,
-        counts, seed), so both pair tasks generate inside the same parts."""
+        ``counts`` by the variant engine's own component splitter (``splitter``); made once
+        per (unit, counts, seed), so both pair tasks generate inside the same parts."""
         key = (unit, counts, seed)
         if key not in self.partitions:
+            if self.splitter is None:
+                raise ValueError("a corpus made without a splitter cannot be partitioned")
             keys = sorted({key_of(e.form) for e in self.entries})
             if unit == "form":
                 names = keys
@@ -106,7 +115,7 @@ class WordCorpus:
             # its root group, which (a group being the whole unit here) would favour big
             # units if each form had its own order, pulling large lemma families into train.
             order = hashes(names, seed, "word-partition")
-            split = split_components(group, np.zeros(len(keys), dtype=np.uint64), order, counts)
+            split = self.splitter(group, order, counts)
             where = dict(zip(keys, split.tolist(), strict=True))
             parts: list[list[LexEntry]] = [[], [], []]
             for e in self.entries:
