@@ -2,8 +2,8 @@
 
 Why: ``build unimorph`` holds the lexicon in memory and runs every task over it; this shows
 what the whole build (all 15 tasks, both disjointness variants, cards and plots) costs next to
-the read alone, and where the time goes (from the build's own progress messages), so that a
-slow phase is visible before the full-size UniMorph lexicons (10x larger) arrive.
+the read alone, and where the time goes (reading the inputs, each task, then the folder and
+card: marked by the build's progress over its tasks), so that a slow phase is visible before the full-size UniMorph lexicons (10x larger) arrive.
 
     python bench/build_unimorph.py [PATH ...] [--lang xx]   # default: the largest file
                                                             # under $POLYPROBE_DATA/unimorph
@@ -15,7 +15,9 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from _data import data_root
 
@@ -40,7 +42,7 @@ def main(argv: list[str]) -> None:
     lang = args.lang or _LANGS.get(paths[0].name.split(".")[0], "en")
 
     start = time.perf_counter()
-    from polyprobe.builders.recipes.unimorph import build_unimorph
+    from polyprobe import build_unimorph
     from polyprobe.loaders.unimorph import UniMorphReader, decode
 
     imports = time.perf_counter() - start
@@ -51,15 +53,20 @@ def main(argv: list[str]) -> None:
     bare = time.perf_counter() - start
 
     phases: list[tuple[str, float]] = []
-    t0 = time.perf_counter()
 
-    def log(message: str) -> None:
-        phases.append((message, time.perf_counter()))
+    def progress(tasks: Iterable[Any]) -> Iterator[Any]:
+        """The build's progress over its tasks: one mark as each starts, one after the last."""
+        for task in tasks:
+            phases.append((f"task {task.name}", time.perf_counter()))
+            yield task
+        phases.append(("folder and card", time.perf_counter()))
 
     with tempfile.TemporaryDirectory(prefix="polyprobe-bench-") as tmp:
         decode.cache_clear()
-        start = time.perf_counter()
-        result = build_unimorph(paths, lang=lang, out=Path(tmp) / "out", scale=True, log=log)
+        start = t0 = time.perf_counter()
+        phases.append(("reading the inputs", t0))
+        out = Path(tmp) / "out"
+        result = build_unimorph(paths, lang=lang, out=out, scale=True, progress=progress)
         full = time.perf_counter() - start
         configs = sum(len(s.configs) for s in result.tasks)
         rows = sum(f.stat().st_size for f in (Path(tmp) / "out" / "data").rglob("*.parquet"))

@@ -121,7 +121,7 @@ def test_word_build_counts_equal_the_files(
 ) -> None:
     """A UniMorph build: lengths are characters of the word (both words of a pair), keys the
     forms or lemmas; two split sets (random and lemma-disjoint)."""
-    from polyprobe.builders.recipes.unimorph import build_unimorph
+    from polyprobe import build_unimorph
 
     seen = _record_audits(monkeypatch)
     d = data_dir / "unimorph" / "sigmorphon2018"

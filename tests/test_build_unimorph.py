@@ -22,11 +22,14 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from polyprobe.builders.cli import add_build_parser, parse_split_sizes
-from polyprobe.builders.recipes.unimorph import build_unimorph
+from polyprobe import build_unimorph
+from polyprobe.builders.cli import add_build_parser
+from polyprobe.builders.families.unimorph import UnimorphConfig
+from polyprobe.builders.family import make_config
+from polyprobe.builders.records.word_sets import columns, rows_of
 from polyprobe.builders.variants import SPLITS, CandidateColumns, VariantSettings, make_variants
 from polyprobe.builders.word.common import WordCandidate, scaled_split_sizes
-from polyprobe.builders.word.sets import columns, rows_of
+from polyprobe.builders.word.tasks import parse_split_sizes
 from polyprobe.cards.info import read_card_yaml
 from polyprobe.cards.validate import validate
 from polyprobe.errors import UsageError
@@ -467,33 +470,35 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _config(argv: list[str]) -> UnimorphConfig:
+    """The config ``polyprobe build unimorph ARGV`` makes (argparse passes only what is
+    given; the config's defaults fill the rest)."""
+    args = _parser().parse_args(["build", "unimorph", *argv])
+    given = {k: v for k, v in vars(args).items() if k not in ("command", "source", "func")}
+    given.pop("quiet")
+    return make_config(UnimorphConfig, given)
+
+
 def test_cli_parser_defaults_and_errors(tmp_path: Path) -> None:
-    args = _parser().parse_args(["build", "unimorph", "f1", "f2", "--lang", "de", "--out", "o"])
-    assert args.paths == [Path("f1"), Path("f2")] and args.lang == "de"
-    assert args.split_sizes == "7000,2000,1000" and args.min_forms is None
-    assert not args.scale and args.wuggy_max_seeds == 10_000 and args.seed == 0
-    assert args.min_per_class == "50,20,20" and callable(args.func)
+    config = _config(["f1", "f2", "--lang", "de", "--out", "o"])
+    assert config.paths == (Path("f1"), Path("f2")) and config.lang == "de"
+    assert config.split_sizes == (7000, 2000, 1000) and config.min_forms is None
+    assert not config.scale and config.wuggy_max_seeds == 10_000 and config.seed == 0
+    assert config.min_per_class.as_tuple() == (50, 20, 20)
+    args = _parser().parse_args(["build", "unimorph", "f", "--lang", "de", "--out", "o"])
+    assert callable(args.func)
     assert parse_split_sizes("7k,2k,1k") == (7000, 2000, 1000)
+    given = _config(["f", "--lang", "de", "--out", "o", "--split-sizes", "7k,2k,1k"])
+    assert given.split_sizes == (7000, 2000, 1000)
     for bad in ("7000,2000", "a,b,c", "0,1,1"):
         with pytest.raises(UsageError, match="--split-sizes"):
             parse_split_sizes(bad)
-    with pytest.raises(SystemExit) as exc:
-        _parser().parse_args(
-            [
-                "build",
-                "unimorph",
-                "f",
-                "--lang",
-                "de",
-                "--out",
-                "o",
-                "--wuggy-lexicon",
-                "a",
-                "--wuggy-output",
-                "b",
-            ]
-        )
-    assert exc.value.code == 2
+    both = ["f", "--lang", "de", "--out", "o", "--wuggy-lexicon", "a", "--wuggy-output", "b"]
+    with pytest.raises(UsageError, match="either"):
+        _config(both)
+    from polyprobe.cli import main
+
+    assert main(["build", "unimorph", *both]) == 2  # a usage error, as argparse's was
 
 
 def test_usage_errors(data_dir: Path, tmp_path: Path) -> None:

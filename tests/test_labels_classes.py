@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from polyprobe import build_unimorph
 from polyprobe.builders.floors import class_targets, rows_needed
-from polyprobe.builders.recipes.unimorph import build_unimorph
 from polyprobe.builders.variants import (
     CATCH_ALL_LABELS,
     CandidateColumns,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from polyprobe.builders.recipes.unimorph import build_unimorph
+from polyprobe import build_unimorph
 from polyprobe.builders.word import SizeParams, single_feature
 from polyprobe.builders.word.single import feature_getter
 from polyprobe.builders.word.syncretism import (

@@ -10,7 +10,7 @@ import datasets
 import pytest
 import yaml
 
-from polyprobe.builders.recipes.lexical import build_analogies
+from polyprobe import build_analogies
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError
 from polyprobe.loaders.analogies import AnalogySource, detect_layout, read_google

@@ -12,7 +12,7 @@ import datasets
 import Levenshtein
 import pytest
 
-from polyprobe.builders.recipes.costra import build_costra
+from polyprobe import build_costra
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError
 from polyprobe.loaders.costra import (

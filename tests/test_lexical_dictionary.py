@@ -9,7 +9,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from polyprobe.builders.recipes.lexical import build_dictionary
+from polyprobe import build_dictionary
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError
 from polyprobe.evaluation.lexical import evaluate_lexical
@@ -46,7 +46,7 @@ def test_split_by_source_word_and_evaluate(
     data_dir: Path, tmp_path: Path, hf_offline: None
 ) -> None:
     r = build_dictionary(
-        data_dir / MSL, source_lang="fi", target_lang="en", multisimlex=True, out=tmp_path / "d"
+        data_dir / MSL, lang="fi", target_lang="en", multisimlex=True, out=tmp_path / "d"
     )
     assert validate(r.out).ok
     ds = datasets.load_dataset(str(r.out), "multisimlex-fi-en")
@@ -66,7 +66,7 @@ def test_split_by_source_word_and_evaluate(
     user.write_text(
         "".join(f"sana{i}\tword{i}\n" for i in range(50)) + "sana0\tterm0\n", encoding="utf-8"
     )
-    u = build_dictionary(user, source_lang="fi", target_lang="en", out=tmp_path / "u")
+    u = build_dictionary(user, lang="fi", target_lang="en", out=tmp_path / "u")
     assert validate(u.out).ok
     uds = datasets.load_dataset(str(u.out), "fi-en")
     both = [x for split in uds for x in uds[split] if x["word1"] == "sana0"]

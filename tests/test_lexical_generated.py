@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from polyprobe import build_analogies
 from polyprobe.builders.lexical.generate import GenerationOptions, generate
-from polyprobe.builders.recipes.lexical import build_generated_analogies
 from polyprobe.cards.validate import validate
 from polyprobe.loaders.frequency import load_frequencies
 from polyprobe.loaders.unimorph import read_unimorph
@@ -120,8 +120,11 @@ def test_syncretic_lemmas_are_left_out(data_dir: Path) -> None:
 
 def test_sigmorphon_language_builds(data_dir: Path, tmp_path: Path) -> None:
     files = [data_dir / "unimorph" / "sigmorphon2023" / f for f in FIN_2023]
-    r = build_generated_analogies(
-        files, frequencies=[data_dir / "ud" / "UD_Finnish-TDT"], lang="fi", out=tmp_path / "fi"
+    r = build_analogies(
+        unimorph=files,
+        frequencies=[data_dir / "ud" / "UD_Finnish-TDT"],
+        lang="fi",
+        out=tmp_path / "fi",
     )
     assert validate(r.out).ok
     front = yaml.safe_load((r.out / "README.md").read_text(encoding="utf-8").split("---")[1])
@@ -161,8 +164,13 @@ def test_cross_lingual_analogies(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    r = build_generated_analogies(
-        [en], cross_lexicon=[de], cross_lang="de", lang="en", min_pairs=3, out=tmp_path / "x"
+    r = build_analogies(
+        unimorph=[en],
+        cross_unimorph=[de],
+        cross_lang="de",
+        lang="en",
+        min_pairs=3,
+        out=tmp_path / "x",
     )
     assert validate(r.out).ok
     names = [t.task for t in r.tasks]

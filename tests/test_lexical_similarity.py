@@ -10,7 +10,7 @@ from pathlib import Path
 import datasets
 import pytest
 
-from polyprobe.builders.recipes.lexical import build_similarity
+from polyprobe import build_similarity
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError
 from polyprobe.loaders.similarity import (

@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 from conftest import needs
 
-from polyprobe.builders.recipes.costra import build_costra
-from polyprobe.builders.recipes.lexical import build_analogies, build_similarity
+from polyprobe import build_analogies, build_costra, build_similarity
 from polyprobe.cli import main
 from polyprobe.evaluation.lexical import evaluate_lexical
 from polyprobe.hashing import stable_u64

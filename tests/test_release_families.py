@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from polyprobe import build_trec, build_ud
+from polyprobe import build_trec, build_ud, build_unimorph
 from polyprobe.builders.assemble import REPORT_KEYS, SET_KEYS
-from polyprobe.builders.recipes.unimorph import build_unimorph
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.diff import diff_folders
 from polyprobe.cards.release import ReleaseError

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from polyprobe import build_unimorph
 from polyprobe.builders.assemble import REPORT_KEYS, SET_KEYS
-from polyprobe.builders.recipes.unimorph import build_unimorph
 from polyprobe.builders.word.common import scaled_split_sizes
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.diff import diff_folders

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from polyprobe.builders.citations import SAHIN_2020
-from polyprobe.builders.registry import DEFAULTS, FAMILIES, get_task, resolve_task_names
+from polyprobe.builders.families.unimorph import UNIMORPH
+from polyprobe.builders.records.words import unit_splitter
 from polyprobe.builders.task import TaskContext
 from polyprobe.builders.word import (
     LEMMA_LABEL,
@@ -245,7 +246,8 @@ def test_pseudo_task_from_real_output(data_dir: Path, german: list[LexEntry]) ->
 
 
 def _corpus(entries: list[LexEntry], lang: str = "de") -> WordCorpus:
-    return WordCorpus(list(entries), lang=lang, iso3={"de": "deu", "es": "spa"}[lang])
+    iso3 = {"de": "deu", "es": "spa"}[lang]
+    return WordCorpus(list(entries), lang=lang, iso3=iso3, splitter=unit_splitter)
 
 
 def _task(cls: type[WordTask], **options: Any) -> WordTask:
@@ -258,7 +260,7 @@ def test_word_task_metadata() -> None:
         "case", "gender", "mood", "number", "person", "polarity", "possession", "tense",
         "voice", "pos", "tag_count", "character_bin", "pseudo", "same_feature", "odd_feature",
     ]  # fmt: skip
-    assert list(DEFAULTS["unimorph"]) == names
+    assert UNIMORPH.tasks is not None and UNIMORPH.tasks.resolve(None) == names
     for cls in WORD_TASKS:
         meta = cls.metadata
         assert meta.citation == SAHIN_2020 and meta.lexical_control and meta.seed_dependent
@@ -266,28 +268,28 @@ def test_word_task_metadata() -> None:
         assert cls.whole_corpus and cls.Options is WordOptions
         pair = meta.name in ("same_feature", "odd_feature")
         assert meta.level == (Level.WORD_PAIR if pair else Level.WORD)
-    case = get_task("unimorph", "case").metadata.description
+    case = UNIMORPH.tasks.get("case").metadata.description
     assert case == (
         "Case of a word form (UniMorph schema value names, as LINSPECTOR released them), or "
         "`None` for forms that never carry it."
     )
-    assert get_task("unimorph", "person").metadata.description.startswith(
+    assert UNIMORPH.tasks.get("person").metadata.description.startswith(
         "Person and number of the subject of a word form"
     )
 
 
 def test_argument_layer_tasks_made_on_demand(data_dir: Path) -> None:
-    cls = get_task("unimorph", "person_dat")
-    assert cls is layer_task("person_dat") and "person_dat" not in FAMILIES["unimorph"]
+    cls = UNIMORPH.tasks.get("person_dat")
+    assert cls is layer_task("person_dat") and "person_dat" not in UNIMORPH.tasks.by_name
     assert cls.metadata.description.startswith("person and number of the DAT argument")
-    assert resolve_task_names("unimorph", ["person_dat", "case", "person_acc"]) == [
+    assert UNIMORPH.tasks.resolve(["person_dat", "case", "person_acc"]) == [
         "case",
         "person_acc",
         "person_dat",
     ]
     for bad in ("person_", "person_DAT", "person_d4t", "casus"):
         with pytest.raises(UsageError, match="unknown task"):
-            get_task("unimorph", bad)
+            UNIMORPH.tasks.get(bad)
     spanish = _lexicon(data_dir, "sigmorphon2023/spa.*", "spa")
     task = cls.configure({"scale": True}, TaskContext(lang="es"))
     fit = task.fit(_corpus(spanish, "es"))
@@ -305,7 +307,7 @@ def test_argument_layer_tasks_made_on_demand(data_dir: Path) -> None:
 def test_feature_task_fit_is_a_value(german: list[LexEntry]) -> None:
     """The fit holds what the lexicon decided; the task object holds options and context
     only, and fitting twice gives equal values."""
-    task = _task(get_task("unimorph", "case"))
+    task = _task(UNIMORPH.tasks.get("case"))
     corpus = _corpus(german)
     fit = task.fit(corpus)
     # issue 14: Accusative is syncretic with Nominative at paradigm level (merged)
@@ -327,7 +329,7 @@ def test_feature_task_fit_is_a_value(german: list[LexEntry]) -> None:
     assert fit.drops["ambiguous-form"] >= 300 and fit.infeasible is None
     assert task.fit(corpus) == fit
     assert set(vars(task)) == {"options", "context", "drops"}
-    gender = _task(get_task("unimorph", "gender")).fit(corpus)
+    gender = _task(UNIMORPH.tasks.get("gender")).fit(corpus)
     assert gender.pools == () and gender.infeasible == "no form carries gender"
 
 
@@ -360,14 +362,14 @@ def test_pair_tasks_share_the_lemma_partition(german: list[LexEntry]) -> None:
 
 def test_word_options_are_checked() -> None:
     ctx = TaskContext(lang="de")
-    task = get_task("unimorph", "case").configure(
+    task = UNIMORPH.tasks.get("case").configure(
         {"min_forms": 300, "scale": True, "split_sizes": [70, 20, 10]}, ctx
     )
     assert task.options == WordOptions(min_forms=300, scale=True, split_sizes=(70, 20, 10))
     assert task.options.sizes == SizeParams(min_forms=300, scale=True, scale_floor=300)
     assert WordOptions().sizes == SizeParams()  # LINSPECTOR's 10,000
     with pytest.raises(UsageError) as err:
-        get_task("unimorph", "case").configure({"min_form": 3}, ctx)
+        UNIMORPH.tasks.get("case").configure({"min_form": 3}, ctx)
     assert str(err.value) == (
         "[tasks.case]: unknown option(s) min_form; valid options: min_forms, scale, split_sizes, "
         "syncretism, syncretism_threshold, syncretism_min_lemmas, case_sensitive"

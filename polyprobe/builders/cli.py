@@ -72,9 +72,12 @@ def add_config_arguments(
         if spec.choices:
             kwargs["choices"] = [c for c in spec.choices if c is not None]
         if spec.positional:
-            del kwargs["default"]
-            if kind.startswith("tuple"):
-                kwargs["nargs"] = "+"
+            if default is dataclasses.MISSING:
+                del kwargs["default"]
+            if kind.startswith("tuple"):  # a positional with a default may be left out
+                kwargs["nargs"] = "+" if default is dataclasses.MISSING else "*"
+            elif default is not dataclasses.MISSING:
+                kwargs["nargs"] = "?"
             p.add_argument(f.name, **kwargs)
             continue
         if kind == "bool":

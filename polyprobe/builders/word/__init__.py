@@ -3,8 +3,10 @@
 Each function returns a :class:`TaskResult`: candidates (word or word pair, label, group,
 lexical key, lemma) and a report saying whether the task is eligible and why, what was dropped
 and which parameters were used. :mod:`.tasks` makes them :class:`~polyprobe.builders.task.Task`
-objects fitted on one :class:`~.corpus.WordCorpus`; :mod:`.sets` turns a fitted task into the
-shared assembly's candidate sets; :mod:`polyprobe.builders.recipes.unimorph` is the build.
+objects fitted on one :class:`~.corpus.WordCorpus`. The build's side is elsewhere:
+:mod:`polyprobe.builders.records.words` reads the inputs into the corpus,
+:mod:`polyprobe.builders.records.word_sets` turns a fitted task into the shared assembly's
+candidate sets, :mod:`polyprobe.builders.families.unimorph` is the family.
 """
 
 from __future__ import annotations
@@ -24,8 +26,6 @@ _SOURCES = {
     "character_bin": "common",
     "scaled_split_sizes": "common",
     "WordCorpus": "corpus",
-    "WordInputs": "corpus",
-    "candidate_sets": "sets",
     "WORD_TASKS": "tasks",
     "WordFit": "tasks",
     "WordOptions": "tasks",

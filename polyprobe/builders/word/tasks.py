@@ -5,8 +5,8 @@ Every word task is a *whole-corpus* task: it fits on the whole lexicon at once
 eligible, the task size, which pairs exist) depend on every entry. Its :class:`WordFit` holds
 the candidates of its two disjointness modes (``form``, and ``lemma`` for the
 ``-lemma-disjoint`` configs) with the split each is made with; :meth:`WordTask.emit` hands
-them to :mod:`polyprobe.builders.word.sets`, which turns them into the shared assembly's
-candidate sets.
+them to the build (:mod:`polyprobe.builders.records.word_sets` turns them into the shared
+assembly's candidate sets).
 
 The task logic itself (eligibility, sampling, pair labelling) is in
 :mod:`~polyprobe.builders.word.single`, :mod:`~polyprobe.builders.word.pairs` and
@@ -62,6 +62,7 @@ from polyprobe.builders.word.syncretism import (
     SYNCRETISM_MODES,
     SyncretismOptions,
 )
+from polyprobe.errors import UsageError
 from polyprobe.loaders.records import LexEntry
 from polyprobe.metadata import SPLITS, Level, TaskMetadata
 
@@ -99,6 +100,27 @@ def check_sizes(
     )
 
 
+def parse_split_sizes(value: Any) -> tuple[int, ...]:
+    """``"7000,2000,1000"`` -> (7000, 2000, 1000), ``10k`` style suffixes allowed; a sequence
+    (a TOML list) as it is (:func:`check_sizes` checks it)."""
+    if not isinstance(value, str):
+        return tuple(value)
+    values = []
+    for part in (t.strip().lower() for t in value.split(",")):
+        scale = 1000 if part.endswith("k") else 1
+        digits = part[:-1] if part.endswith("k") else part
+        if not digits.isdigit():
+            values = []
+            break
+        values.append(int(digits) * scale)
+    if len(values) != 3 or values[0] == 0:
+        raise UsageError(
+            f"--split-sizes {value!r}: expected three whole numbers TRAIN,VALIDATION,TEST "
+            "with train > 0, e.g. 7000,2000,1000"
+        )
+    return tuple(values)
+
+
 @dataclass(frozen=True)
 class WordOptions:
     """The size parameters of a word task: the command line sets them for every word task
@@ -132,8 +154,10 @@ class WordOptions:
                 f"syncretism {self.syncretism!r}: one of {', '.join(SYNCRETISM_MODES)}"
             )
         threshold = self.syncretism_threshold
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not (
-            0.0 < float(threshold) <= 1.0
+        if (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, (int, float))
+            or not (0.0 < float(threshold) <= 1.0)
         ):
             raise ValueError(f"syncretism_threshold {threshold!r}: a share in (0, 1]")
         lemmas = self.syncretism_min_lemmas
