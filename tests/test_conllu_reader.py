@@ -258,7 +258,7 @@ def test_shared_dicts_are_the_cache_and_no_builder_changes_them(
     word with that column. Every task of the registry builds from shared dicts here; after it
     every cached dict still equals a fresh parse of its column string."""
     from polyprobe import build_ud
-    from polyprobe.builders.registry import family_tasks
+    from polyprobe.builders.families.ud import UD
     from polyprobe.loaders import conllu as reader
 
     src = discover([ud_dir / "UD_German-PUD"])
@@ -275,7 +275,7 @@ def test_shared_dicts_are_the_cache_and_no_builder_changes_them(
     reader._PAIRS["_"] = {}
     for tb, lang in (("UD_German-PUD", "de"), ("UD_English-PUD", "en")):
         build_ud(
-            [ud_dir / tb], lang=lang, out=tmp_path / tb, tasks=list(family_tasks("ud")), jobs=1
+            [ud_dir / tb], lang=lang, out=tmp_path / tb, tasks=list(UD.tasks.by_name), jobs=1
         )
     assert len(reader._PAIRS) > 100
     changed = [k for k, v in reader._PAIRS.items() if v != reader._parse_pairs(k)]

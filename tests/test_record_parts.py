@@ -495,12 +495,11 @@ def test_documents_of_hand_written_parts(tmp_path: Path) -> None:
 
 
 def test_part_records_of_a_ud_document_family(ud_dir: Path) -> None:
-    from polyprobe.builders.discourse.family import DocumentFamily
-    from polyprobe.builders.task import TaskContext
+    from polyprobe.builders.records.documents import DocumentRecords
     from polyprobe.loaders.ud_documents import UdDocumentSource
 
     sources = discover([ud_dir / "UD_English-EWT", ud_dir / "UD_Czech-FicTree"])
-    family = DocumentFamily(tuple(UdDocumentSource(s) for s in sources), {}, TaskContext())
+    family = DocumentRecords(tuple(UdDocumentSource(s) for s in sources))
     assert family.can_be_cut()
     whole_skipped: collections.Counter[str] = collections.Counter()
     whole = list(family.records("skip", whole_skipped))

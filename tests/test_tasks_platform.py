@@ -70,39 +70,41 @@ def shifter(lang: str, seed: int) -> BigramShift:
 
 
 def test_registry_order_and_lookup() -> None:
-    from polyprobe.builders.registry import DEFAULTS, GROUPS, family_tasks, get_task
+    from polyprobe.builders.families.ud import UD
 
-    tasks = family_tasks("ud")
+    tasks = UD.tasks.by_name
     platform = ["sentence_length", "bigram_shift", "subject_number"]
     assert list(tasks)[0] == "sentence_length"  # the default config of a full build
-    assert DEFAULTS["ud"][0] == "sentence_length"
+    assert UD.tasks.resolve(None)[0] == "sentence_length"
     assert [n for n in tasks if n in platform] == platform
-    assert get_task("ud", "bigram_shift") is BigramShift
+    assert UD.tasks.get("bigram_shift") is BigramShift
     with pytest.raises(UsageError) as err:
-        get_task("ud", "bigram_shfit")
+        UD.tasks.get("bigram_shfit")
     message = str(err.value)
     assert "bigram_shfit" in message
-    for name in [*tasks, *GROUPS["ud"]]:
+    for name in [*tasks, *UD.tasks.groups]:
         assert name in message
 
 
 def test_registry_resolves_names() -> None:
-    """Names come back in registry order, groups expanded, duplicates removed; no names is
-    the family's default suite (the sentence tasks: the contextual group is opt-in)."""
-    from polyprobe.builders.registry import DEFAULTS, GROUPS, resolve_task_names
+    """Names come back in the task set's order, groups expanded, duplicates removed; no
+    names is the family's default suite (the sentence tasks: the contextual group is
+    opt-in)."""
+    from polyprobe.builders.families.ud import UD
 
-    assert resolve_task_names("ud", ["subject_number", "sentence_length", "subject_number"]) == [
+    tasks = UD.tasks
+    assert tasks.resolve(["subject_number", "sentence_length", "subject_number"]) == [
         "sentence_length",
         "subject_number",
     ]
-    assert resolve_task_names("ud", None) == list(DEFAULTS["ud"])
+    assert tasks.default is not None and tasks.resolve(None) == list(tasks.default)
     # the default suite: the sentence group, then the discourse group (document tasks)
-    assert resolve_task_names("ud", ["sentence", "discourse"]) == list(DEFAULTS["ud"])
-    assert resolve_task_names("ud", ["sentence"]) == list(GROUPS["ud"]["sentence"])
-    assert resolve_task_names("ud", ["contextual"]) == list(GROUPS["ud"]["contextual"])
-    assert not set(GROUPS["ud"]["contextual"]) & set(DEFAULTS["ud"])
+    assert tasks.resolve(["sentence", "discourse"]) == list(tasks.default)
+    assert tasks.resolve(["sentence"]) == list(tasks.groups["sentence"])
+    assert tasks.resolve(["contextual"]) == list(tasks.groups["contextual"])
+    assert not set(tasks.groups["contextual"]) & set(tasks.default)
     with pytest.raises(UsageError, match="bigram_shfit"):
-        resolve_task_names("ud", ["bigram_shfit"])
+        tasks.resolve(["bigram_shfit"])
 
 
 # Tasks whose label set is derived from the corpus by fit() (metadata.labels is None).
@@ -115,10 +117,10 @@ def test_task_metadata() -> None:
     """Every sentence task of the default suite: named as registered, sentence-level, cites
     SentEval or Wehner, and shows its recipe parameters even when fitted on nothing (the
     discourse group: tests/test_discourse_ud.py)."""
-    from polyprobe.builders.registry import GROUPS, family_tasks
+    from polyprobe.builders.families.ud import UD
 
-    tasks = family_tasks("ud")
-    for name in GROUPS["ud"]["sentence"]:
+    tasks = UD.tasks.by_name
+    for name in UD.tasks.groups["sentence"]:
         cls = tasks[name]
         meta = cls.metadata
         task = cls()

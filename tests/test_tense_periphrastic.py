@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from polyprobe.builders.registry import DEFAULTS, get_task
+from polyprobe.builders.families.ud import UD
 from polyprobe.builders.sentence.tense import Tense, TenseFit, TensePeriphrastic
 from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.errors import UsageError
@@ -58,8 +58,9 @@ def test_periphrastic_predicates_are_labelled_by_the_finite_auxiliary(ewt) -> No
 
 
 def test_the_strict_task_is_the_default_and_the_option_is_checked() -> None:
-    assert "tense" in DEFAULTS["ud"] and "tense_periphrastic" not in DEFAULTS["ud"]
-    assert get_task("ud", "tense_periphrastic") is TensePeriphrastic
+    default = UD.tasks.resolve(None)
+    assert "tense" in default and "tense_periphrastic" not in default
+    assert UD.tasks.get("tense_periphrastic") is TensePeriphrastic
     assert Tense.Options().periphrastic == "drop"
     assert TensePeriphrastic.Options().periphrastic == "auxiliary"
     assert any(n.startswith("Recommended config: `tense`") for n in TensePeriphrastic.metadata.notes)

@@ -11,7 +11,7 @@ import pytest
 from conftest import all_treebanks, config_rows
 
 from polyprobe import build_ud
-from polyprobe.builders.registry import resolve_task_names
+from polyprobe.builders.families.ud import UD
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate
 from polyprobe.errors import UsageError
@@ -41,8 +41,8 @@ def pud_en_es(ud_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[st
 
 
 def test_not_in_the_default_set_but_named_or_grouped() -> None:
-    assert "pos" not in resolve_task_names("ud", None)
-    assert resolve_task_names("ud", ["downstream"]) == ["pos", "deprel"]
+    assert "pos" not in UD.tasks.resolve(None)
+    assert UD.tasks.resolve(["downstream"]) == ["pos", "deprel"]
 
 
 def test_pos_rows_of_a_named_sentence(pud_en_es: dict[str, Path]) -> None:
