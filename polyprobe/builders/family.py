@@ -88,6 +88,21 @@ def option(
     return field(default=default, metadata=meta)
 
 
+def paths_option(
+    help: str,  # noqa: A002 - argparse's word
+    *,
+    required: bool | None = None,
+    **presentation: Any,
+) -> Any:
+    """A field holding input paths (``--x A B`` or ``--x A --x B``; positional with
+    ``positional=True``): a tuple of paths, empty by default, required when positional
+    unless ``required=False``."""
+    positional = presentation.get("positional", False)
+    presentation.setdefault("repeat", not positional)
+    needed = positional if required is None else required
+    return option(dataclasses.MISSING if needed else (), help=help, parse=as_paths, **presentation)
+
+
 def split_list(value: str | Sequence[str] | None) -> tuple[str, ...] | None:
     """``"a, b"`` -> ``("a", "b")``; a sequence as it is; empty -> None."""
     if value is None:
@@ -126,9 +141,7 @@ def parse_min_per_class(value: Any) -> MinPerClass:
     if len(numbers) == 1:
         numbers *= 3
     if len(numbers) != 3 or any(n < 0 for n in numbers):
-        raise UsageError(
-            f"--min-per-class {value!r}: expected one or three whole numbers >= 0"
-        )
+        raise UsageError(f"--min-per-class {value!r}: expected one or three whole numbers >= 0")
     return MinPerClass(*numbers)
 
 
@@ -217,9 +230,7 @@ class BuildConfig:
         repeat=True,
         parse=key_values("--license", "SRC=ID, e.g. UD_English-EWT=CC-BY-SA-4.0"),
     )
-    source_version: str | None = option(
-        None, help="version of sources that are not git checkouts"
-    )
+    source_version: str | None = option(None, help="version of sources that are not git checkouts")
     allow_license_mix: bool = option(
         False, help="allow merging NonCommercial and ShareAlike sources (recorded in the card)"
     )
@@ -252,7 +263,8 @@ class BuildConfig:
         profile=False,
     )
     allow_bump_mismatch: bool = option(
-        False, help="accept a --release that does not fit the changes (recorded in the card)",
+        False,
+        help="accept a --release that does not fit the changes (recorded in the card)",
         profile=False,
     )
     jobs: int | None = option(
@@ -265,8 +277,7 @@ class BuildConfig:
     )
     task_options: dict[str, dict[str, Any]] = option(
         default_factory=dict,
-        help="per-task options, as a profile's [tasks.<name>] tables (they win over the "
-        "profile's)",
+        help="per-task options, as a profile's [tasks.<name>] tables (they win over the profile's)",
         cli=False,
         profile=False,
     )

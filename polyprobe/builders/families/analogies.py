@@ -17,8 +17,8 @@ from pathlib import Path
 from polyprobe.builders.family import (
     CardText,
     Outcome,
-    as_paths,
     option,
+    paths_option,
     split_list,
 )
 from polyprobe.builders.lexical.analogies import analogy_tasks
@@ -33,13 +33,12 @@ def _names(value: object) -> tuple[str, ...]:
 
 @dataclass(frozen=True, kw_only=True)
 class AnalogiesConfig(EvaluationSetConfig):
-    paths: tuple[Path, ...] = option(
-        (),
+    paths: tuple[Path, ...] = paths_option(
         help="analogy files forming one set: Google ': category' text, vecto CSV "
         "(,type,word1,word2,word3,target), or four words a line (category = file name, "
         "e.g. ANA_capital-country.txt)",
         positional=True,
-        parse=as_paths,
+        required=False,
         metavar="FILE",
         profile=False,
     )
@@ -57,30 +56,21 @@ class AnalogiesConfig(EvaluationSetConfig):
         help="licence of the analogy files, for the card (default: unknown; the same as "
         "--license SET=ID)",
     )
-    unimorph: tuple[Path, ...] = option(
-        (),
+    unimorph: tuple[Path, ...] = paths_option(
         help="generate morphological analogies from this UniMorph lexicon (files or folder; "
         "repeatable) instead of reading analogy FILES",
         metavar="LEXICON",
-        repeat=True,
-        parse=as_paths,
         profile=False,
     )
-    frequencies: tuple[Path, ...] = option(
-        (),
+    frequencies: tuple[Path, ...] = paths_option(
         help="with --unimorph: UD treebank, CoNLL-U file or word list ranking the lemmas "
         "(repeatable; listed as reference sources)",
-        repeat=True,
-        parse=as_paths,
         profile=False,
     )
-    cross_unimorph: tuple[Path, ...] = option(
-        (),
+    cross_unimorph: tuple[Path, ...] = paths_option(
         help="with --unimorph: another language's lexicon; adds cross-lingual analogies "
         "(a : b in --lang, c : d in it) for the categories both share",
         metavar="LEXICON",
-        repeat=True,
-        parse=as_paths,
         profile=False,
     )
     cross_lang: str = option("", help="the --cross-unimorph lexicon's language")

@@ -24,8 +24,8 @@ from polyprobe.builders.family import (
     Plan,
     Stream,
     TaskSet,
-    as_paths,
     option,
+    paths_option,
 )
 from polyprobe.builders.records.documents import is_document_task
 from polyprobe.builders.records.rawdocuments import raw_documents
@@ -69,14 +69,11 @@ class RawTextConfig(BuildConfig):
         help="keep sentences without sentence-final punctuation (default: dropped)",
         flag="--no-final-punct",
     )
-    unimorph: tuple[Path, ...] = option(
-        (),
+    unimorph: tuple[Path, ...] = paths_option(
         help="a UniMorph lexicon: forms it lists only as nouns are tagged NOUN (word_order "
         "needs nouns; word_content then takes noun targets); its present-tense verb forms "
         "make subject_verb_agreement (--tasks subject_verb_agreement)",
         metavar="FILE",
-        repeat=True,
-        parse=as_paths,
     )
     annotate: str | None = option(
         None,
@@ -85,13 +82,10 @@ class RawTextConfig(BuildConfig):
         "in the card as machine-annotated",
         metavar="spacy:MODEL|stanza:LANG",
     )
-    noun_forms: tuple[Path, ...] = option(
-        (),
+    noun_forms: tuple[Path, ...] = paths_option(
         help="forms that can be nouns, excluded as subject_verb_agreement verbs: UD "
         "treebanks (their NOUN/PROPN forms) or word lists (one form per line)",
         metavar="UD_PATH|FILE",
-        repeat=True,
-        parse=as_paths,
     )
 
     def __post_init__(self) -> None:

@@ -25,9 +25,9 @@ from polyprobe.builders.family import (
     Plan,
     Stream,
     TaskSet,
-    as_paths,
     option,
     optional_path,
+    paths_option,
 )
 from polyprobe.builders.records.documents import DocumentRecords
 from polyprobe.builders.variants import SplitSpec
@@ -40,10 +40,9 @@ _SPLIT_FOLDERS = ("train", "training", "dev", "development", "validation", "test
 
 @dataclass(frozen=True, kw_only=True)
 class RstConfig(BuildConfig):
-    paths: tuple[Path, ...] = option(
+    paths: tuple[Path, ...] = paths_option(
         help=".rs3 / .dis files or folders of them",
         positional=True,
-        parse=as_paths,
         metavar="FILE",
         profile=False,
     )

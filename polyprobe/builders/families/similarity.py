@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.family import CardText, Outcome, as_paths, option
+from polyprobe.builders.family import CardText, Outcome, option, paths_option
 from polyprobe.builders.lexical.similarity import similarity_tasks
 from polyprobe.builders.records.lexical import EvaluationSetConfig, LexicalSets, SetFamily
 from polyprobe.languages import Language
@@ -29,12 +29,11 @@ def partner_list(value: Any) -> tuple[str, ...]:
 
 @dataclass(frozen=True, kw_only=True)
 class SimilarityConfig(EvaluationSetConfig):
-    paths: tuple[Path, ...] = option(
+    paths: tuple[Path, ...] = paths_option(
         help="similarity files: vecto CSV (,word1,word2,similarity; language from the folder "
         "name), FinnSim semicolon CSV, Multi-SimLex's Concepticon TSV, or word1<TAB>word2<TAB>"
         "score",
         positional=True,
-        parse=as_paths,
         metavar="FILE",
         profile=False,
     )

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.families.rawtext import RawTextConfig, RawTextFamily, RawTexts
-from polyprobe.builders.family import CardText, Outcome, as_paths, option
+from polyprobe.builders.family import CardText, Outcome, option, paths_option
 from polyprobe.languages import Language
 from polyprobe.loaders.plaintext import LAYOUTS
 from polyprobe.version import __version__
@@ -24,10 +24,9 @@ from polyprobe.version import __version__
 
 @dataclass(frozen=True, kw_only=True)
 class TextConfig(RawTextConfig):
-    paths: tuple[Path, ...] = option(
+    paths: tuple[Path, ...] = paths_option(
         help="UTF-8 text files (plain or gzip) or folders of *.txt files",
         positional=True,
-        parse=as_paths,
         metavar="FILE|FOLDER",
         profile=False,
     )

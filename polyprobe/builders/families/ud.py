@@ -23,8 +23,8 @@ from polyprobe.builders.family import (
     Plan,
     Stream,
     TaskSet,
-    as_paths,
     option,
+    paths_option,
 )
 from polyprobe.builders.records.documents import is_document_task, treebank_documents
 from polyprobe.builders.records.topup import top_up_parameters, top_up_streams
@@ -42,33 +42,29 @@ from polyprobe.version import __version__
 
 @dataclass(frozen=True, kw_only=True)
 class UdConfig(BuildConfig):
-    paths: tuple[Path, ...] = option(
-        help="treebank folders or CoNLL-U files", positional=True, parse=as_paths, profile=False
+    paths: tuple[Path, ...] = paths_option(
+        help="treebank folders or CoNLL-U files",
+        positional=True,
+        profile=False,
     )
     split: str | None = option(
         None,
         help="'ud' (the treebanks' own splits; default when every treebank has train/dev/test) "
         "or 'ratio:80/10/10'",
     )
-    unimorph: tuple[Path, ...] = option(
-        (),
+    unimorph: tuple[Path, ...] = paths_option(
         help="UniMorph lexicon(s) adding replacement forms for subject_verb_agreement",
         metavar="PATH",
-        repeat=True,
-        parse=as_paths,
     )
     assume_file_order_documents: bool = option(
         False,
         help="end_of_sentence: treat each file as one document when there is no # newdoc markup",
     )
-    top_up: tuple[Path, ...] = option(
-        (),
+    top_up: tuple[Path, ...] = paths_option(
         help="Wikipedia dump(s) whose sentences top up the text-only tasks (sentence_length, "
         "word_content, bigram_shift, word_order, end_of_sentence); sentences equal to a "
         "treebank sentence are dropped; the card gives the rows per source",
         metavar="DUMP",
-        repeat=True,
-        parse=as_paths,
     )
     top_up_sentences: int | None = option(
         None,

@@ -25,11 +25,11 @@ from polyprobe.builders.family import (
     Outcome,
     Plan,
     TaskSet,
-    as_paths,
     flag_of,
     option,
     option_of,
     optional_path,
+    paths_option,
 )
 from polyprobe.builders.records.word_sets import candidate_sets
 from polyprobe.builders.records.words import WordInputs, Wuggy
@@ -51,10 +51,9 @@ from polyprobe.version import __version__
 
 @dataclass(frozen=True, kw_only=True)
 class UnimorphConfig(BuildConfig):
-    paths: tuple[Path, ...] = option(
+    paths: tuple[Path, ...] = paths_option(
         help="UniMorph files or folders (one lexicon, merged)",
         positional=True,
-        parse=as_paths,
         profile=False,
     )
     layout: str | None = option(
@@ -62,13 +61,10 @@ class UnimorphConfig(BuildConfig):
         help="column order of every file: lemma-form-feats (UniMorph 2-4, SIGMORPHON 2018) or "
         "lemma-feats-form (SIGMORPHON 2023); default: detected per file",
     )
-    frequencies: tuple[Path, ...] = option(
-        (),
+    frequencies: tuple[Path, ...] = paths_option(
         help="word lists (word per line, or word TAB count) and/or UD treebanks: sample 80%% "
         "frequent / 20%% rare forms",
         metavar="FILE|UD_PATH",
-        repeat=True,
-        parse=as_paths,
         profile=False,
     )
     wuggy_lexicon: Path | None = option(

@@ -26,9 +26,9 @@ from polyprobe.builders.family import (
     Outcome,
     Plan,
     Prepare,
-    as_paths,
     option,
     optional_path,
+    paths_option,
 )
 from polyprobe.errors import UsageError
 from polyprobe.languages import Language
@@ -50,10 +50,9 @@ def executor_options(value: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True, kw_only=True)
 class WikiConfig(RawTextConfig):
-    dumps: tuple[Path, ...] = option(
+    dumps: tuple[Path, ...] = paths_option(
         help="MediaWiki XML dumps (pages-articles), bz2/gzip/xz/plain, any encoding",
         positional=True,
-        parse=as_paths,
         metavar="DUMP",
         profile=False,
     )
