@@ -95,14 +95,14 @@ def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
     release = ReleaseRequest.make(config.release, config.previous, config.allow_bump_mismatch)
     language = config.language
     sources = family.sources(config)
+    task_set = family.task_set(config, sources)
+    names = task_set.resolve(config.tasks)
+    profile = checked(config, task_set, names)  # before anything long (a generated table)
     mismatch = check_languages(
         config.lang, language, sources.declared(), config.allow_language_mismatch
     )
     infos = licensed(sources.infos(), config.license_overrides)
     license_id, mixed = card_license(infos, config.allow_license_mix)
-    task_set = family.task_set(config, sources)
-    names = task_set.resolve(config.tasks)
-    profile = checked(config, task_set, names)
     plan = family.plan(config, sources, names)
     with DatasetFolderWriter(config.out, overwrite=config.overwrite) as writer:
         outcome = run(plan, task_set, config, profile, writer.tmp)
