@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.inputs import BadLine, bad_encoding, numbered_lines
 from polyprobe.loaders.records import SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
-from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 __all__ = [

@@ -38,9 +38,9 @@ from operator import itemgetter
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.inputs import BadLine, has_control, mark_controls, not_text
 from polyprobe.loaders.records import EmptyNode, MultiwordToken, Sentence, SourceFile, Word
 from polyprobe.loaders.source import FATAL_REASONS, ON_INVALID
-from polyprobe.loaders.textlines import BadLine, has_control, mark_controls, not_text
 
 __all__ = [
     "FATAL_REASONS",

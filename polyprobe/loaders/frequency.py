@@ -16,9 +16,9 @@ from pathlib import Path
 from polyprobe.errors import InputError
 from polyprobe.hashing import file_sha256, lexical_key
 from polyprobe.loaders.declared import DeclaredLanguage, treebank_languages
+from polyprobe.loaders.inputs import BadLine, bad_encoding, numbered_lines
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.loaders.sources import readme_citation, treebank_metadata
-from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 _CONLLU_SUFFIXES = (".conllu", ".conllu.gz", ".conll", ".conll.gz")
@@ -231,7 +231,7 @@ def from_word_list(
 def is_wiki_dump(path: Path) -> bool:
     """Whether ``path`` is a MediaWiki XML dump (any compression, any encoding): its
     decompressed start holds ``<mediawiki``."""
-    from polyprobe.loaders.compressed import open_binary
+    from polyprobe.loaders.inputs import open_binary
 
     if not path.is_file():
         return False

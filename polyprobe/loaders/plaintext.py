@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import BadLine, bad_encoding, numbered_lines
 from polyprobe.loaders.rawtext import RawDocument, RawSentence, segment_paragraphs, sentence_drop
 from polyprobe.loaders.records import Document, SourceFile
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy, file_entries
-from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 __all__ = ["LAYOUTS", "PlainTextSource", "text_files"]

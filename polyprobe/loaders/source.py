@@ -48,6 +48,12 @@ FATAL_REASONS: dict[str, str] = {
     "mixed-format": "a word list mixes lines with and without counts",
     "truncated-gzip": "a gzip stream ends before its end marker: the rest of the file is lost",
     "corrupt-gzip": "a gzip stream is damaged or not gzip at all: the rest of the file is lost",
+    "truncated-bz2": "a bzip2 stream ends before its end marker: the rest of the file is lost",
+    "corrupt-bz2": "a bzip2 stream is damaged: the rest of the file is lost",
+    "truncated-xz": "an xz stream ends before its end marker: the rest of the file is lost",
+    "corrupt-xz": "an xz stream is damaged: the rest of the file is lost",
+    "unclosed-quote": "a quoted CSV field is never closed, or runs on for more than the line "
+    "limit: every line after the quote would be read as part of one field",
     "undecodable": "a file is not UTF-8 text at all (UTF-16/32 byte-order mark, another "
     "compressed format): it has no lines to skip",
     "misaligned": "line-aligned parallel files with different line counts: after a lost or an "

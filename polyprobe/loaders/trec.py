@@ -27,9 +27,9 @@ from pathlib import Path
 
 from polyprobe.errors import InputError
 from polyprobe.loaders.declared import TREC_LANGUAGE, DeclaredLanguage
+from polyprobe.loaders.inputs import control_problem, not_text
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy
-from polyprobe.loaders.textlines import control_problem, not_text
 from polyprobe.metadata import SourceInfo
 
 # The six coarse classes of Li & Roth's taxonomy; anything else is a malformed label.

@@ -38,9 +38,9 @@ from types import MappingProxyType
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders import unimorph_schema as schema
+from polyprobe.loaders.inputs import BadLine, bad_encoding, line_blocks, numbered_lines
 from polyprobe.loaders.records import LexEntry
 from polyprobe.loaders.source import InvalidPolicy
-from polyprobe.loaders.textlines import BadLine, bad_encoding, line_blocks, numbered_lines
 
 __all__ = [
     "LAYOUTS",

@@ -43,9 +43,9 @@ from typing import Any
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.hashing import choice_index, file_sha256, lexical_key, stable_rng, stable_u64
+from polyprobe.loaders.inputs import BadLine, bad_encoding, control_problem, numbered_lines
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.loaders.sources import treebank_metadata
-from polyprobe.loaders.textlines import BadLine, bad_encoding, control_problem, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 RECIPE_VERSION = "1"
