@@ -97,6 +97,7 @@ __all__ = [
     "open_raw",
     "read_bytes",
     "read_text",
+    "refused_since",
     "text_lines",
     "text_problem",
     "too_long",
@@ -625,14 +626,20 @@ def text_lines(
         yield number, line
 
 
-def no_entries(
-    path: str | Path, stats: LineStats | None = None, detail: str = "no entries"
-) -> InputError:
+def no_entries(path: str | Path, detail: str = "no entries", refused: int = 0) -> InputError:
     """The fatal ``empty`` error of a file that gave no entry: nothing in it, only blank
-    lines, only a header (``detail`` says which), or every line refused (``stats``)."""
-    if stats is not None and stats.refused:
-        detail = f"{detail}: all {stats.refused:,} of its non-blank lines were refused"
+    lines, only a header (``detail`` says which), or, under ``--on-invalid skip``, every
+    entry refused (``refused`` of them): built anyway, the dataset would silently lack the
+    file."""
+    if refused:
+        detail = f"no entries left: all {refused:,} of them were refused"
     return InputError(path, None, f"empty ({detail})", "empty")
+
+
+def refused_since(policy: InvalidPolicy, before: int) -> int:
+    """How many items ``policy`` has skipped since its total was ``before``
+    (``sum(policy.skipped.values())``): what a reader refused of one file."""
+    return sum(policy.skipped.values()) - before
 
 
 # ------------------------------------------------------------------------------ CSV
