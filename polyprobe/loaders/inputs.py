@@ -61,15 +61,27 @@ import lzma
 import re
 import stat
 import zlib
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from polyprobe.controlchars import control_name, first_control
 from polyprobe.errors import InputError
-from polyprobe.loaders.source import InvalidPolicy
+
+
+class Policy(Protocol):
+    """What the layer asks of the build's ``--on-invalid`` policy
+    (:class:`polyprobe.loaders.source.InvalidPolicy`): raise a problem or count it. A
+    protocol, so that the source module (whose :func:`~polyprobe.loaders.source.file_entries`
+    checks paths here) and this one do not import each other."""
+
+    skipped: Counter[str]
+
+    def reject(self, error: InputError) -> None: ...
+
 
 __all__ = [
     "BLOCK",
@@ -79,6 +91,7 @@ __all__ = [
     "MAX_LINE_CHARS",
     "BadLine",
     "LineStats",
+    "Policy",
     "bad_encoding",
     "check_file",
     "compression_of",
@@ -601,7 +614,7 @@ class LineStats:
 
 def text_lines(
     path: str | Path,
-    policy: InvalidPolicy,
+    policy: Policy,
     *,
     stats: LineStats | None = None,
     refused_as_blank: bool = False,
@@ -636,7 +649,7 @@ def no_entries(path: str | Path, detail: str = "no entries", refused: int = 0) -
     return InputError(path, None, f"empty ({detail})", "empty")
 
 
-def refused_since(policy: InvalidPolicy, before: int) -> int:
+def refused_since(policy: Policy, before: int) -> int:
     """How many items ``policy`` has skipped since its total was ``before``
     (``sum(policy.skipped.values())``): what a reader refused of one file."""
     return sum(policy.skipped.values()) - before
@@ -703,7 +716,7 @@ class _Records:
 
 def csv_rows(
     path: str | Path,
-    policy: InvalidPolicy,
+    policy: Policy,
     *,
     delimiter: str,
     quoting: int = csv.QUOTE_MINIMAL,

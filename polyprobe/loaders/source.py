@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar, runtime_checkable
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.inputs import check_file
 from polyprobe.metadata import SourceInfo
 
 __all__ = [
@@ -127,4 +128,6 @@ def file_entries(files: Iterable[tuple[str, str | Path]]) -> list[dict[str, str]
     # command line reads treebank sizes through loaders.sources before numpy is imported).
     from polyprobe.hashing import file_sha256
 
-    return [{"name": name, "sha256": file_sha256(str(path))} for name, path in files]
+    # Checked first: a folder or a missing file given as an input is one clean error naming
+    # it (the card is made before any record is read), never an IsADirectoryError.
+    return [{"name": name, "sha256": file_sha256(str(check_file(path)))} for name, path in files]
