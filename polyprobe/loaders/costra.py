@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError
-from polyprobe.loaders.inputs import check_file, no_entries, refused_since, text_lines
+from polyprobe.loaders.inputs import check_file, no_entries, read_note, refused_since, text_lines
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
@@ -165,10 +165,10 @@ _LICENSE = re.compile(
 
 def readme_license(folder: Path) -> str:
     """The licence the README states (COSTRA's: CC BY 4.0), or ``unknown``."""
-    readme = folder / "README"
-    if not readme.is_file():
+    note = read_note(folder / "README")
+    if note is None:
         return "unknown"
-    text = " ".join(readme.read_text(encoding="utf-8", errors="replace").split())
+    text = " ".join(note.split())
     m = _LICENSE.search(text)
     return f"CC-BY-{m.group(1)}" if m else "unknown"
 

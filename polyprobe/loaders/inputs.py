@@ -109,6 +109,7 @@ __all__ = [
     "open_binary",
     "open_raw",
     "read_bytes",
+    "read_note",
     "read_text",
     "refused_since",
     "text_lines",
@@ -795,6 +796,22 @@ def read_text(
         raise InputError(p, None, _with("empty (the file holds nothing)", what), "empty")
     _check_text(p, text)
     return text
+
+
+def read_note(path: str | Path) -> str | None:
+    """A README or LICENSE beside the data, read for what it says about the data (licence,
+    language, citation, version), or ``None`` when it is not a regular file. Lenient on
+    purpose, and only here: a byte that is not UTF-8 becomes U+FFFD (these texts are searched
+    for a licence or a language name; nothing of them becomes a row, and a README with one
+    bad byte must not fail a build), but never decoded in another encoding."""
+    p = Path(path)
+    try:
+        check_file(p)
+        with open_raw(p) as raw:
+            data = raw.read()
+    except (InputError, OSError):
+        return None
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
 
 
 _CONTROL_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # C0 but tab and line ends
