@@ -105,7 +105,10 @@ def read_rs3(path: Path) -> tuple[tuple[str, ...], RstNode]:
         raise InputError(path, exc.position[0], f"not well-formed XML: {exc}", "bad-rs3") from None
     # element -> line, from the raw text (ElementTree keeps no line numbers)
     lines: dict[str, int] = {}
+    again: dict[str, int] = {}  # the line of an id's second element, if any
     for m in re.finditer(r"<(segment|group)\b[^>]*\bid=\"([^\"]+)\"", raw):
+        if m.group(2) in lines:
+            again.setdefault(m.group(2), _line_of(raw, m.start()))
         lines.setdefault(m.group(2), _line_of(raw, m.start()))
     kinds: dict[str, str] = {}
     for rel in root.iter("rel"):
@@ -122,7 +125,8 @@ def read_rs3(path: Path) -> tuple[tuple[str, ...], RstNode]:
         if el.tag not in ("segment", "group") or nid is None:
             continue
         if nid in nodes:
-            raise InputError(path, lines.get(nid), f"node id {nid} used twice", "bad-rs3")
+            problem = f"node id {nid} used twice (first on line {lines.get(nid)})"
+            raise InputError(path, again.get(nid, lines.get(nid)), problem, "bad-rs3")
         nodes[nid] = (el.tag, el.get("parent"), el.get("relname") or "", el.get("type"))
         if el.tag == "segment":
             text = " ".join("".join(el.itertext()).split())
@@ -332,6 +336,8 @@ class RstSource:
             if p.is_dir():
                 # a folder named like a file (x.rs3/) is refused by name, not opened
                 found = [f for f in sorted(p.rglob("*")) if f.suffix.lower() in RST_SUFFIXES]
+                if not found:  # a folder given in vain must not pass unnoticed
+                    raise InputError(p, None, "no .rs3 or .dis file in this folder", "no-input")
                 files += [check_file(f) for f in found]
                 continue
             check_file(p)
