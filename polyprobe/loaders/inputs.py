@@ -210,13 +210,14 @@ class _Stream:
     ``corrupt-<kind>``, a disk error ``unreadable``; all fatal, naming the file and how far
     it was read (``delivered`` bytes of content)."""
 
-    __slots__ = ("_raw", "_stream", "delivered", "kind", "path")
+    __slots__ = ("_broken", "_raw", "_stream", "delivered", "kind", "path")
 
     def __init__(self, path: Path, raw: BinaryIO, kind: str) -> None:
         self.path = path
         self.kind = kind
         self._raw = raw
         self.delivered = 0
+        self._broken: InputError | None = None  # raised by the read after the good bytes
         if kind == "gzip":
             self._stream: BinaryIO = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
         elif kind == "bz2":
@@ -227,8 +228,31 @@ class _Stream:
             self._stream = raw
 
     def read(self, size: int = -1) -> bytes:
+        """Up to ``size`` bytes (all with -1). A compressed stream is read a piece at a time
+        (``read1``) so that the bytes before a break are handed out first and the error
+        comes with the next read: it then names the line the break is really on (a whole
+        ``read`` drops the piece it was decompressing when the stream broke)."""
+        if self._broken is not None:
+            raise self._broken
+        if self.kind == "plain":
+            return self._read(size)
+        out = bytearray()
+        while size < 0 or len(out) < size:
+            try:
+                piece = self._read(size - len(out) if size >= 0 else 1 << 20, piece=True)
+            except InputError as exc:
+                if not out:
+                    raise
+                self._broken = exc
+                break
+            if not piece:
+                break
+            out += piece
+        return bytes(out)
+
+    def _read(self, size: int, piece: bool = False) -> bytes:
         try:
-            data = self._stream.read(size)
+            data = self._stream.read1(size) if piece else self._stream.read(size)  # type: ignore[attr-defined]
         except EOFError:
             raise InputError(
                 self.path,
@@ -350,8 +374,12 @@ def bad_encoding(path: str | Path, number: int, line: BadLine) -> InputError:
 
 def too_long(chars: int | None, what: str = "line") -> str:
     """How a line (or record, field) over :data:`MAX_LINE_CHARS` is named."""
-    size = f"{chars:,} characters" if chars is not None else f"over {_MAX_LINE_BYTES:,} bytes"
-    return f"{what} too long: {size}, more than the {MAX_LINE_CHARS:,} a {what} may hold"
+    size = (
+        f"{chars:,} characters"
+        if chars is not None
+        else f"more than {_MAX_LINE_BYTES:,} bytes without a line end"
+    )
+    return f"{what} too long: {size}; a {what} may hold at most {MAX_LINE_CHARS:,} characters"
 
 
 def has_long_line(data: bytes) -> bool:
@@ -793,7 +821,7 @@ def read_text(
         raise InputError(p, line, problem, "bad-encoding") from None
     text = text.removeprefix("\ufeff")
     if not text.strip():
-        raise InputError(p, None, _with("empty (the file holds nothing)", what), "empty")
+        raise InputError(p, None, f"empty (the {what or 'file'} holds nothing)", "empty")
     _check_text(p, text)
     return text
 
