@@ -81,6 +81,10 @@ def _ud(data: Path, d: Path) -> None:
 def _unimorph(data: Path, d: Path) -> None:
     lines = (data / "unimorph/sigmorphon2018/german-train-high").read_text("utf-8").splitlines()
     _write(d / "german-train-high", lines[:200])
+    forms = [line.split("\t")[1] for line in lines[:200]]
+    words = [f"{w}\t{200 - i}" for i, w in enumerate(dict.fromkeys(forms))]
+    words[len(words) // 2] = "middle\t1"
+    _write(d / "words.txt", words)  # a --frequencies word list
 
 
 def _trec(data: Path, d: Path) -> None:
@@ -226,7 +230,12 @@ FAMILIES: dict[str, Family] = {
                 lambda f, t: ["unimorph", t, "--lang", "de", "--tasks", "number", "--scale"]
                 + ["--min-forms", "10", *ONE],
                 column=0,
-            )
+            ),
+            "frequencies": Input(
+                "words.txt",
+                lambda f, t: ["unimorph", f / "german-train-high", "--frequencies", t]
+                + ["--lang", "de", "--tasks", "number", "--scale", "--min-forms", "10", *ONE],
+            ),
         },
     ),
     "trec": Family(
@@ -394,7 +403,10 @@ CASES: list[Case] = [
     # TREC: its files' encoding is detected and recorded (the documented exception), so a
     # byte that is not UTF-8 is tested in the translation file, which is strict UTF-8
     *(Case("trec", d) for d in (*WHOLE_FILE, "nul", "long-line")),
-    Case("trec", "bad-utf8", "translation"),
+    *(Case("trec", d, "translation") for d in ALL),
+    # the word list a UniMorph build ranks its forms by (--frequencies)
+    *(Case("unimorph", d, "frequencies") for d in ALL),
+    Case("unimorph", "truncated-gz", "frequencies", skip="fatal"),
     # a MediaWiki dump is XML: a bad byte or a NUL breaks the parse (fatal at its line, no
     # item to skip); an over-long line drops its page
     *(Case("wiki", d) for d in WHOLE_FILE),
