@@ -38,8 +38,8 @@ ON_INVALID: tuple[str, ...] = ("raise", "skip")
 #: whole input), so there is no smaller unit to drop and skipping would silently lose a source.
 #: Reason keys are shared by every reader, so a key here must never name a per-item problem.
 FATAL_REASONS: dict[str, str] = {
-    "missing-file": "an input path does not exist or is not a file",
-    "unreadable": "an input file cannot be opened or read (permissions, disk error, broken gzip)",
+    "missing-file": "an input path does not exist or is not a regular file (a folder, a pipe)",
+    "unreadable": "an input file cannot be opened or read (permissions, disk error)",
     "no-input": "a folder holds no input files of the expected kind (discover)",
     "duplicate-input": "a folder holds both x.conllu and x.conllu.gz (discover)",
     "changed-input": "the input changed during a build: its passes read different sentences",
@@ -56,7 +56,7 @@ FATAL_REASONS: dict[str, str] = {
     "unclosed-quote": "a quoted CSV field is never closed, or runs on for more than the line "
     "limit: every line after the quote would be read as part of one field",
     "undecodable": "a file is not UTF-8 text at all (UTF-16/32 byte-order mark, another "
-    "compressed format): it has no lines to skip",
+    "compressed format, zstd): it has no lines to skip",
     "misaligned": "line-aligned parallel files with different line counts: after a lost or an "
     "extra line no line can be trusted to be a translation of its partner",
     "truncated": "a file is shorter than the distributed file of its name, or ends inside its "
