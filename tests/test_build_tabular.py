@@ -67,7 +67,13 @@ def test_sqc_lines_and_ratio_split(tmp_path: Path) -> None:
     lines = [f"{classes[i % 4]} ¿Pregunta número {i} ?" for i in range(60)]
     lines.append(lines[0])  # a duplicate: same group, never in two splits
     path = tmp_path / "sqc.txt"
-    path.write_bytes(("\n".join(lines) + "\n").encode("iso-8859-1"))  # not UTF-8: detected
+    # Not UTF-8: refused at the first bad line, never decoded as another encoding (one bad
+    # byte used to make the whole file Latin-1, silently).
+    path.write_bytes(("\n".join(lines) + "\n").encode("iso-8859-1"))
+    with pytest.raises(InputError, match=r"sqc.txt:1: not UTF-8 \(invalid") as err:
+        build_classification([path], preset="sqc", lang="es", out=tmp_path / "latin1")
+    assert err.value.reason == "bad-encoding" and not (tmp_path / "latin1").exists()
+    path.write_bytes(("\n".join(lines) + "\n").encode("utf-8"))
     out = build_classification([path], preset="sqc", lang="es", out=tmp_path / "ds").out
     assert validate(out).ok
     rows = config_rows(out, "sqc")

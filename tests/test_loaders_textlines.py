@@ -65,13 +65,14 @@ def test_gzip_by_content(tmp_path: Path) -> None:
     assert list(numbered_lines(path)) == [(1, "a\tb"), (2, "c\td")]
 
 
-def test_truncated_gzip_is_unreadable(tmp_path: Path) -> None:
+def test_truncated_gzip_is_fatal_at_the_line_reached(tmp_path: Path) -> None:
     data = gzip.compress(b"a\tb\n" * 1000)
     path = tmp_path / "x.gz"
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(InputError) as err:
         list(numbered_lines(path))
-    assert err.value.reason == "unreadable"
+    assert err.value.reason == "truncated-gzip" and err.value.path == str(path)
+    assert err.value.line == 1 and "truncated gzip file" in err.value.problem
 
 
 def test_missing_file(tmp_path: Path) -> None:

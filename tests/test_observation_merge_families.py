@@ -167,16 +167,19 @@ def test_raw_subject_verb_agreement(data_dir: Path, wiki_sentences: list[Any], p
 
 
 @pytest.mark.parametrize("parts", PARTS)
-def test_tabular_classification_and_pairs(data_dir: Path, parts: int) -> None:
+def test_tabular_classification_and_pairs(data_dir: Path, parts: int, tmp_path: Path) -> None:
     """TREC's train file read as a classification file (SQC's line format), SimLex-999 read
     as a pairs file labelled by its score column."""
     from polyprobe.builders.downstream.tabular import Classification, PairClassification
     from polyprobe.loaders.tabular import TabularSource
 
     policy = InvalidPolicy("raise")
-    lines = TabularSource(
-        data_dir / "trec" / "train_5500.label", "classification", format="trec-lines"
-    )
+    # The distributed file is ISO-8859-1, which only the TREC reader decodes (a user's file
+    # must be UTF-8): a UTF-8 copy, as a user would give it.
+    trec = tmp_path / "train_5500.label"
+    raw = (data_dir / "trec" / "train_5500.label").read_bytes()
+    trec.write_text(raw.decode("iso-8859-1"), encoding="utf-8")
+    lines = TabularSource(trec, "classification", format="trec-lines")
     questions = list(lines.records(policy))
     fit = check(Classification(context=TaskContext(lang="en")), questions, parts)
     assert fit.label_names == ("ABBR", "DESC", "ENTY", "HUM", "LOC", "NUM")

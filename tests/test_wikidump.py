@@ -100,6 +100,6 @@ def test_not_a_dump_and_truncated_bz2(wiki: Path, tmp_path: Path) -> None:
     cut.write_bytes((wiki / BG).read_bytes()[:40_000])
     with pytest.raises(InputError, match="compressed stream ends early") as err:
         list(DumpReader(cut).pages())
-    assert err.value.reason == "truncated"
+    assert err.value.reason == "truncated-bz2" and err.value.path == str(cut)
     with pytest.raises(InputError, match="no such file"):
         list(DumpReader(tmp_path / "missing.bz2").pages())

@@ -43,6 +43,7 @@ from polyprobe.cards.card import (
     read_readme,
 )
 from polyprobe.cards.stats import ScoreMoments, label_counts, ordered_splits, size_category
+from polyprobe.controlchars import CONTROL_PATTERN, control_name, first_control
 from polyprobe.errors import PolyprobeError
 from polyprobe.metadata import SAMPLE_CREATION, SAMPLE_CREATION_COLUMN
 
@@ -699,8 +700,9 @@ class _Validator:
             self.problem(f"{REPORT}: not valid JSON ({exc})")
 
 
-# RE2 (Arrow's regex engine): every C0 control character but tab.
-_CONTROL = "[\\x00-\\x08\\x0a-\\x1f]"
+# RE2 (Arrow's regex engine): every C0 control character but tab, the rule the input layer
+# refuses lines and fields by (polyprobe.controlchars: one rule for both).
+_CONTROL = CONTROL_PATTERN
 
 
 def _is_text(kind: pa.DataType) -> bool:
@@ -766,10 +768,10 @@ def _control_characters(pf: pq.ParquetFile, table: pa.Table) -> list[str]:
         first = rows[0]
         value = pf.read(columns=[name], use_threads=False).column(name)[first].as_py()
         text = "\t".join(value) if isinstance(value, list) else value
-        char = next(c for c in text if ord(c) < 32 and c != "\t")
+        char = text[first_control(text)]
         row = f"row id {ids[first].as_py()!r}" if ids is not None else f"row {first}"
         out.append(
-            f"column {name!r}: {len(rows)} row(s) hold a control character (U+{ord(char):04X} "
+            f"column {name!r}: {len(rows)} row(s) hold a control character ({control_name(char)} "
             f"in {row}); C0 characters other than tab are not text"
         )
     return out

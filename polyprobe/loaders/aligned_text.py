@@ -21,8 +21,10 @@ Every problem goes through the build's :class:`InvalidPolicy`, naming file and l
 text (``empty-text``: under ``--on-invalid skip`` the language has a gap there), an id given
 twice in a file (``duplicate-id``: the later line is dropped), a line without its columns
 (``bad-line``), an id holding ``/`` (``bad-id``: row ids are ``<source>/<id>/...``), a bad
-byte or control character (the shared :mod:`textlines` reasons). One id placed in two
-documents by two files is refused (``document-mismatch``): splits are drawn by document.
+byte, control character or over-long line (the input layer's reasons,
+:mod:`polyprobe.loaders.inputs`). One id placed in two documents by two files is refused
+(``document-mismatch``): splits are drawn by document. A file with no text at all (empty,
+only blank lines, a TSV with only its header) is a fatal ``empty``.
 
 Why a record of its own (:class:`AlignedText`) and not a ``Sentence``: these files carry no
 tokens and no annotation; the build tokenises them (the raw-text segmenter) into the
@@ -37,9 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.inputs import no_entries, numbered_lines, refused_since, text_lines
 from polyprobe.loaders.records import SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
-from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 __all__ = [
@@ -95,21 +97,22 @@ def language_of_file(path: Path) -> str | None:
 
 
 def _lines(path: Path, policy: InvalidPolicy) -> Iterator[tuple[int, str]]:
-    """``(number, line)`` of a UTF-8 file; bad bytes and control characters go to the
-    policy (the line is then skipped)."""
-    if not path.is_file():
-        raise InputError(path, None, "no such file", "missing-file")
-    for number, line in numbered_lines(path):
-        if isinstance(line, BadLine):
-            policy.reject(bad_encoding(path, number, line))
-            continue
-        yield number, line
+    """``(number, line)`` of a UTF-8 file (through the input layer: bad bytes, control
+    characters and over-long lines go to the policy, the line is then skipped)."""
+    return text_lines(path, policy)
 
 
 def _count_lines(path: Path) -> int:
-    if not path.is_file():
-        raise InputError(path, None, "no such file", "missing-file")
-    return sum(1 for _ in numbered_lines(path))
+    """Lines of a line-aligned file, refused ones too (they hold their item's place); a
+    file without a non-blank line is a fatal ``empty``."""
+    count = 0
+    text = False
+    for _, line in numbered_lines(path):
+        count += 1
+        text = text or not line.isspace() and bool(line)
+    if not text:
+        raise no_entries(path, "no text on any line")
+    return count
 
 
 def _check_id(path: Path, number: int, item_id: str, policy: InvalidPolicy) -> bool:
@@ -152,6 +155,7 @@ class IdsFile:
         left out (skip)."""
         out: dict[int, tuple[str, str, str | None]] = {}
         first: dict[str, int] = {}
+        before = sum(policy.skipped.values())
         for number, line in _lines(self.path, policy):
             fields = [f.strip() for f in line.split("\t")]
             item_id = fields[0]
@@ -178,6 +182,8 @@ class IdsFile:
             first[item_id] = number
             doc = fields[1] if len(fields) >= 2 and fields[1] else item_id
             out[number] = (item_id, doc, original)
+        if not out:
+            raise no_entries(self.path, "no ids", refused_since(policy, before))
         return out
 
 
@@ -287,7 +293,7 @@ class AlignedTsvFile:
             if not self.lang and len(names) >= 2:
                 return names
             return None
-        raise InputError(self.path, None, "the file is empty", "empty")
+        raise no_entries(self.path)
 
     def language_columns(self) -> dict[str, str]:
         """Wide TSV: language code -> column name, from the header."""
@@ -328,6 +334,7 @@ class AlignedTsvFile:
             names = header or []
         index = {n: i for i, n in enumerate(names)}
         first: dict[str, int] = {}
+        before = sum(policy.skipped.values())
         for number, line in _lines(self.path, policy):
             if header is not None and number == 1:
                 continue
@@ -367,6 +374,9 @@ class AlignedTsvFile:
                     policy.reject(InputError(self.path, number, problem, "empty-text"))
                     continue
                 yield AlignedText(item_id, doc or item_id, text, lang, source, number, original)
+        if not first:
+            detail = "only a header, no entries" if header is not None else "no entries"
+            raise no_entries(self.path, detail, refused_since(policy, before))
 
 
 @dataclass(frozen=True)

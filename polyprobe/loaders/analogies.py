@@ -11,18 +11,22 @@ Whether a category is *semantic* or *morphological* matters to every report of a
 results (Mikolov et al. report the two apart): a category named ``gram…`` (Google's
 syntactic ones) or listed in :data:`MORPHOLOGICAL` is morphological, every other one semantic,
 unless the caller says otherwise. Several files form one set (FinSemEvl's seven files).
+
+Files are read through the input layer (:mod:`polyprobe.loaders.inputs`): strict UTF-8, a
+bad byte, control character or over-long line refused at its line (skippable: that question
+is dropped), an empty file named. Question ids are ``<file stem>/<line>``, so two files of a
+set with the same stem would publish one id twice: refused (``duplicate-input``).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import csv_rows, no_entries, numbered_lines, refused_since, text_lines
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
@@ -71,25 +75,21 @@ class AnalogySet:
     notes: tuple[str, ...] = ()  # card notes (how a generated set was made)
 
 
-def _text(path: Path) -> str:
-    raw = path.read_bytes()
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, "not UTF-8 text", "bad-encoding") from None
-
-
 def detect_layout(path: Path) -> str:
     """``vecto`` (CSV with a ``type`` column), ``google`` (``: category`` lines) or
-    ``plain`` (four words a line, category from the file name)."""
-    text = _text(path)
-    first = text.split("\n", 1)[0].strip()
+    ``plain`` (four words a line, category from the file name), from the first 1,000 lines
+    (lines that are not text decide nothing: the reader refuses them at their line)."""
+    lines = []
+    for number, line in numbered_lines(path):
+        lines.append(line)
+        if number >= 1000:
+            break
+    first = lines[0].strip() if lines else ""
     if first.replace(" ", "").startswith(",type,word1,word2,word3,target") or first.startswith(
         "type,word1,word2,word3,target"
     ):
         return "vecto"
-    if any(line.startswith(":") for line in text.splitlines()[:1000]):
+    if any(line.startswith(":") for line in lines):
         return "google"
     return "plain"
 
@@ -110,10 +110,18 @@ def _question(
     return Question((a, b, c, d), category, line, str(path), f"{path.stem}/{line}")
 
 
+def _some(path: Path, out: list[Question], policy: InvalidPolicy, before: int) -> list[Question]:
+    """``out``, or the fatal ``empty`` of a file that gave no question."""
+    if not out:
+        raise no_entries(path, "no questions", refused_since(policy, before))
+    return out
+
+
 def read_google(path: Path, policy: InvalidPolicy) -> list[Question]:
-    out = []
+    out: list[Question] = []
+    before = sum(policy.skipped.values())
     category = ""
-    for n, line in enumerate(_text(path).splitlines(), 1):
+    for n, line in text_lines(path, policy):
         if not line.strip():
             continue
         if line.startswith(":"):
@@ -128,21 +136,20 @@ def read_google(path: Path, policy: InvalidPolicy) -> list[Question]:
         q = _question(line.split(), category, path, n, policy)
         if q is not None:
             out.append(q)
-    return out
+    return _some(path, out, policy, before)
 
 
 def read_vecto(path: Path, policy: InvalidPolicy) -> list[Question]:
-    rows = list(csv.reader(io.StringIO(_text(path), newline="")))
-    header = [c.strip() for c in rows[0]] if rows else []
-    if header[-5:] != ["type", "word1", "word2", "word3", "target"]:
+    before = sum(policy.skipped.values())
+    rows = list(csv_rows(path, policy, delimiter=","))
+    header = [c.strip() for c in rows[0][1]] if rows else []
+    if rows and header[-5:] != ["type", "word1", "word2", "word3", "target"]:
         raise InputError(
-            path, 1, "expected the header ',type,word1,word2,word3,target'", "bad-header"
+            path, rows[0][0], "expected the header ',type,word1,word2,word3,target'", "bad-header"
         )
     offset = len(header) - 5
-    out = []
-    for n, row in enumerate(rows[1:], 2):
-        if not row:
-            continue
+    out: list[Question] = []
+    for n, row in rows[1:]:
         if len(row) != len(header):
             problem = f"expected {len(header)} fields, found {len(row)}"
             policy.reject(InputError(path, n, problem, "bad-line"))
@@ -151,19 +158,20 @@ def read_vecto(path: Path, policy: InvalidPolicy) -> list[Question]:
         q = _question(row[offset + 1 :], category, path, n, policy)
         if q is not None:
             out.append(q)
-    return out
+    return _some(path, out, policy, before)
 
 
 def read_plain(path: Path, policy: InvalidPolicy) -> list[Question]:
     category = category_from_name(path)
-    out = []
-    for n, line in enumerate(_text(path).splitlines(), 1):
+    out: list[Question] = []
+    before = sum(policy.skipped.values())
+    for n, line in text_lines(path, policy):
         if not line.strip():
             continue
         q = _question(line.split(), category, path, n, policy)
         if q is not None:
             out.append(q)
-    return out
+    return _some(path, out, policy, before)
 
 
 READERS = {"google": read_google, "vecto": read_vecto, "plain": read_plain}
@@ -204,7 +212,18 @@ class AnalogySource:
 
     def read(self, policy: InvalidPolicy) -> AnalogySet:
         questions: list[Question] = []
+        stems: dict[str, Path] = {}
         for path in self.paths:
+            if path.stem in stems:
+                other = stems[path.stem]
+                problem = (
+                    "is given twice"
+                    if other == path
+                    else f"has the same stem as {other}: question ids are <file stem>/<line>, "
+                    "so the two files would publish the same ids; rename one of them"
+                )
+                raise InputError(path, None, problem, "duplicate-input")
+            stems[path.stem] = path
             questions += READERS[detect_layout(path)](path, policy)
         categories = tuple(dict.fromkeys(q.category for q in questions))
         semantic = {c: self.semantic.get(c, is_semantic(c)) for c in categories}

@@ -38,9 +38,17 @@ from operator import itemgetter
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.inputs import (
+    BadLine,
+    check_file,
+    has_control,
+    has_long_line,
+    mark_controls,
+    mark_long_lines,
+    not_text,
+)
 from polyprobe.loaders.records import EmptyNode, MultiwordToken, Sentence, SourceFile, Word
 from polyprobe.loaders.source import FATAL_REASONS, ON_INVALID
-from polyprobe.loaders.textlines import BadLine, has_control, mark_controls, not_text
 
 __all__ = [
     "FATAL_REASONS",
@@ -155,6 +163,8 @@ def _decode_lines(data: bytes) -> list[str]:
             lines.pop()
     if _has_control(data):
         lines = _mark_controls(lines)
+    if has_long_line(data):  # three find() calls a block: nothing on the hot path
+        lines = mark_long_lines(lines)
     return lines
 
 
@@ -410,9 +420,10 @@ def read_conllu(
     if on_invalid not in ON_INVALID:
         raise UsageError(f"on_invalid must be one of {ON_INVALID}, not {on_invalid!r}")
     p = Path(path)
-    if not p.is_file():
-        problem = "not a file (read a folder with discover/read_sources)" if p.is_dir() else ""
-        raise InputError(p, None, problem or "no such file", "missing-file")
+    if p.is_dir():
+        problem = "is a folder, not a file (read a folder with discover/read_sources)"
+        raise InputError(p, None, problem, "missing-file")
+    check_file(p)  # missing, not a regular file, unreadable: as every reader says it
     stem = file_stem(p)
     source = SourceFile(treebank or stem, str(p), split)
     if start is None and stop is None:
@@ -454,6 +465,7 @@ def _read(
     state = _FileState()
     if not fast:
         yield from _lines(p, stem, source, skip, skipped, lazy, state, _blocks(p))
+        _check_not_empty(p, state)
         return
     pending: list[str] = []  # an unfinished chunk carried over from the previous block
     for block in _blocks(p):
@@ -487,6 +499,14 @@ def _read(
             yield from _lines(p, stem, source, skip, skipped, lazy, state, [pending])
         else:
             yield sent
+    _check_not_empty(p, state)
+
+
+def _check_not_empty(p: Path, state: _FileState) -> None:
+    """A whole file without a sentence block (nothing in it, only blank lines) is the fatal
+    ``empty`` every reader raises: built anyway, a treebank would silently lack the file."""
+    if state.sent_no == 0:
+        raise InputError(p, None, "empty (no sentences)", "empty")
 
 
 # --------------------------------------------------------------------------------------

@@ -12,6 +12,11 @@ four columns of annotated comparisons), as :class:`~polyprobe.loaders.records.Ex
   than any sentence of another type: ``basic:<type>``) and *annotated* ones from columns 6-9
   (``annotated:<type>``), so that an embedding scored on them gets the package's numbers.
 
+``data.tsv`` is read through the input layer (:mod:`polyprobe.loaders.inputs`): strict UTF-8,
+a bad byte, control character or over-long line refused at its line (skippable: that
+sentence is dropped), an empty file named. A sentence id given twice is refused
+(``duplicate-id``: both rows would publish one id, which ``polyprobe validate`` rejects).
+
 Why the comparisons are data rather than evaluation code: they are what the annotators said,
 and a published dataset must carry them for any user (and polyprobe's evaluation reads
 datasets as users do, never the source files).
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import check_file, no_entries, read_note, refused_since, text_lines
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
@@ -57,31 +63,45 @@ def _ids(text: str, path: Path, line: int) -> tuple[int, ...]:
 def read_costra(path: Path, policy: InvalidPolicy) -> list[CostraSentence]:
     """Every line of ``data.tsv`` (5 columns in COSTRA 1.0, 9 in 1.1)."""
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            fields = line.rstrip("\n").split("\t")
-            if not line.strip():
-                continue
-            if len(fields) not in (5, 9):
-                problem = f"expected 5 or 9 tab-separated fields, found {len(fields)}"
-                policy.reject(InputError(path, n, problem, "bad-line"))
-                continue
-            if not fields[0].isdigit() or not fields[1].isdigit() or not fields[3].strip():
-                problem = "expected a numeric id, a numeric seed id and a sentence"
-                policy.reject(InputError(path, n, problem, "bad-line"))
-                continue
+    first: dict[int, int] = {}  # sentence id -> its line
+    before = sum(policy.skipped.values())
+    for n, line in text_lines(path, policy):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) not in (5, 9):
+            problem = f"expected 5 or 9 tab-separated fields, found {len(fields)}"
+            policy.reject(InputError(path, n, problem, "bad-line"))
+            continue
+        if not fields[0].isdigit() or not fields[1].isdigit() or not fields[3].strip():
+            problem = "expected a numeric id, a numeric seed id and a sentence"
+            policy.reject(InputError(path, n, problem, "bad-line"))
+            continue
+        try:
             rel = [_ids(f, path, n) for f in fields[5:9]] if len(fields) == 9 else [()] * 4
-            out.append(
-                CostraSentence(
-                    int(fields[0]),
-                    int(fields[1]),
-                    fields[2].strip(),
-                    fields[3],
-                    fields[4],
-                    (rel[0], rel[1], rel[2], rel[3]),
-                    n,
-                )
+        except InputError as err:
+            policy.reject(err)
+            continue
+        idx = int(fields[0])
+        seen = first.setdefault(idx, n)
+        if seen != n:
+            policy.reject(
+                InputError(path, n, f"duplicate id {idx} (first on line {seen})", "duplicate-id")
             )
+            continue
+        out.append(
+            CostraSentence(
+                idx,
+                int(fields[1]),
+                fields[2].strip(),
+                fields[3],
+                fields[4],
+                (rel[0], rel[1], rel[2], rel[3]),
+                n,
+            )
+        )
+    if not out:
+        raise no_entries(path, "no sentences", refused_since(policy, before))
     return out
 
 
@@ -145,10 +165,10 @@ _LICENSE = re.compile(
 
 def readme_license(folder: Path) -> str:
     """The licence the README states (COSTRA's: CC BY 4.0), or ``unknown``."""
-    readme = folder / "README"
-    if not readme.is_file():
+    note = read_note(folder / "README")
+    if note is None:
         return "unknown"
-    text = " ".join(readme.read_text(encoding="utf-8", errors="replace").split())
+    text = " ".join(note.split())
     m = _LICENSE.search(text)
     return f"CC-BY-{m.group(1)}" if m else "unknown"
 
@@ -189,9 +209,7 @@ class CostraSource:
         return ("cs",)
 
     def sentences(self, policy: InvalidPolicy) -> list[CostraSentence]:
-        if not self.data.is_file():
-            raise InputError(self.path, None, "no data.tsv here", "missing-file")
-        return read_costra(self.data, policy)
+        return read_costra(check_file(self.data), policy)
 
     def sets(self, policy: InvalidPolicy) -> list[tuple[str, list[CostraSentence]]]:
         sentences = self.sentences(policy)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from polyprobe.errors import UsageError
 from polyprobe.languages import resolve_language
+from polyprobe.loaders.inputs import read_note
 
 __all__ = [
     "TREC_LANGUAGE",
@@ -123,11 +124,11 @@ def readme_languages(folder: Path) -> tuple[DeclaredLanguage, ...]:
     UD's metadata block comes last), names or codes separated by commas, ``and`` or ``/``.
     A BibTeX ``Language = {...}`` field is about the cited paper, not the data: not read."""
     for name in _README_NAMES:
-        path = folder / name
-        if not path.is_file():
+        text = read_note(folder / name)
+        if text is None:
             continue
         value = None
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        for line in text.splitlines():
             m = _README_LANGUAGE.match(line)
             if m and m.group(1).strip("*_ "):
                 value = m.group(1).strip("*_ ")

@@ -9,6 +9,11 @@
   other pairs (``/``-separated): all of them are translations of the concept, so every
   (source variant, target variant) pair is listed.
 
+Files are read through the input layer (:mod:`polyprobe.loaders.inputs`): strict UTF-8, a
+bad byte, control character or over-long line refused at its line (skippable), an empty file
+named. A Multi-SimLex concept given twice is refused (``duplicate-id``: its pairs would
+publish the same ids); a user's file may list a pair twice (each line its own row id).
+
 The label is the part of speech where the source gives it (Multi-SimLex's ``nouns``,
 ``verbs``, ``adjectives``, ``adverbs``), else ``unknown``. No split is given here: the build
 splits by source word (no source word in train and test).
@@ -22,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import no_entries, refused_since, text_lines
 from polyprobe.loaders.records import Example, SourceFile
-from polyprobe.loaders.similarity import MULTISIMLEX_CODES, _rows
+from polyprobe.loaders.similarity import MULTISIMLEX_CODES, concept_rows
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
 
@@ -65,13 +71,8 @@ def variants(cell: str) -> list[str]:
 
 def read_pairs_file(path: Path, policy: InvalidPolicy) -> list[Translation]:
     out = []
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, "not UTF-8 text", "bad-encoding") from None
-    for n, line in enumerate(text.splitlines(), 1):
+    before = sum(policy.skipped.values())
+    for n, line in text_lines(path, policy):
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t") if "\t" in line else line.split(" ")
@@ -81,6 +82,8 @@ def read_pairs_file(path: Path, policy: InvalidPolicy) -> list[Translation]:
             policy.reject(InputError(path, n, problem, "bad-line"))
             continue
         out.append(Translation(fields[0], fields[1], "unknown", n, str(n)))
+    if not out:
+        raise no_entries(path, refused=refused_since(policy, before))
     return out
 
 
@@ -88,17 +91,11 @@ def multisimlex_dictionary(path: Path, src: str, tgt: str, policy: InvalidPolicy
     for code in (src, tgt):
         if code not in MULTISIMLEX_CODES:
             raise InputError(path, None, f"Multi-SimLex has no language {code!r}", "bad-language")
-    rows = _rows(path, "\t")
-    header = rows[0] if rows else []
-    col = {c: i for i, c in enumerate(header)}
     a, b = MULTISIMLEX_CODES[src], MULTISIMLEX_CODES[tgt]
-    if a not in col or b not in col or "NUMBER" not in col:
-        raise InputError(path, 1, "not Concepticon's Multi-SimLex layout", "bad-header")
+    header, rows = concept_rows(path, policy, ("NUMBER", a, b))
+    col = {c: i for i, c in enumerate(header)}
     pairs = []
-    for n, row in enumerate(rows[1:], 2):
-        if len(row) != len(header):
-            policy.reject(InputError(path, n, f"expected {len(header)} fields", "bad-line"))
-            continue
+    for n, row in rows:
         pos = row[col["POS"]].strip() if "POS" in col else "unknown"
         pos = pos if pos in POS_LABELS else "unknown"
         for s in variants(row[col[a]]):

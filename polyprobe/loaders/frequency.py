@@ -16,9 +16,15 @@ from pathlib import Path
 from polyprobe.errors import InputError
 from polyprobe.hashing import file_sha256, lexical_key
 from polyprobe.loaders.declared import DeclaredLanguage, treebank_languages
+from polyprobe.loaders.inputs import (
+    BadLine,
+    bad_encoding,
+    no_entries,
+    numbered_lines,
+    refused_since,
+)
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.loaders.sources import readme_citation, treebank_metadata
-from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 _CONLLU_SUFFIXES = (".conllu", ".conllu.gz", ".conll", ".conll.gz")
@@ -120,9 +126,11 @@ def count_conllu_forms(
     reject whole files for tree errors that do not affect counts. A malformed line goes to
     ``policy`` (default: raise); skipped, only that line's form is not counted."""
     reject = _raise_policy(policy).reject
+    words = 0
     for number, line in numbered_lines(path):
         if not line or line.startswith("#"):
             continue
+        words += 1
         tab = line.find("\t")
         if tab < 0:
             if isinstance(line, BadLine):
@@ -143,6 +151,8 @@ def count_conllu_forms(
             reject(InputError(path, number, "empty FORM column", "empty-field"))
             continue
         counts[lexical_key(form)] += 1
+    if not words:
+        raise no_entries(path, "no token lines")
 
 
 def from_conllu(
@@ -173,7 +183,9 @@ def from_word_list(
     column must be a non-negative integer). A malformed line goes to ``policy`` (default:
     raise); skipped, it takes no rank."""
     path = Path(path)
-    reject = _raise_policy(policy).reject
+    own = _raise_policy(policy)
+    reject = own.reject
+    before = sum(own.skipped.values())
     rows: list[tuple[str, int | None]] = []
     for number, line in numbered_lines(path):
         if isinstance(line, BadLine):
@@ -209,6 +221,8 @@ def from_word_list(
                     "bad-column-count",
                 )
             )
+    if not rows:
+        raise no_entries(path, refused=refused_since(own, before))
     with_counts = sum(1 for _, n in rows if n is not None)
     if with_counts and with_counts != len(rows):
         raise InputError(path, None, "mixes lines with and without counts", "mixed-format")
@@ -231,7 +245,7 @@ def from_word_list(
 def is_wiki_dump(path: Path) -> bool:
     """Whether ``path`` is a MediaWiki XML dump (any compression, any encoding): its
     decompressed start holds ``<mediawiki``."""
-    from polyprobe.loaders.compressed import open_binary
+    from polyprobe.loaders.inputs import open_binary
 
     if not path.is_file():
         return False
@@ -387,9 +401,7 @@ class FrequencySource:
     def _describe_files(self) -> list[dict[str, str]]:
         path = self.path
         if not self.is_ud:
-            if not path.is_file():
-                raise InputError(path, None, "no such file or folder", "missing-file")
-            return file_entries([(path.name, path)])
+            return file_entries([(path.name, path)])  # checks the path
         files = conllu_files([path])
         if not files:
             raise InputError(str(path), None, "no CoNLL-U files found", "no-input")

@@ -8,9 +8,10 @@ Two layouts, because raw corpora come in both:
   split into sentences by the segmenter (a document written one sentence a line marks no
   paragraphs: :meth:`~polyprobe.loaders.rawtext.RawDocument.document`).
 
-Lines are read with their true numbers (:mod:`polyprobe.loaders.textlines`), so a line that
-is not UTF-8 or holds a control character is refused naming file and line, or under
-``--on-invalid skip`` counted; a file that is not text at all is refused whole.
+Lines are read through the input layer (:mod:`polyprobe.loaders.inputs`) with their true
+numbers, so a line that is not UTF-8, holds a control character or is over-long is refused
+naming file and line, or under ``--on-invalid skip`` counted; a file that is not text at all,
+or holds no text (empty, only blank lines), is refused whole.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import LineStats, no_entries, text_lines
 from polyprobe.loaders.rawtext import RawDocument, RawSentence, segment_paragraphs, sentence_drop
 from polyprobe.loaders.records import Document, SourceFile
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.loaders.source import InvalidPolicy, file_entries
-from polyprobe.loaders.textlines import BadLine, bad_encoding, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 __all__ = ["LAYOUTS", "PlainTextSource", "text_files"]
@@ -98,12 +99,13 @@ class PlainTextSource:
                 yield from self._documents(path, rel, source, policy)
 
     def _good_lines(self, path: Path, policy: InvalidPolicy) -> Iterator[tuple[int, str]]:
-        for number, line in numbered_lines(path):
-            if type(line) is BadLine:
-                policy.reject(bad_encoding(path, number, line))
-                yield number, ""  # a refused line separates documents like a blank one
-                continue
+        """Stripped lines; a refused line comes as ``""`` (it separates documents like a
+        blank one); a file without a line of text is a fatal ``empty``."""
+        stats = LineStats()
+        for number, line in text_lines(path, policy, stats=stats, refused_as_blank=True):
             yield number, line.strip()
+        if stats.lines == stats.blank + stats.refused:
+            raise no_entries(path, "no text on any line", stats.refused)
 
     def _lines(
         self, path: Path, rel: str, source: SourceFile, policy: InvalidPolicy

@@ -8,6 +8,13 @@ ordered by their first EDU; each child carries its ``role`` (``N`` nucleus, ``S`
 and ``relation``: a satellite's relation to its nucleus, the multinuclear relation for the
 nuclei of a multinuclear node, ``span`` for the single nucleus of a mononuclear node.
 
+Each file is read whole through the input layer (:func:`polyprobe.loaders.inputs.read_text`):
+missing, a folder, empty, a byte that is not UTF-8, a control character or an over-long line
+is an :class:`InputError` naming the file and line. ``.rs3`` is XML, so a UTF-16/32 file with
+a byte-order mark is read too (XML allows it); ``.dis`` is UTF-8 text. A file is one
+document: under ``--on-invalid skip`` a document with a per-line problem is the unit
+dropped and counted; a whole-file problem (missing, a folder, empty) is fatal.
+
 The split of a file is the treebank's own when its path says it (a folder named ``train``,
 ``training``, ``dev``, ``development``, ``test``; RST-DT ships ``TRAINING``/``TEST``);
 ``None`` otherwise.
@@ -15,6 +22,8 @@ The split of a file is the treebank's own when its path says it (a folder named 
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -22,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import check_file, lines_of, read_text
 from polyprobe.loaders.records import SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
@@ -88,14 +98,17 @@ def _line_of(text: str, offset: int) -> int:
 
 def read_rs3(path: Path) -> tuple[tuple[str, ...], RstNode]:
     """EDUs and tree of an ``.rs3`` file; ``InputError`` naming file, line and problem."""
-    raw = path.read_text(encoding="utf-8")
+    raw = read_text(path, "RST file", utf16=True)
     try:
-        root = ET.fromstring(raw)
+        root = ET.fromstring(raw)  # a str: an encoding declaration is not applied again
     except ET.ParseError as exc:
         raise InputError(path, exc.position[0], f"not well-formed XML: {exc}", "bad-rs3") from None
     # element -> line, from the raw text (ElementTree keeps no line numbers)
     lines: dict[str, int] = {}
+    again: dict[str, int] = {}  # the line of an id's second element, if any
     for m in re.finditer(r"<(segment|group)\b[^>]*\bid=\"([^\"]+)\"", raw):
+        if m.group(2) in lines:
+            again.setdefault(m.group(2), _line_of(raw, m.start()))
         lines.setdefault(m.group(2), _line_of(raw, m.start()))
     kinds: dict[str, str] = {}
     for rel in root.iter("rel"):
@@ -112,7 +125,8 @@ def read_rs3(path: Path) -> tuple[tuple[str, ...], RstNode]:
         if el.tag not in ("segment", "group") or nid is None:
             continue
         if nid in nodes:
-            raise InputError(path, lines.get(nid), f"node id {nid} used twice", "bad-rs3")
+            problem = f"node id {nid} used twice (first on line {lines.get(nid)})"
+            raise InputError(path, again.get(nid, lines.get(nid)), problem, "bad-rs3")
         nodes[nid] = (el.tag, el.get("parent"), el.get("relname") or "", el.get("type"))
         if el.tag == "segment":
             text = " ".join("".join(el.itertext()).split())
@@ -221,7 +235,7 @@ _TOKEN = re.compile(r"\(|\)|_!.*?_!|[^\s()]+", re.S)
 def read_dis(path: Path) -> tuple[tuple[str, ...], RstNode]:
     """EDUs and tree of an RST-DT ``.dis`` file; ``InputError`` naming file, line and
     problem."""
-    raw = path.read_text(encoding="utf-8", errors="strict")
+    raw = read_text(path, "RST file")
     tokens = [(m.group(), _line_of(raw, m.start())) for m in _TOKEN.finditer(raw)]
     pos = 0
     edus: dict[int, str] = {}
@@ -320,13 +334,18 @@ class RstSource:
         files: list[Path] = []
         for p in paths:
             if p.is_dir():
-                files += [f for f in sorted(p.rglob("*")) if f.suffix.lower() in RST_SUFFIXES]
-            elif p.is_file() and p.suffix.lower() in RST_SUFFIXES:
-                files.append(p)
-            else:
+                # a folder named like a file (x.rs3/) is refused by name, not opened
+                found = [f for f in sorted(p.rglob("*")) if f.suffix.lower() in RST_SUFFIXES]
+                if not found:  # a folder given in vain must not pass unnoticed
+                    raise InputError(p, None, "no .rs3 or .dis file in this folder", "no-input")
+                files += [check_file(f) for f in found]
+                continue
+            check_file(p)
+            if p.suffix.lower() not in RST_SUFFIXES:
                 raise InputError(
                     p, None, "not an .rs3 or .dis file, nor a folder holding some", "no-rst"
                 )
+            files.append(p)
         if not files:
             raise InputError(
                 paths[0] if paths else ".", None, "no .rs3 or .dis file found", "no-rst"
@@ -357,10 +376,7 @@ class RstSource:
                 else:
                     edus, tree = read_dis(path)
             except InputError as exc:
-                policy.reject(exc)
-                continue
-            except UnicodeDecodeError as exc:
-                policy.reject(InputError(path, None, f"not UTF-8: {exc}", "bad-encoding"))
+                policy.reject(exc)  # a whole-file problem (missing, empty) is fatal there
                 continue
             doc_id = self.relative(path)
             yield RstDocument(
@@ -378,3 +394,44 @@ def _common(files: list[Path]) -> str:
     if len(files) == 1:
         return str(files[0].parent)
     return os.path.commonpath([str(f.parent) for f in files])
+
+
+# --------------------------------------------------------------------------- relation map
+
+
+def read_relation_map(path: str | os.PathLike[str]) -> dict[str, str]:
+    """A relation → class mapping (``--relation-map``) from a JSON object (``.json``) or TSV
+    lines ``relation<TAB>class`` (``#`` comments and blank lines ignored), read through the
+    input layer (missing, a folder, empty, not UTF-8, a control character: one error naming
+    the file and line); every other problem names the file and line too
+    (``bad-relation-map``). It configures the whole build, so nothing in it is skipped."""
+    p = Path(path)
+    text = read_text(p, "relation map")
+    if p.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise InputError(
+                p, getattr(exc, "lineno", None), f"not JSON: {exc}", "bad-relation-map"
+            ) from None
+        if not isinstance(data, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in data.items()
+        ):
+            raise InputError(
+                p, None, "expected an object of relation: class strings", "bad-relation-map"
+            )
+        return dict(data)
+    mapping: dict[str, str] = {}
+    for number, line in lines_of(text):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
+            raise InputError(p, number, "expected relation<TAB>class", "bad-relation-map")
+        relation = fields[0].strip()
+        if relation in mapping:
+            raise InputError(p, number, f"relation {relation!r} mapped twice", "bad-relation-map")
+        mapping[relation] = fields[1].strip()
+    if not mapping:
+        raise InputError(p, None, "the relation map is empty", "bad-relation-map")
+    return mapping

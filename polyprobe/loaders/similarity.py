@@ -14,6 +14,14 @@ with ``kind="word"`` and a ``score``), whatever layout they were published in:
   for two languages, into cross-lingual pairs (see :func:`multisimlex_pairs`);
 * a plain ``word1 TAB word2 TAB score`` file (a user's own set).
 
+Files are read through the input layer (:mod:`polyprobe.loaders.inputs`): strict UTF-8, a
+bad byte, control character or over-long line refused at its line (skippable), an empty file
+or one with only a header named. A concept number given twice in a Concepticon file is
+refused (``duplicate-id``): both rows would publish the same pair ids, which ``polyprobe
+validate`` rejects. The same word pair twice in a plain or vecto set is kept: its rows have
+their own line ids, and published sets hold such pairs (SimLex-999's Russian translation
+repeats 14 pairs).
+
 Why every set is named by a *config name* carried in ``SourceFile.treebank``: one file can
 hold several sets (Multi-SimLex holds 12 languages, their cross-lingual pairs and per-POS
 subsets), and a build's task picks its set's examples by that name. Every pair goes to the
@@ -22,8 +30,6 @@ subsets), and a build's task picks its set's examples by that name. Every pair g
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 from collections.abc import Iterator, Sequence
@@ -31,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import csv_rows, no_entries, numbered_lines, refused_since
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
@@ -104,16 +111,21 @@ def _score(text: str, path: Path, line: int, policy: InvalidPolicy) -> float | N
     return value
 
 
-def _rows(path: Path, delimiter: str) -> list[list[str]]:
-    """The file's rows (BOM and CRLF removed); a file that is not UTF-8 is a whole-file
-    problem, named with its first bad line."""
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(path, line, "not UTF-8 text", "bad-encoding") from None
-    return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+def _rows(path: Path, delimiter: str, policy: InvalidPolicy) -> list[tuple[int, list[str]]]:
+    """``(line, fields)`` of the file's non-blank records (through the input layer: a bad
+    byte, control character or over-long line goes to ``policy`` at its line); a file with
+    none, or with only a header (``header`` layouts: one record), is a fatal ``empty``."""
+    before = sum(policy.skipped.values())
+    rows = list(csv_rows(path, policy, delimiter=delimiter))
+    if not rows:
+        raise no_entries(path, refused=refused_since(policy, before))
+    return rows
+
+
+def _entries(path: Path, rows: list[tuple[int, list[str]]]) -> None:
+    """A file whose header is followed by no entry is a fatal ``empty``."""
+    if len(rows) < 2:
+        raise no_entries(path, "only a header, no entries")
 
 
 def _known(stem: str) -> tuple[str, str]:
@@ -129,12 +141,15 @@ def _check_words(w1: str, w2: str, path: Path, line: int, policy: InvalidPolicy)
 
 def read_vecto_csv(path: Path, policy: InvalidPolicy) -> PairSet:
     """``,word1,word2,similarity`` (vecto word-benchmarks); languages from the folder name."""
-    rows = _rows(path, ",")
-    if not rows or [c.strip() for c in rows[0][1:4]] != ["word1", "word2", "similarity"]:
-        raise InputError(path, 1, "expected the header ',word1,word2,similarity'", "bad-header")
+    rows = _rows(path, ",", policy)
+    if [c.strip() for c in rows[0][1][1:4]] != ["word1", "word2", "similarity"]:
+        raise InputError(
+            path, rows[0][0], "expected the header ',word1,word2,similarity'", "bad-header"
+        )
+    _entries(path, rows)
     langs = tuple(path.parent.name.split("-"))
     pairs = []
-    for n, row in enumerate(rows[1:], 2):
+    for n, row in rows[1:]:
         if len(row) != 4:
             policy.reject(InputError(path, n, f"expected 4 fields, found {len(row)}", "bad-line"))
             continue
@@ -178,8 +193,8 @@ def repair_finnish_date(text: str) -> str | None:
 def read_finnsim(path: Path, policy: InvalidPolicy) -> PairSet:
     """FinnSim's two semicolon files (BOM, CRLF): the Finnish judgments, or the SimLex-999
     translations with the original English scores (decimal commas) and POS."""
-    rows = _rows(path, ";")
-    header = [c.strip() for c in rows[0]] if rows else []
+    rows = _rows(path, ";", policy)
+    header = [c.strip() for c in rows[0][1]]
     pairs = []
     repairs: list[str] = []
     if header[:3] == ["word1", "word2", "sim_score"]:
@@ -189,10 +204,11 @@ def read_finnsim(path: Path, policy: InvalidPolicy) -> PairSet:
         w1, w2, sc, pos_col = 0, 1, header.index("SimLex999", 3), header.index("POS")
         stem = "simlex999-translations"
     else:
-        raise InputError(path, 1, f"not a FinnSim header: {';'.join(header)!r}", "bad-header")
-    for n, row in enumerate(rows[1:], 2):
-        if not any(c.strip() for c in row):
-            continue
+        raise InputError(
+            path, rows[0][0], f"not a FinnSim header: {';'.join(header)!r}", "bad-header"
+        )
+    _entries(path, rows)
+    for n, row in rows[1:]:
         if len(row) < len(header):
             problem = f"expected {len(header)} fields, found {len(row)}"
             policy.reject(InputError(path, n, problem, "bad-line"))
@@ -217,10 +233,10 @@ def read_finnsim(path: Path, policy: InvalidPolicy) -> PairSet:
 
 def read_word_pairs(path: Path, policy: InvalidPolicy) -> PairSet:
     """A plain ``word1 TAB word2 TAB score`` file; the language is not declared."""
-    rows = _rows(path, "\t")
+    rows = _rows(path, "\t", policy)
     pairs = []
-    for n, row in enumerate(rows, 1):
-        if not any(c.strip() for c in row) or row[0].startswith("#"):
+    for n, row in rows:
+        if row[0].startswith("#"):
             continue
         if len(row) != 3:
             problem = f"expected word1 TAB word2 TAB score, found {len(row)} fields"
@@ -260,25 +276,43 @@ def _split_per_link(value: str, headword: str, links: int) -> tuple[str, ...]:
     return (headword,) * links
 
 
-def read_concepticon(path: Path, policy: InvalidPolicy) -> list[Concept]:
-    rows = _rows(path, "\t")
-    header = rows[0] if rows else []
-    need = ["NUMBER", "POS", "LINKS"]
+def concept_rows(
+    path: Path, policy: InvalidPolicy, need: tuple[str, ...] = ("NUMBER", "POS", "LINKS")
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header and the rows of a Concepticon TSV, each row with its line: a row without
+    the header's fields is ``bad-line``, a concept ``NUMBER`` given twice ``duplicate-id``
+    (its rows would publish the same ids), both skippable (the first row is kept)."""
+    rows = _rows(path, "\t", policy)
+    header = rows[0][1]
     missing = [c for c in need if c not in header]
     if missing:
         raise InputError(
-            path, 1, f"not Concepticon's layout: no {', '.join(missing)}", "bad-header"
+            path, rows[0][0], f"not Concepticon's layout: no {', '.join(missing)}", "bad-header"
         )
-    col = {c: i for i, c in enumerate(header)}
-    langs = [name for name in MULTISIMLEX_LANGUAGES if f"{name}_SCORE" in col]
-    concepts = []
-    for n, row in enumerate(rows[1:], 2):
-        if not any(c.strip() for c in row):
-            continue
+    _entries(path, rows)
+    number = header.index("NUMBER")
+    first: dict[str, int] = {}
+    out = []
+    for n, row in rows[1:]:
         if len(row) != len(header):
             problem = f"expected {len(header)} fields, found {len(row)}"
             policy.reject(InputError(path, n, problem, "bad-line"))
             continue
+        seen = first.setdefault(row[number].strip(), n)
+        if seen != n:
+            problem = f"duplicate concept NUMBER {row[number].strip()!r} (first on line {seen})"
+            policy.reject(InputError(path, n, problem, "duplicate-id"))
+            continue
+        out.append((n, row))
+    return header, out
+
+
+def read_concepticon(path: Path, policy: InvalidPolicy) -> list[Concept]:
+    header, rows = concept_rows(path, policy)
+    col = {c: i for i, c in enumerate(header)}
+    langs = [name for name in MULTISIMLEX_LANGUAGES if f"{name}_SCORE" in col]
+    concepts = []
+    for n, row in rows:
         links = tuple(row[col["LINKS"]].split())
         words: dict[str, tuple[str, ...]] = {}
         scores: dict[str, tuple[float, ...]] = {}
@@ -384,9 +418,9 @@ def read_multisimlex(
 
 
 def detect_layout(path: Path) -> str:
-    """``vecto``, ``finnsim``, ``concepticon`` or ``pairs``, from the file's first line."""
-    with open(path, "rb") as fh:
-        first = fh.readline().decode("utf-8-sig", errors="replace").rstrip("\r\n")
+    """``vecto``, ``finnsim``, ``concepticon`` or ``pairs``, from the file's first line (a
+    line that is not text decides nothing: the reader then refuses it at its line)."""
+    first = next((line for _, line in numbered_lines(path)), "")
     if first.startswith(",word1,word2,similarity") or first.startswith("word1,word2,similarity"):
         return "vecto"
     if first.startswith("word1;") or first.startswith("word1_fi;"):

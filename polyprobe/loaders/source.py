@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar, runtime_checkable
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.inputs import check_file
 from polyprobe.metadata import SourceInfo
 
 __all__ = [
@@ -37,8 +38,8 @@ ON_INVALID: tuple[str, ...] = ("raise", "skip")
 #: whole input), so there is no smaller unit to drop and skipping would silently lose a source.
 #: Reason keys are shared by every reader, so a key here must never name a per-item problem.
 FATAL_REASONS: dict[str, str] = {
-    "missing-file": "an input path does not exist or is not a file",
-    "unreadable": "an input file cannot be opened or read (permissions, disk error, broken gzip)",
+    "missing-file": "an input path does not exist or is not a regular file (a folder, a pipe)",
+    "unreadable": "an input file cannot be opened or read (permissions, disk error)",
     "no-input": "a folder holds no input files of the expected kind (discover)",
     "duplicate-input": "a folder holds both x.conllu and x.conllu.gz (discover)",
     "changed-input": "the input changed during a build: its passes read different sentences",
@@ -48,8 +49,14 @@ FATAL_REASONS: dict[str, str] = {
     "mixed-format": "a word list mixes lines with and without counts",
     "truncated-gzip": "a gzip stream ends before its end marker: the rest of the file is lost",
     "corrupt-gzip": "a gzip stream is damaged or not gzip at all: the rest of the file is lost",
+    "truncated-bz2": "a bzip2 stream ends before its end marker: the rest of the file is lost",
+    "corrupt-bz2": "a bzip2 stream is damaged: the rest of the file is lost",
+    "truncated-xz": "an xz stream ends before its end marker: the rest of the file is lost",
+    "corrupt-xz": "an xz stream is damaged: the rest of the file is lost",
+    "unclosed-quote": "a quoted CSV field is never closed, or runs on for more than the line "
+    "limit: every line after the quote would be read as part of one field",
     "undecodable": "a file is not UTF-8 text at all (UTF-16/32 byte-order mark, another "
-    "compressed format): it has no lines to skip",
+    "compressed format, zstd): it has no lines to skip",
     "misaligned": "line-aligned parallel files with different line counts: after a lost or an "
     "extra line no line can be trusted to be a translation of its partner",
     "truncated": "a file is shorter than the distributed file of its name, or ends inside its "
@@ -121,4 +128,6 @@ def file_entries(files: Iterable[tuple[str, str | Path]]) -> list[dict[str, str]
     # command line reads treebank sizes through loaders.sources before numpy is imported).
     from polyprobe.hashing import file_sha256
 
-    return [{"name": name, "sha256": file_sha256(str(path))} for name, path in files]
+    # Checked first: a folder or a missing file given as an input is one clean error naming
+    # it (the card is made before any record is read), never an IsADirectoryError.
+    return [{"name": name, "sha256": file_sha256(str(check_file(path)))} for name, path in files]

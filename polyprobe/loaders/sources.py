@@ -23,6 +23,7 @@ from pathlib import Path
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.conllu import block_sent_ids, file_stem, read_conllu, split_of
 from polyprobe.loaders.declared import DeclaredLanguage, treebank_languages
+from polyprobe.loaders.inputs import read_note
 from polyprobe.loaders.records import Sentence, SourceFile
 from polyprobe.loaders.source import ON_INVALID, InvalidPolicy
 from polyprobe.metadata import SourceInfo
@@ -165,9 +166,9 @@ _README_NAMES = ("README.md", "README.txt", "README")
 def _readme_text(folder: Path) -> str | None:
     """The folder's README (UD ships ``README.md`` or ``README.txt``), or ``None``."""
     for name in _README_NAMES:
-        f = folder / name
-        if f.is_file():
-            return f.read_text(encoding="utf-8", errors="replace")
+        text = read_note(folder / name)
+        if text is not None:
+            return text
     return None
 
 
@@ -175,10 +176,9 @@ def _readme_license(folder: Path) -> str | None:
     """The UD README's machine-readable ``License:`` line (the metadata block at its end),
     which is authoritative even where the prose above it mentions an older licence."""
     for name in _README_NAMES:
-        f = folder / name
-        if not f.is_file():
+        text = read_note(folder / name)
+        if text is None:
             continue
-        text = f.read_text(encoding="utf-8", errors="replace")
         found = None
         for line in text.splitlines():
             m = re.match(r"^\s*\**\s*License\s*\**\s*:\s*\**\s*(.+?)\s*$", line, re.IGNORECASE)
@@ -191,9 +191,9 @@ def _readme_license(folder: Path) -> str | None:
 
 def _license_file(folder: Path) -> str | None:
     for name in ("LICENSE.txt", "LICENSE", "LICENSE.md", "COPYING"):
-        f = folder / name
-        if f.is_file():
-            found = detect_license_text(f.read_text(encoding="utf-8", errors="replace"))
+        text = read_note(folder / name)
+        if text is not None:
+            found = detect_license_text(text)
             if found:
                 return found
     return None

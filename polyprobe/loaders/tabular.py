@@ -1,17 +1,24 @@
-"""Labelled sentences and sentence pairs from user files: CSV, TSV or JSONL, columns mapped by
-name, encodings detected, splits from a column, from one file per split, or none (the build
-then splits by ratio).
+"""Labelled sentences and sentence pairs from user files: CSV, TSV or JSONL (UTF-8, plain or
+gzip), columns mapped by name, splits from a column, from one file per split, or none (the
+build then splits by ratio).
 
 Why one loader with presets rather than one per benchmark: the published downstream sets
 (UKP sentential argument mining, sentiment TSVs, NLI, PAWS, SICK) differ only in file format,
 column names, split names and which labels mean "no label"; a preset is that mapping, and a
 user's own file is the same loader with ``--columns``.
+
+Files are read through the input layer (:mod:`polyprobe.loaders.inputs`): strict UTF-8 (a
+bad byte is its line's problem, never a reason to decode the file as Latin-1: one bad byte
+used to turn every ``für`` of a file into ``fÃ¼r``), control characters, over-long lines and
+records, line breaks inside quoted fields refused at their line; an empty file or one with
+only a header is named. A user-given ``id`` column must not repeat within a split
+(``duplicate-id``: two rows would publish one row id, which ``polyprobe validate`` rejects);
+under ``--on-invalid skip`` the first row keeps the id.
 """
 
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -19,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.loaders.inputs import check_file, csv_rows, no_entries, refused_since, text_lines
+from polyprobe.loaders.inputs import text_problem as _text_problem
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
-from polyprobe.loaders.trec import detect_encoding
 from polyprobe.metadata import SourceInfo
 
 # Roles a column may play. ``text`` for classification; ``sentence1``/``sentence2`` for pairs
@@ -214,61 +222,71 @@ class TabularSource:
         return SourceInfo(f"{self.kind}-file", self.name, self.version, self.license, files)
 
     def _rows(self, policy: InvalidPolicy) -> Iterator[tuple[int, dict[str, str]]]:
-        """(line, {column: value}) of every record, in file order."""
-        data = self.path.read_bytes()
-        encoding, _ = detect_encoding(data)
-        text = data.decode(encoding)
+        """(line, {column: value}) of every record, in file order; a file that gives none
+        (empty, blank, only a header) is a fatal ``empty``."""
+        before = sum(policy.skipped.values())
+        rows = 0
+        header_seen = False
         fmt = self.resolved_format
-        if fmt == "jsonl":
-            for no, raw in enumerate(text.splitlines(), 1):
+        if fmt in ("jsonl", "trec-lines"):
+            parse = self._json_line if fmt == "jsonl" else self._trec_line
+            for no, raw in text_lines(self.path, policy):
                 if not raw.strip():
                     continue
-                try:
-                    obj = json.loads(raw)
-                    if not isinstance(obj, dict):
-                        raise TypeError("not an object")
-                except (ValueError, TypeError) as exc:
-                    policy.reject(
-                        InputError(self.path, no, f"not a JSON object ({exc})", "bad-line")
-                    )
+                row = parse(no, raw, policy)
+                if row is not None:
+                    rows += 1
+                    yield no, row
+        else:
+            delimiter = "," if fmt == "csv" else "\t"
+            quoting = csv.QUOTE_MINIMAL if fmt == "csv" else csv.QUOTE_NONE
+            header: list[str] | None = None
+            for no, fields in csv_rows(self.path, policy, delimiter=delimiter, quoting=quoting):
+                if header is None:
+                    header_seen = True
+                    header = [h.strip() for h in fields]
+                    absent = sorted({c for c in self.columns.values() if c not in header})
+                    if absent:
+                        raise InputError(
+                            self.path,
+                            no,
+                            f"no column(s) {', '.join(absent)} in the header ({', '.join(header)})",
+                            "no-column",
+                        )
                     continue
-                yield no, {k: "" if v is None else str(v) for k, v in obj.items()}
-            return
-        if fmt == "trec-lines":
-            for no, raw in enumerate(text.splitlines(), 1):
-                if not raw.strip():
-                    continue
-                m = _TREC_LINE.match(raw.strip())
-                if m is None:
-                    problem = "expected COARSE:fine question"
+                if len(fields) != len(header):
+                    problem = f"{len(fields)} fields, the header has {len(header)}"
                     policy.reject(InputError(self.path, no, problem, "bad-line"))
                     continue
-                yield no, {"label": m.group(1), "text": m.group(3)}
-            return
-        delimiter = "," if fmt == "csv" else "\t"
-        quoting = csv.QUOTE_MINIMAL if fmt == "csv" else csv.QUOTE_NONE
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
-        header: list[str] | None = None
-        for fields in reader:
-            no = reader.line_num
-            if not fields or not any(f.strip() for f in fields):
-                continue
-            if header is None:
-                header = [h.strip().lstrip("\ufeff") for h in fields]
-                absent = sorted({c for c in self.columns.values() if c not in header})
-                if absent:
-                    raise InputError(
-                        self.path,
-                        no,
-                        f"no column(s) {', '.join(absent)} in the header ({', '.join(header)})",
-                        "no-column",
-                    )
-                continue
-            if len(fields) != len(header):
-                problem = f"{len(fields)} fields, the header has {len(header)}"
-                policy.reject(InputError(self.path, no, problem, "bad-line"))
-                continue
-            yield no, dict(zip(header, fields, strict=True))
+                rows += 1
+                yield no, dict(zip(header, fields, strict=True))
+        if not rows:
+            detail = "only a header, no entries" if header_seen else "no entries"
+            raise no_entries(self.path, detail, refused_since(policy, before))
+
+    def _json_line(self, no: int, raw: str, policy: InvalidPolicy) -> dict[str, str] | None:
+        try:
+            obj = json.loads(raw)
+            if not isinstance(obj, dict):
+                raise TypeError("not an object")
+        except (ValueError, TypeError) as exc:
+            policy.reject(InputError(self.path, no, f"not a JSON object ({exc})", "bad-line"))
+            return None
+        row = {k: "" if v is None else str(v) for k, v in obj.items()}
+        for key, value in row.items():
+            problem = _text_problem(value, f"field {key!r}")
+            if problem is not None:  # a JSON string may spell one as \u0000 or \n
+                policy.reject(InputError(self.path, no, problem, "control-character"))
+                return None
+        return row
+
+    def _trec_line(self, no: int, raw: str, policy: InvalidPolicy) -> dict[str, str] | None:
+        m = _TREC_LINE.match(raw.strip())
+        if m is None:
+            problem = "expected COARSE:fine question"
+            policy.reject(InputError(self.path, no, problem, "bad-line"))
+            return None
+        return {"label": m.group(1), "text": m.group(3)}
 
     def records(self, policy: InvalidPolicy) -> Iterator[Example]:
         cols = (
@@ -277,6 +295,7 @@ class TabularSource:
             else {"text": "text", "label": "label"}
         )
         inputs = ("text",) if self.kind == "classification" else ("sentence1", "sentence2")
+        first: dict[tuple[str | None, str], int] = {}  # (split, user id) -> its first line
         for no, row in self._rows(policy):
             values = [row.get(cols[r], "").strip() for r in inputs]
             if not all(values):
@@ -309,6 +328,12 @@ class TabularSource:
                     policy.reject(InputError(self.path, no, problem, "bad-split"))
                     continue
             rid = row.get(cols["id"], "").strip() if "id" in cols else ""
+            if rid:
+                seen = first.setdefault((split, rid), no)
+                if seen != no:
+                    problem = f"duplicate id {rid!r} (first on line {seen})"
+                    policy.reject(InputError(self.path, no, problem, "duplicate-id"))
+                    continue
             yield Example(
                 id=f"{split or 'all'}/{rid or no}",
                 inputs=tuple(values),
@@ -343,8 +368,7 @@ def sources_for(
     out = []
     for raw in files:
         split, path = parse_file_arg(str(raw))
-        if not path.is_file():
-            raise UsageError(f"{path}: no such file")
+        check_file(path)
         out.append(
             TabularSource(
                 path,

@@ -12,15 +12,16 @@ of a dataset's rows covers the source items the dataset dropped or renamed.
 * otherwise a plain text file, one translation per line, aligned by line with the ids the
   caller gives in source order (TREC: the training file's questions, then the test file's).
 
-Encodings are detected (UTF-8, else ISO-8859-1/cp1252, as for TREC). Every problem is an
-:class:`InputError` naming file and line (an empty translation, an id given twice, a line
-count that is not the source's), handed to the build's :class:`InvalidPolicy`.
+Files are UTF-8 (plain or gzip), read through the input layer (:mod:`polyprobe.loaders.inputs`):
+a bad byte is its line's problem, never a reason to decode the file in another encoding (it
+used to be decoded as Latin-1 line by line, silently). Every problem is an
+:class:`InputError` naming file and line (an empty translation, an id given twice, a control
+character, a line count that is not the source's), handed to the build's
+:class:`InvalidPolicy`; an empty file is a fatal ``empty``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import BadLine, bad_encoding, no_entries, numbered_lines, text_problem
 from polyprobe.loaders.source import InvalidPolicy
-from polyprobe.loaders.trec import detect_encoding
 from polyprobe.metadata import SAMPLE_CREATION
 
 # How a translation was made: the translated values of the published sample_creation column.
@@ -75,10 +76,21 @@ class TranslationProvenance:
         }
 
 
-def _text(path: Path) -> tuple[str, str]:
-    data = path.read_bytes()
-    encoding, _ = detect_encoding(data)
-    return data.decode(encoding), encoding
+def _lines(path: Path, policy: InvalidPolicy) -> list[tuple[int, str | None]]:
+    """Every line with its number; a refused one (bad byte, control character, over-long) is
+    handed to ``policy`` and kept as ``None``, so that line-aligned files stay aligned."""
+    out: list[tuple[int, str | None]] = []
+    for number, line in numbered_lines(path):
+        if isinstance(line, BadLine):
+            policy.reject(bad_encoding(path, number, line))
+            out.append((number, None))
+        else:
+            out.append((number, line))
+    if not any(line and line.strip() for _, line in out) and not any(
+        line is None for _, line in out
+    ):
+        raise no_entries(path)
+    return out
 
 
 def read_translations(
@@ -87,8 +99,7 @@ def read_translations(
     """id -> translation. ``order``: the source's ids in order, for line-aligned files (a
     file without an ``id`` column); without it such a file is refused."""
     path = Path(path)
-    text, _ = _text(path)
-    lines = text.splitlines()
+    lines = _lines(path, policy)
     out: dict[str, Translation] = {}
 
     def add(item_id: str, value: str, line: int, source: str | None = None) -> None:
@@ -107,8 +118,8 @@ def read_translations(
             out[item_id] = Translation(value.strip(), line, source)
 
     if path.suffix.lower() == ".jsonl":
-        for no, raw in enumerate(lines, 1):
-            if not raw.strip():
+        for no, raw in lines:
+            if raw is None or not raw.strip():
                 continue
             try:
                 obj = json.loads(raw)
@@ -120,18 +131,33 @@ def read_translations(
                 policy.reject(InputError(path, no, problem, "bad-line"))
                 continue
             source = obj.get("source")
-            add(item_id, value, no, source if isinstance(source, str) else None)
+            source = source if isinstance(source, str) else None
+            problem = next(
+                (
+                    found
+                    for found in (
+                        text_problem(item_id, "the id"),
+                        text_problem(value, "the text"),
+                        text_problem(source or "", "the source"),
+                    )
+                    if found
+                ),
+                None,
+            )
+            if problem is not None:  # JSON spells them as \u0000 or \n
+                policy.reject(InputError(path, no, problem, "control-character"))
+                continue
+            add(item_id, value, no, source)
         return out
-    header = lines[0].split("\t") if lines else []
+    first = lines[0][1] if lines else None
+    header = first.split("\t") if first else []
     if "id" in header and "text" in header:
         id_col, text_col = header.index("id"), header.index("text")
         source_col = header.index("source") if "source" in header else None
-        reader = csv.reader(
-            io.StringIO("\n".join(lines[1:])), delimiter="\t", quoting=csv.QUOTE_NONE
-        )
-        for no, fields in enumerate(reader, 2):
-            if not fields:
+        for no, raw in lines[1:]:
+            if raw is None or not raw:
                 continue
+            fields = raw.split("\t")
             if len(fields) != len(header):
                 problem = f"{len(fields)} fields, the header has {len(header)}"
                 policy.reject(InputError(path, no, problem, "bad-line"))
@@ -154,6 +180,7 @@ def read_translations(
             "(one translation per line, in source order)",
             "line-count",
         )
-    for no, (item_id, value) in enumerate(zip(order, lines, strict=True), 1):
-        add(item_id, value, no)
+    for (no, value), item_id in zip(lines, order, strict=True):
+        if value is not None:
+            add(item_id, value, no)
     return out

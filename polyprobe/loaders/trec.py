@@ -10,6 +10,12 @@ strictly first because a file that decodes as UTF-8 almost certainly is UTF-8; a
 fallback is used only when it fails, and the choice is recorded so the card can say what was
 done to the source text.
 
+This detection is TREC's alone: its files are known (the distribution's ``train_<N>.label``
+and ``TREC_10.label``), and what was decoded how is recorded in the card. Every other reader
+of text goes through :mod:`polyprobe.loaders.inputs`, which never guesses an encoding; the
+files are opened and checked there too (missing, a folder, not text at all), and a line over
+:data:`~polyprobe.loaders.inputs.MAX_LINE_CHARS` characters is refused (``too-long``).
+
 Both files are required and the benchmark's are known, so a file with no question
 (``empty``), and a distributed file that is shorter than distributed or ends inside its last
 line (``truncated``: a cut download), are errors whatever the ``--on-invalid`` policy: built
@@ -27,9 +33,16 @@ from pathlib import Path
 
 from polyprobe.errors import InputError
 from polyprobe.loaders.declared import TREC_LANGUAGE, DeclaredLanguage
+from polyprobe.loaders.inputs import (
+    MAX_LINE_CHARS,
+    check_file,
+    control_problem,
+    not_text,
+    read_bytes,
+    too_long,
+)
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy
-from polyprobe.loaders.textlines import control_problem, not_text
 from polyprobe.metadata import SourceInfo
 
 # The six coarse classes of Li & Roth's taxonomy; anything else is a malformed label.
@@ -65,6 +78,7 @@ SPLITS: tuple[str, ...] = ("train", "test")
 #: Reason keys counted under ``--on-invalid skip`` (one line skipped each).
 REASONS: dict[str, str] = {
     "control-character": "a line holds a C0 control character other than tab (NUL, ESC, ...)",
+    "too-long": "a line holds more than MAX_LINE_CHARS characters",
     "blank-line": "an empty line",
     "bad-label": "the first word is not of the form COARSE:fine",
     "unknown-coarse-label": "the coarse class is not one of the six of Li & Roth",
@@ -134,6 +148,8 @@ def detect_encoding(data: bytes) -> tuple[str, str]:
 
 def parse_line(raw: str, path: str, lineno: int) -> TrecQuestion:
     """Parse one line or raise :class:`InputError` naming file, line and problem."""
+    if len(raw) > MAX_LINE_CHARS:
+        raise InputError(path, lineno, too_long(len(raw)), "too-long")
     problem = control_problem(raw)
     if problem is not None:
         raise InputError(path, lineno, problem, "control-character")
@@ -166,10 +182,7 @@ def read_trec_file(
     given, decides instead of ``on_invalid`` and also gets the counts added to its tally."""
     own = InvalidPolicy(policy.mode if policy is not None else on_invalid)
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(p, None, f"cannot read: {exc.strerror or exc}", "unreadable") from exc
+    data = read_bytes(p, "TREC file")
     problem = not_text(data[:16])
     if problem is not None:
         raise InputError(p, None, problem, "undecodable")
@@ -248,15 +261,16 @@ def find_trec_files(directory: str | Path) -> dict[str, Path]:
         raise InputError(
             d, None, "not a directory (expected a folder with the TREC files)", "missing-file"
         )
+    # a folder named like a TREC file is refused by name (check_file), not passed over
     trains = sorted(
-        (int(m.group(1)), f) for f in d.iterdir() if (m := _TRAIN_RE.match(f.name)) and f.is_file()
+        (int(m.group(1)), check_file(f)) for f in d.iterdir() if (m := _TRAIN_RE.match(f.name))
     )
     if not trains:
         raise InputError(d, None, "no train_<N>.label file found", "missing-file")
     test = d / TEST_FILE
-    if not test.is_file():
+    if not test.exists():
         raise InputError(d, None, f"no {TEST_FILE} file found", "missing-file")
-    return {"train": trains[-1][1], "test": test}
+    return {"train": trains[-1][1], "test": check_file(test)}
 
 
 @dataclass

@@ -15,13 +15,13 @@ same doc id (so they share a group and never straddle splits).
 
 from __future__ import annotations
 
-import gzip
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
+from polyprobe.errors import InputError
+from polyprobe.loaders.inputs import LINE_FORMATS, open_binary
 from polyprobe.loaders.records import Document, Sentence
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.loaders.sources import TreebankSource, read_sources
@@ -35,21 +35,25 @@ SKIP_GAP_LINES = 3
 _NEWDOC = b"# newdoc"
 
 
-def _open_bytes(path: str | Path) -> BinaryIO:
-    with open(path, "rb") as fh:
-        magic = fh.read(2)
-    return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")  # noqa: SIM115
-
-
 def _prefix_before_mark(path: str | Path) -> tuple[bool, bytes]:
     """Whether the file has a ``# newdoc`` line, and its bytes before the first one: read
     a megabyte at a time up to that line only (a treebank marks its first document on its
-    first lines; decompressing all of EWT's training file for them took ~0.1 s a build)."""
+    first lines; decompressing all of EWT's training file for them took ~0.1 s a build).
+    Through the input layer, so a missing file or a folder is one clean error, and a gzip
+    stream that breaks before the mark (``--on-invalid skip`` or not: nothing after the
+    break can be read) is the fatal ``truncated-gzip``/``corrupt-gzip`` naming the file and
+    the line reached, never an ``EOFError`` traceback."""
     data = bytearray()
-    with _open_bytes(path) as fh:
+    with open_binary(path, accept=LINE_FORMATS) as fh:
         while True:
             searched = max(0, len(data) - len(_NEWDOC))
-            chunk = fh.read(1 << 20)
+            try:
+                chunk = fh.read(1 << 20)
+            except InputError as exc:
+                line = data.count(b"\n") + 1
+                raise InputError(
+                    exc.path, line, f"{exc.problem} (at line {line})", exc.reason
+                ) from None
             if not chunk:
                 return False, bytes(data)
             data += chunk

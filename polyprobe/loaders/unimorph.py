@@ -38,9 +38,9 @@ from types import MappingProxyType
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders import unimorph_schema as schema
+from polyprobe.loaders.inputs import BadLine, bad_encoding, line_blocks, numbered_lines
 from polyprobe.loaders.records import LexEntry
 from polyprobe.loaders.source import InvalidPolicy
-from polyprobe.loaders.textlines import BadLine, bad_encoding, line_blocks, numbered_lines
 
 __all__ = [
     "LAYOUTS",
@@ -143,14 +143,17 @@ def expand_paths(paths: str | Path | Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            out.extend(
+            found = [
                 p
                 for p in sorted(path.iterdir())
                 if p.is_file()
                 and not p.name.startswith(".")
                 and not p.name.upper().startswith(("README", "LICENSE"))
                 and p.suffix.lower() != ".md"
-            )
+            ]
+            if not found:  # named here, not later as "no UniMorph files given"
+                raise InputError(path, None, "the folder holds no lexicon files", "no-input")
+            out.extend(found)
         elif path.exists():
             out.append(path)
         else:

@@ -23,7 +23,7 @@ from typing import Any
 from xml.parsers import expat
 
 from polyprobe.errors import InputError
-from polyprobe.loaders.compressed import open_binary
+from polyprobe.loaders.inputs import BadLine, bad_encoding, numbered_lines, open_binary, open_raw
 
 __all__ = ["CHUNK", "HIDDEN_KEYS", "DumpReader", "SiteInfo", "WikiPage", "read_siteinfo"]
 
@@ -242,7 +242,7 @@ class DumpReader:
 
     def _multistream(self, select: tuple[int, int] | None, index: Path) -> Iterator[WikiPage]:
         offsets = _stream_offsets(index)
-        with open(self.path, "rb") as raw:
+        with open_raw(self.path) as raw:
             header = _one_stream(self.path, raw, 0)
             for number, (offset, first_page) in enumerate(offsets):
                 if select is not None and number % select[1] != select[0]:
@@ -296,29 +296,12 @@ class DumpReader:
         parser.StartElementHandler = handler.start
         parser.EndElementHandler = handler.end
         parser.CharacterDataHandler = handler.data
-        read = 0
         try:
             with open_binary(self.path) as stream:
                 while True:
-                    try:
-                        chunk = stream.read(size)
-                    except EOFError:
-                        raise InputError(
-                            self.path,
-                            None,
-                            f"the compressed stream ends early, after {read} decompressed bytes "
-                            "(an incomplete download?): the rest of the dump is lost",
-                            "truncated",
-                        ) from None
-                    except OSError as exc:
-                        raise InputError(
-                            self.path,
-                            None,
-                            f"the compressed stream is damaged after {read} decompressed bytes "
-                            f"({exc})",
-                            "unreadable",
-                        ) from None
-                    read += len(chunk)
+                    chunk = stream.read(size)  # a broken stream: InputError, fatal
+                    if not chunk and not stream.delivered:
+                        raise InputError(self.path, None, "empty (the file holds nothing)", "empty")
                     parser.Parse(chunk, not chunk)
                     if handler.pages or stop_after_siteinfo:
                         pages, handler.pages = handler.pages, []
@@ -365,14 +348,14 @@ def multistream_index(dump: Path) -> Path | None:
 
 
 def numbered_lines_any(path: Path) -> Iterator[tuple[int, str]]:
-    """Lines of a plain or bz2/gzip text file with their numbers (an index is bz2)."""
-    from polyprobe.loaders.compressed import open_binary
-
-    with open_binary(path) as stream:
-        for number, raw in enumerate(stream, 1):
-            text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-            if text:
-                yield number, text
+    """Non-blank lines of a plain, gzip, bz2 or xz text file with their numbers (an index is
+    bz2), read through the input layer: a bad byte or control character is an error at its
+    line (an index line that is not text cannot be trusted to place a stream)."""
+    for number, line in numbered_lines(path, accept=("gzip", "bz2", "xz")):
+        if isinstance(line, BadLine):
+            raise bad_encoding(path, number, line)
+        if line:
+            yield number, line
 
 
 def _one_stream(path: Path, raw: Any, offset: int) -> bytes:

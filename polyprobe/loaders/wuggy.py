@@ -43,9 +43,16 @@ from typing import Any
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.hashing import choice_index, file_sha256, lexical_key, stable_rng, stable_u64
+from polyprobe.loaders.inputs import (
+    BadLine,
+    bad_encoding,
+    check_file,
+    no_entries,
+    numbered_lines,
+    refused_since,
+)
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.loaders.sources import treebank_metadata
-from polyprobe.loaders.textlines import BadLine, bad_encoding, control_problem, numbered_lines
 from polyprobe.metadata import SourceInfo
 
 RECIPE_VERSION = "1"
@@ -107,7 +114,9 @@ def read_wuggy_output(path: str | Path, policy: InvalidPolicy | None = None) -> 
     """Read a Wuggy output table (header ``Word Match ...``). A malformed row is handed to
     ``policy`` (default: raise an InputError naming the line); blank lines are skipped."""
     path = Path(path)
-    reject = (policy if policy is not None else InvalidPolicy("raise")).reject
+    own = policy if policy is not None else InvalidPolicy("raise")
+    reject = own.reject
+    before = sum(own.skipped.values())
     rows: list[PseudowordRow] = []
     columns: tuple[str, ...] = ()
     lex_col: int | None = None
@@ -151,6 +160,8 @@ def read_wuggy_output(path: str | Path, policy: InvalidPolicy | None = None) -> 
         rows.append(PseudowordRow(seed, match, lex or None, number))
     if not columns:
         raise InputError(path, None, "empty file: no Wuggy header", "empty")
+    if not rows:
+        raise no_entries(path, "only a header, no entries", refused_since(own, before))
     return WuggyTable(rows, str(path), file_sha256(str(path)), columns)
 
 
@@ -170,8 +181,7 @@ class WuggyOutputSource:
     def __post_init__(self) -> None:
         self.path = Path(self.path)
         if not self.sha256:
-            if not self.path.is_file():
-                raise InputError(self.path, None, "no such Wuggy output table", "missing-file")
+            check_file(self.path, "Wuggy output table")
             self.sha256 = file_sha256(str(self.path))
 
     @classmethod
@@ -418,53 +428,40 @@ def stage_lexicon(lexicon: str | Path, cache_dir: str | Path | None = None) -> S
 
     Validation matters because Wuggy unpacks every line into exactly three fields and would
     fail with a bare ValueError on a blank line or stray column."""
-    lexicon = Path(lexicon)
-    if not lexicon.is_file():
-        raise InputError(lexicon, None, "no such Wuggy lexicon file")
+    lexicon = check_file(lexicon, "Wuggy lexicon")
     sha = file_sha256(str(lexicon))
     folder = Path(cache_dir or default_cache_dir()) / "lexicons" / sha[:32]
     target = folder / LEXICON_FILE
     words: list[str] = []
     syllabified: list[str] = []
     lines: list[str] = []
-    with open(lexicon, encoding="utf-8", newline="") as fh:
-        number = 0
-        try:
-            for number, raw in enumerate(fh, 1):  # noqa: B007 - used in the except
-                line = raw.rstrip("\r\n")
-                if number == 1:
-                    line = line.lstrip("\ufeff")
-                if not line.strip():
-                    continue
-                problem = control_problem(line)  # it would reach the generated pseudowords
-                if problem is not None:
-                    raise InputError(lexicon, number, problem, "control-character")
-                cols = line.split("\t")
-                if len(cols) != 3:
-                    raise InputError(
-                        lexicon,
-                        number,
-                        f"expected 'word<TAB>syl-la-bles<TAB>frequency', found {len(cols)} columns",
-                        "bad-column-count",
-                    )
-                word, syl, freq = (c.strip() for c in cols)
-                if not word or not syl:
-                    raise InputError(
-                        lexicon, number, "empty word or syllabification", "empty-field"
-                    )
-                try:
-                    float(freq)
-                except ValueError:
-                    raise InputError(
-                        lexicon, number, f"frequency is not a number: {freq!r}", "bad-count"
-                    ) from None
-                words.append(word)
-                syllabified.append(syl)
-                lines.append(f"{word}\t{syl}\t{freq}\n")
-        except UnicodeDecodeError as exc:
+    # Through the input layer: a bad byte, a control character (it would reach the
+    # generated pseudowords) or an over-long line is an error at its line.
+    for number, line in numbered_lines(lexicon):
+        if isinstance(line, BadLine):
+            raise bad_encoding(lexicon, number, line)
+        if not line.strip():
+            continue
+        cols = line.split("\t")
+        if len(cols) != 3:
             raise InputError(
-                lexicon, number + 1, f"not UTF-8 ({exc.reason})", "bad-encoding"
+                lexicon,
+                number,
+                f"expected 'word<TAB>syl-la-bles<TAB>frequency', found {len(cols)} columns",
+                "bad-column-count",
+            )
+        word, syl, freq = (c.strip() for c in cols)
+        if not word or not syl:
+            raise InputError(lexicon, number, "empty word or syllabification", "empty-field")
+        try:
+            float(freq)
+        except ValueError:
+            raise InputError(
+                lexicon, number, f"frequency is not a number: {freq!r}", "bad-count"
             ) from None
+        words.append(word)
+        syllabified.append(syl)
+        lines.append(f"{word}\t{syl}\t{freq}\n")
     if not lines:
         raise InputError(lexicon, None, "empty Wuggy lexicon", "empty")
     if not target.is_file():

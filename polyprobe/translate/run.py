@@ -43,13 +43,17 @@ def collect_texts(
     """(id, text) of every distinct text, in a fixed order (configs, splits, rows)."""
     seen: dict[str, str] = {}
     if dataset.is_file():
-        data = dataset.read_bytes()
-        from polyprobe.loaders.trec import detect_encoding
+        # A text file through the input layer: strict UTF-8 (plain or gzip), a bad byte, a
+        # control character or an over-long line an error at its line, an empty file named;
+        # never decoded in a guessed encoding.
+        from polyprobe.loaders.inputs import no_entries, text_lines
+        from polyprobe.loaders.source import InvalidPolicy
 
-        encoding, _ = detect_encoding(data)
-        for no, line in enumerate(data.decode(encoding).splitlines(), 1):
+        for no, line in text_lines(dataset, InvalidPolicy("raise")):
             if line.strip():
                 seen.setdefault(line.strip(), str(no))
+        if not seen:
+            raise no_entries(dataset, "no text on any line")
         return [(i, t) for t, i in seen.items()]
     files = sorted((dataset / "data").glob("*/*.parquet")) if (dataset / "data").is_dir() else []
     if not files:

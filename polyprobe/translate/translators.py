@@ -88,7 +88,12 @@ def _local_model(
     config = path / "config.json"
     if not config.is_file():
         raise UsageError(f"--translator {path}: no config.json (not a transformers model folder)")
-    digest = f"{stable_u64('translator', config.read_text(encoding='utf-8')):016x}"[:12]
+    from polyprobe.loaders.inputs import read_text
+
+    # line ends as text mode reads them, as the digest always has been computed
+    text = read_text(config, "translator model's config.json")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    digest = f"{stable_u64('translator', text):016x}"[:12]
     state: dict[str, Any] = {}
 
     def load() -> tuple[Any, Any, Any]:
