@@ -10,8 +10,7 @@ under ``--on-invalid skip``: exit 0, a folder ``polyprobe validate`` accepts, an
 
 :data:`CASES` is the table: a (family, defect) pair that does not apply is simply absent (a
 truncated ``.gz`` where a family never reads gzip, duplicate ids where its format has none),
-with the reason in a comment. Cases that fail because of code under ``polyprobe/builders/``
-(rewritten elsewhere) are strict xfails naming the change they need.
+with the reason in a comment.
 
 The inputs are tiny (a 30-sentence CoNLL-U file, 40-line tables), written once per module
 from the shared data or by hand in each format's documented layout; each case copies its
@@ -372,10 +371,6 @@ REASON = {"bad-utf8": "bad-encoding", "nul": "control-character", "long-line": "
 DUP_REASON = {"ud": "duplicate-sent-id", "rst": "bad-rs3"}  # else duplicate-id
 
 
-def _needs_builders(why: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"needs builders change: {why}")
-
-
 @dataclass(frozen=True)
 class Case:
     family: str
@@ -410,20 +405,7 @@ CASES: list[Case] = [
     # a MediaWiki dump is XML: a bad byte or a NUL breaks the parse (fatal at its line, no
     # item to skip); an over-long line drops its page
     *(Case("wiki", d) for d in WHOLE_FILE),
-    Case(
-        "wiki",
-        "long-line",
-        skip_marks=(
-            _needs_builders(
-                "builders/text/shards.py tokenize_shard reads WikiDumpSource.documents() without "
-                "the build's policy, so under --on-invalid skip the refused page still raises: "
-                "ShardTask must carry on_invalid, tokenize_shard pass "
-                "InvalidPolicy(task.on_invalid) to source.documents(policy, select=...), write "
-                "policy.skipped into the shard's <out>.json, and the merge add those counts to "
-                "the build's skipped_invalid"
-            ),
-        ),
-    ),
+    Case("wiki", "long-line"),
     Case("wiki", "bad-utf8", skip="fatal"),
     Case("wiki", "nul", skip="fatal"),
     # a truncated .gz where the family reads gzip (by content; TREC and RST files are read

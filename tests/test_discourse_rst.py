@@ -16,11 +16,10 @@ import pytest
 from polyprobe import build_rst
 from polyprobe.builders.discourse.discourse_relations import DiscourseRelations
 from polyprobe.builders.discourse.rst_binary import binarise
-from polyprobe.builders.families.rst import read_relation_map
 from polyprobe.builders.task import Shared, TaskContext
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError
-from polyprobe.loaders.rst import RstSource, read_dis, read_rs3
+from polyprobe.loaders.rst import RstSource, read_dis, read_relation_map, read_rs3
 from polyprobe.loaders.source import InvalidPolicy
 
 # Drawn by hand:                     elaboration (NS)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from polyprobe.errors import InputError
-from polyprobe.loaders.compressed import compression_of
+from polyprobe.loaders.inputs import compression_of
 from polyprobe.loaders.wikidump import DumpReader, read_siteinfo
 
 EN = "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"

@@ -44,21 +44,23 @@ KEEP_CASE_SHARE = 0.95
 
 
 def _read(path: str | Path) -> dict[str, Any]:
-    """The profile file's tables, its top-level sections checked."""
+    """The profile file's tables, its top-level sections checked. Read through the input
+    layer: a missing file, a folder, an empty file, bad UTF-8 or a control character is one
+    error naming the file (and line)."""
+    from polyprobe.loaders.inputs import read_text
+
     p = Path(path)
-    if not p.is_file():
-        raise InputError(p, None, "profile file not found", "no-profile")
-    raw = p.read_bytes()
+    text = read_text(p, "profile")
     try:
         if p.suffix.lower() == ".json":
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(text)
         else:
             try:
                 import tomllib
             except ModuleNotFoundError:  # Python 3.10
                 import tomli as tomllib  # type: ignore[no-redef]
-            data = tomllib.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
+            data = tomllib.loads(text)
+    except ValueError as exc:
         line = getattr(exc, "lineno", None)
         raise InputError(p, line, f"not a valid profile: {exc}", "bad-profile") from None
     if not isinstance(data, dict):

@@ -40,11 +40,13 @@ def provenance_from_sidecar(path: Path) -> TranslationProvenance | None:
     None when there is none (then the card says the system is unknown)."""
     import json
 
+    from polyprobe.loaders.inputs import read_text
+
     sidecar = path.with_name(path.name + ".json")
     if not sidecar.is_file():
         return None
     try:
-        meta = json.loads(sidecar.read_text(encoding="utf-8"))
+        meta = json.loads(read_text(sidecar, "translation provenance"))
         return TranslationProvenance(
             sample_creation=str(meta.get("sample_creation", "machine-translated")),
             system=str(meta.get("system", "unknown")),

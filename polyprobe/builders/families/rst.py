@@ -9,7 +9,6 @@ from ``--relation-map`` (TSV ``relation<TAB>class`` or a JSON object) or a profi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +30,7 @@ from polyprobe.builders.family import (
 )
 from polyprobe.builders.records.documents import DocumentRecords
 from polyprobe.builders.variants import SplitSpec
-from polyprobe.errors import InputError, UsageError
+from polyprobe.errors import UsageError
 from polyprobe.languages import Language
 from polyprobe.version import __version__
 
@@ -80,7 +79,7 @@ class RstFamily(Family[RstConfig, RstInputs]):
     tasks = TaskSet.of(DiscourseRelations)
 
     def sources(self, config: RstConfig) -> RstInputs:
-        from polyprobe.loaders.rst import RstSource
+        from polyprobe.loaders.rst import RstSource, read_relation_map
 
         source = RstSource.from_paths(
             list(config.paths), name=config.name, version=config.source_version or "unknown"
@@ -140,43 +139,6 @@ def rst_split(source: Any) -> SplitSpec:
         reason="the treebank's own splits (" + ", ".join(sorted(s for s in splits if s)) + ")",
         source_label="source",
     )
-
-
-def read_relation_map(path: Path) -> dict[str, str]:
-    """A relation → class mapping from a JSON object or TSV lines ``relation<TAB>class``
-    (``#`` comments and blank lines ignored); errors name the file and line."""
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(p, None, "relation map not found", "no-relation-map")
-    text = p.read_text(encoding="utf-8")
-    if p.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise InputError(
-                p, getattr(exc, "lineno", None), f"not JSON: {exc}", "bad-relation-map"
-            ) from None
-        if not isinstance(data, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in data.items()
-        ):
-            raise InputError(
-                p, None, "expected an object of relation: class strings", "bad-relation-map"
-            )
-        return dict(data)
-    mapping: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
-            raise InputError(p, number, "expected relation<TAB>class", "bad-relation-map")
-        relation = fields[0].strip()
-        if relation in mapping:
-            raise InputError(p, number, f"relation {relation!r} mapped twice", "bad-relation-map")
-        mapping[relation] = fields[1].strip()
-    if not mapping:
-        raise InputError(p, None, "the relation map is empty", "bad-relation-map")
-    return mapping
 
 
 RST = RstFamily()

@@ -49,7 +49,8 @@ def _columns(value: Any) -> dict[str, str]:
 @dataclass(frozen=True, kw_only=True)
 class TabularConfig(TranslationOptions, BuildConfig):
     files: tuple[str, ...] = option(
-        help="CSV, TSV or JSONL files; train=FILE dev=FILE test=FILE give one file per split",
+        help="CSV, TSV or JSONL files (UTF-8, plain or gzip); train=FILE dev=FILE test=FILE give "
+        "one file per split",
         positional=True,
         parse=lambda v: (str(v),) if isinstance(v, str) else tuple(str(f) for f in v),
         metavar="[SPLIT=]FILE",

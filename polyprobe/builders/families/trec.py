@@ -135,7 +135,7 @@ class TrecFamily(Family[TrecConfig, TrecInputs]):
     description = (
         "Build a dataset folder (configs coarse, the default, and fine; splits train/test) "
         "from a folder holding the original TREC files train_5500.label and TREC_10.label. "
-        "Encodings are detected per file. Train copies of test questions are dropped (the "
+        "Their encodings (ISO-8859-1, ASCII) are detected and recorded. Train copies of test questions are dropped (the "
         "card says how many). No class floor and only the natural variant by default: the "
         "benchmark's own label sets and training set."
     )

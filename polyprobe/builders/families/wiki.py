@@ -125,7 +125,7 @@ class WikiFamily(RawTextFamily[WikiConfig]):
         return Plan(
             split=config.text_split(),
             prepare=Prepare(
-                shards=partial(shard_tasks, dumps, config.shards),
+                shards=partial(shard_tasks, dumps, config.shards, config.on_invalid),
                 function=tokenize_shard,
                 ready=lambda tasks: self.plan_on(config, sources, read_back(dumps, tasks), names),
                 executor=config.executor,

@@ -44,7 +44,8 @@ _BATCH = 4096
 @dataclass(frozen=True)
 class ShardTask:
     """One input shard: pages of blocks ``part`` (of ``parts``) of the dump at ``path``,
-    tokenised as the segmenter settings say, written to ``out``."""
+    tokenised as the segmenter settings say, written to ``out``; a malformed page is raised or
+    (``on_invalid`` ``skip``) left out and counted, the counts kept beside the table."""
 
     path: str
     part: int
@@ -53,6 +54,7 @@ class ShardTask:
     sentences: str
     tokenizer: str
     out: str
+    on_invalid: str = "raise"
 
 
 def _schema() -> Any:
@@ -77,10 +79,12 @@ def _schema() -> Any:
 
 def tokenize_shard(task: ShardTask) -> None:
     """Read, clean, split and tokenise one shard into its table (written aside, then renamed:
-    a table that exists is complete). Its page and cleaning counts go to ``<out>.json``."""
+    a table that exists is complete). Its page and cleaning counts, and the malformed input
+    it skipped, go to ``<out>.json``."""
     import pyarrow as pa
     import pyarrow.ipc as ipc
 
+    from polyprobe.loaders.source import InvalidPolicy
     from polyprobe.loaders.wikisource import WikiDumpSource
 
     out = Path(task.out)
@@ -88,6 +92,7 @@ def tokenize_shard(task: ShardTask) -> None:
         return  # finished by an earlier build (resumed)
     segmenter = Segmenter(task.lang, sentences=task.sentences, tokenizer=task.tokenizer)
     source = WikiDumpSource(Path(task.path), segmenter)
+    policy = InvalidPolicy(task.on_invalid)
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
     schema = _schema()
     columns: dict[str, list[Any]] = {name: [] for name in schema.names}
@@ -99,7 +104,7 @@ def tokenize_shard(task: ShardTask) -> None:
                 for values in columns.values():
                     values.clear()
 
-            for doc in source.documents(select=(task.part, task.parts)):
+            for doc in source.documents(policy, select=(task.part, task.parts)):
                 for index, s in enumerate(doc.sentences):
                     forms, spaces = (
                         segmenter.token_columns(s.text) if s.dropped is None else (None, None)
@@ -118,7 +123,11 @@ def tokenize_shard(task: ShardTask) -> None:
                 if len(columns["page"]) >= _BATCH:
                     flush()
             flush()
-        stats = {"pages": dict(source.stats), "cleaning": dict(source.cleaning)}
+        stats = {
+            "pages": dict(source.stats),
+            "cleaning": dict(source.cleaning),
+            "skipped": dict(policy.skipped),
+        }
         side = out.with_name(out.name + ".json")
         side_tmp = side.with_name(f"{side.name}.tmp-{os.getpid()}")
         side_tmp.write_text(json.dumps(stats, sort_keys=True), encoding="utf-8")
@@ -129,17 +138,24 @@ def tokenize_shard(task: ShardTask) -> None:
 
 
 def plan_shards(
-    sources: Sequence[Any], segmenter: Segmenter, shards_per_file: int, folder: Path
+    sources: Sequence[Any],
+    segmenter: Segmenter,
+    shards_per_file: int,
+    folder: Path,
+    on_invalid: str = "raise",
 ) -> list[list[ShardTask]]:
     """The shards of every dump (``shards_per_file`` each), named by what decides their
-    content: the file's checksum, the part, the segmentation and the table version."""
+    content: the file's checksum, the part, the segmentation, the invalid-input policy and
+    the table version."""
     describe = json.dumps(segmenter.describe(), sort_keys=True)
     plan: list[list[ShardTask]] = []
     for source in sources:
         sha = source.info.files[0]["sha256"]
         tasks = []
         for part in range(shards_per_file):
-            key = stable_u64("text-shard", TABLE_VERSION, sha, part, shards_per_file, describe)
+            key = stable_u64(
+                "text-shard", TABLE_VERSION, sha, part, shards_per_file, describe, on_invalid
+            )
             tasks.append(
                 ShardTask(
                     str(source.path),
@@ -149,6 +165,7 @@ def plan_shards(
                     segmenter.sentences,
                     segmenter.tokenizer,
                     str(folder / f"{source.name}.{part}-of-{shards_per_file}.{key:016x}.arrow"),
+                    on_invalid,
                 )
             )
         plan.append(tasks)
@@ -156,12 +173,17 @@ def plan_shards(
 
 
 def shard_tasks(
-    sources: Sequence[Any], shards: int | None, folder: Path, workers: int
+    sources: Sequence[Any],
+    shards: int | None,
+    on_invalid: str,
+    folder: Path,
+    workers: int,
 ) -> list[ShardTask]:
     """Every dump's shards in dump order: ``shards`` per file (``--shards``), else enough
     for the ``workers`` processes."""
     parts = shards or max(1, math.ceil(workers / len(sources)))
-    return [t for tasks in plan_shards(sources, sources[0].segmenter, parts, folder) for t in tasks]
+    plan = plan_shards(sources, sources[0].segmenter, parts, folder, on_invalid)
+    return [t for tasks in plan for t in tasks]
 
 
 def read_back(sources: Sequence[Any], tasks: Sequence[ShardTask]) -> list[TokenizedSource]:
@@ -186,15 +208,18 @@ class TokenizedSource:
     tables: tuple[str, ...]
     stats: Counter[str] = field(default_factory=Counter)
     cleaning: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)  # malformed pages the shards left out
 
     @classmethod
     def of(cls, source: Any, tasks: Sequence[ShardTask]) -> TokenizedSource:
         stats: Counter[str] = Counter()
         cleaning: Counter[str] = Counter()
+        skipped: Counter[str] = Counter()
         for task in tasks:
             side = json.loads(Path(task.out + ".json").read_text(encoding="utf-8"))
             stats.update(side["pages"])
             cleaning.update(side["cleaning"])
+            skipped.update(side.get("skipped", {}))
         return cls(
             source.name,
             Path(source.path),
@@ -204,6 +229,7 @@ class TokenizedSource:
             tuple(t.out for t in tasks),
             stats,
             cleaning,
+            skipped,
         )
 
     def _rows(self, table: str) -> Iterator[tuple[Any, ...]]:
@@ -217,6 +243,10 @@ class TokenizedSource:
             yield from zip(*(columns[name] for name in _READ), strict=True)
 
     def documents(self, policy: Any = None) -> Iterator[RawDocument]:
+        """The dump's documents from its tables; what the shards skipped is counted into
+        ``policy``'s tally, once per reading, as a reading of the dump would count it."""
+        if policy is not None:
+            policy.skipped.update(self.skipped)
         source = SourceFile(self.name, str(self.path), None)
         merged = heapq.merge(*(self._rows(t) for t in self.tables), key=lambda r: r[:2])
         current: list[tuple[Any, ...]] = []

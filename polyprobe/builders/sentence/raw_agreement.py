@@ -104,9 +104,11 @@ class RawAgreementObservation(Observation):
 
 def noun_form_keys(paths: tuple[str, ...]) -> frozenset[str]:
     """Lexical keys of forms that can be nouns: NOUN/PROPN words of CoNLL-U files and
-    treebank folders, every line's first field of other files."""
+    treebank folders, every line's first field of other files (through the input layer: a
+    line that is not text is an error naming its file and line, never a key)."""
     from polyprobe.loaders.frequency import conllu_files
-    from polyprobe.loaders.textlines import numbered_lines
+    from polyprobe.loaders.inputs import text_lines
+    from polyprobe.loaders.source import InvalidPolicy
 
     keys: set[str] = set()
     for raw in paths:
@@ -114,7 +116,7 @@ def noun_form_keys(paths: tuple[str, ...]) -> frozenset[str]:
         conllu = path.is_dir() or path.name.endswith((".conllu", ".conllu.gz"))
         files = conllu_files(path) if conllu else [path]
         for f in files:
-            for _, line in numbered_lines(f):
+            for _, line in text_lines(f, InvalidPolicy("raise")):
                 if not line or line.startswith("#"):
                     continue
                 cols = line.split("\t")

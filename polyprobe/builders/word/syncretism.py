@@ -275,9 +275,12 @@ class TextEvidence:
     tokens: int = 0
 
     def add_file(self, path: Path) -> None:
-        from polyprobe.loaders.textlines import numbered_lines
+        """The FEATS of one CoNLL-U file, through the input layer (a line that is not text
+        is an error naming its file and line)."""
+        from polyprobe.loaders.inputs import text_lines
+        from polyprobe.loaders.source import InvalidPolicy
 
-        for _number, line in numbered_lines(path):
+        for _number, line in text_lines(path, InvalidPolicy("raise")):
             if not line or line.startswith("#"):
                 continue
             cols = line.split("\t")

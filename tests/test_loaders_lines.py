@@ -15,7 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from polyprobe.errors import InputError
-from polyprobe.loaders.textlines import BadLine, line_blocks, numbered_lines
+from polyprobe.loaders.inputs import BadLine, line_blocks, numbered_lines
 
 
 def _text_mode(path: Path) -> list[str]:
