@@ -44,6 +44,7 @@ def main(argv: list[str]) -> None:
     start = time.perf_counter()
     from polyprobe import build_unimorph
     from polyprobe.loaders.unimorph import UniMorphReader, decode
+    from polyprobe.progress import shown
 
     imports = time.perf_counter() - start
 
@@ -54,19 +55,36 @@ def main(argv: list[str]) -> None:
 
     phases: list[tuple[str, float]] = []
 
-    def progress(tasks: Iterable[Any]) -> Iterator[Any]:
-        """The build's progress over its tasks: one mark as each starts, one after the last."""
-        for task in tasks:
-            phases.append((f"task {task.name}", time.perf_counter()))
-            yield task
-        phases.append(("folder and card", time.perf_counter()))
+    class Marks:
+        """A progress display that marks when each task starts (the build shows its tasks as
+        one phase), and the end of that phase."""
+
+        def bar(self, items: Iterable[Any], desc: str, total: Any, unit: str) -> Iterator[Any]:
+            if not desc.startswith("tasks"):
+                phases.append((desc, time.perf_counter()))
+                yield from items
+                return
+            for task in items:
+                phases.append((f"task {task.name}", time.perf_counter()))
+                yield task
+            phases.append(("folder and card", time.perf_counter()))
+
+        def records(self, items: Iterable[Any], desc: str, total: Any) -> Iterable[Any]:
+            return items
+
+        def counter(self, desc: str, total: Any, unit: str) -> Any:
+            return None
+
+        def inputs(self, files: Any) -> None:
+            pass
 
     with tempfile.TemporaryDirectory(prefix="polyprobe-bench-") as tmp:
         decode.cache_clear()
         start = t0 = time.perf_counter()
         phases.append(("reading the inputs", t0))
         out = Path(tmp) / "out"
-        result = build_unimorph(paths, lang=lang, out=out, scale=True, progress=progress)
+        with shown(Marks()):
+            result = build_unimorph(paths, lang=lang, out=out, scale=True)
         full = time.perf_counter() - start
         configs = sum(len(s.configs) for s in result.tasks)
         rows = sum(f.stat().st_size for f in (Path(tmp) / "out" / "data").rglob("*.parquet"))

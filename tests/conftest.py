@@ -13,6 +13,22 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist each worker gets a temp dir of its own: tests that check a build
+    left nothing behind in the temp dir (spools, shard tables) must not see another worker's
+    build at work. Removed when the worker ends."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix=f"polyprobe-tests-{worker}-"))
+    os.environ["TMPDIR"] = str(base)
+    tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+    config.add_cleanup(lambda: shutil.rmtree(base, ignore_errors=True))
+
+
 def _data_root() -> Path:
     return Path(os.environ.get("POLYPROBE_DATA", REPO.parent / "shared" / "data")).resolve()
 

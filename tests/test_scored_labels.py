@@ -16,15 +16,8 @@ import pytest
 import yaml
 
 from polyprobe.builders.build import BuildResult, build_family
-from polyprobe.builders.family import (
-    BuildConfig,
-    CardText,
-    Family,
-    Plan,
-    Stream,
-    TaskSet,
-    option,
-)
+from polyprobe.builders.family import CardText, Family, Plan, Stream, TaskSet
+from polyprobe.builders.options import BuildConfig, option
 from polyprobe.builders.records.examples import ExampleRecords
 from polyprobe.builders.task import Candidate, Fit, Shared, Task
 from polyprobe.builders.variants import SplitSpec

@@ -23,15 +23,8 @@ from typing import Any
 from polyprobe import progress
 from polyprobe.builders.assemble import TaskSummary
 from polyprobe.builders.families import family_named
-from polyprobe.builders.family import (
-    BuildConfig,
-    Family,
-    Outcome,
-    Plan,
-    TaskSet,
-    make_config,
-    option_of,
-)
+from polyprobe.builders.family import Family, Outcome, Plan, TaskSet
+from polyprobe.builders.options import BuildConfig, make_config, option_of
 from polyprobe.builders.provenance import card_license, fingerprint
 from polyprobe.builders.variants import VariantSettings
 from polyprobe.errors import InfeasibleError, UsageError

@@ -50,7 +50,7 @@ def add_config_arguments(
 ) -> None:
     """One argument per field of ``config`` (the family's own first, positional first;
     ``only``: just those fields)."""
-    from polyprobe.builders.family import BuildConfig, flag_of, option_of
+    from polyprobe.builders.options import BuildConfig, flag_of, option_of
 
     shared = {f.name for f in dataclasses.fields(BuildConfig)}
     fields = [
@@ -220,7 +220,7 @@ def run_profile_ud(args: argparse.Namespace) -> int:
     import json
 
     from polyprobe.builders.families.ud import UdConfig
-    from polyprobe.builders.family import make_config
+    from polyprobe.builders.options import make_config
     from polyprobe.builders.profiling import profile_ud
 
     names = {f.name for f in dataclasses.fields(UdConfig)}

@@ -14,14 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyprobe.builders.execution.stream import OpenedStream
-from polyprobe.builders.family import BuildConfig, Lexicon, Stream, TaskSet
+from polyprobe.builders.family import Lexicon, Stream, TaskSet
+from polyprobe.builders.options import BuildConfig
 from polyprobe.builders.task import Task, TaskContext
 from polyprobe.builders.variants import SplitSpec
 
 
-def checked(
-    config: BuildConfig, task_set: TaskSet, names: Sequence[str]
-) -> dict[str, Any] | None:
+def checked(config: BuildConfig, task_set: TaskSet, names: Sequence[str]) -> dict[str, Any] | None:
     """The config's profile (None without one), every ``[tasks.*]`` table checked against
     its task's options before any input is read, with the file's name (the card records
     it)."""

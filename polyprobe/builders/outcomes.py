@@ -38,9 +38,7 @@ def infeasible(
         assembled.append(
             assemble([], settings, seed, staging, task_report=report, infeasible=reason)
         )
-        recipes.append(
-            {"name": name, "recipe_version": metadata.recipe_version, "parameters": {}}
-        )
+        recipes.append({"name": name, "recipe_version": metadata.recipe_version, "parameters": {}})
     return Outcome(
         assembled=assembled,
         recipes=recipes,

@@ -72,8 +72,7 @@ def _read(path: str | Path) -> dict[str, Any]:
         raise InputError(
             p,
             None,
-            f"unknown profile section(s) {unknown}: use [language], [family] and "
-            "[tasks.<name>]",
+            f"unknown profile section(s) {unknown}: use [language], [family] and [tasks.<name>]",
             "bad-profile",
         )
     return data

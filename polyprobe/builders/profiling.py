@@ -39,7 +39,9 @@ def profile_ud(config: UdConfig) -> dict[str, Any]:
         if sentences:
             profile = dict(opened.profile)
         derived.update(found)
-        labels.update({t.name: list(f.label_names) for t, f in zip(opened.tasks, fits, strict=True)})
+        labels.update(
+            {t.name: list(f.label_names) for t, f in zip(opened.tasks, fits, strict=True)}
+        )
     if profile is None:  # no sentence task: the treebanks' facts and annotation all the same
         records = TreebankRecords(tuple(sources.treebanks))
         for sentence in records.records(config.on_invalid, Counter()):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from polyprobe.builders.family import option
+from polyprobe.builders.options import option
 from polyprobe.errors import InputError
 from polyprobe.loaders.translations import TranslationProvenance
 

@@ -35,12 +35,13 @@ import sys
 import types
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from polyprobe import progress
 from polyprobe.errors import InputError, UsageError
 from polyprobe.hashing import choice_index, file_sha256, lexical_key, stable_rng, stable_u64
 from polyprobe.loaders.inputs import (
@@ -572,7 +573,6 @@ def generate_pseudowords(
     concentric: bool = True,
     cache_dir: str | Path | None = None,
     refresh: bool = False,
-    progress: Callable[[int, int], None] | None = None,
 ) -> WuggyTable:
     """Generate (or fetch from the cache) a Wuggy table for up to ``max_seeds`` seed words.
 
@@ -580,7 +580,8 @@ def generate_pseudowords(
     segment lengths, letter length and transition frequencies (concentric search), 2/3 of the
     segments shared). ``nucleus`` is a :class:`Nucleus`, a language name in :data:`NUCLEI`, or
     None (derived from the lexicon). The table is written as ``Word Match Lexicality Old20
-    Ned1`` so that :func:`read_wuggy_output` reads it like a real Wuggy output."""
+    Ned1`` so that :func:`read_wuggy_output` reads it like a real Wuggy output. The seeds are
+    shown as they are generated (:func:`polyprobe.progress.track`: ~0.3 s each)."""
     if max_seeds < 1:
         raise UsageError("max_seeds must be at least 1")
     cache = Path(cache_dir or default_cache_dir())
@@ -624,9 +625,7 @@ def generate_pseudowords(
     out_lines = ["\t".join(OUTPUT_COLUMNS) + "\n"]
     failures: Counter[str] = Counter()
     with _offline():
-        for i, word in enumerate(chosen):
-            if progress is not None:
-                progress(i, len(chosen))
+        for word in progress.track(chosen, "generating pseudowords (Wuggy)", unit=" seed"):
             if word not in lookup:  # pragma: no cover - select_seeds guarantees it
                 failures["not-in-lexicon"] += 1
                 continue

@@ -14,14 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from polyprobe.builders.family import (
-    CardText,
-    Outcome,
-    option,
-    paths_option,
-    split_list,
-)
+from polyprobe.builders.family import CardText, Outcome
 from polyprobe.builders.lexical.analogies import analogy_tasks
+from polyprobe.builders.options import option, paths_option, split_list
 from polyprobe.builders.records.lexical import EvaluationSetConfig, LexicalSets, SetFamily
 from polyprobe.errors import UsageError
 from polyprobe.languages import Language

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from polyprobe.builders.family import CardText, Outcome, option
+from polyprobe.builders.family import CardText, Outcome
 from polyprobe.builders.lexical.costra import costra_tasks
+from polyprobe.builders.options import option
 from polyprobe.builders.records.lexical import EvaluationSetConfig, LexicalSets, SetFamily
 from polyprobe.languages import Language
 

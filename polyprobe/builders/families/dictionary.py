@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from polyprobe.builders.family import CardText, Outcome, option
+from polyprobe.builders.family import CardText, Outcome
 from polyprobe.builders.lexical.dictionary import dictionary_tasks
+from polyprobe.builders.options import option
 from polyprobe.builders.records.lexical import EvaluationSetConfig, LexicalSets, SetFamily
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.errors import UsageError

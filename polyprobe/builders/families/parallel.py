@@ -22,17 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.family import (
-    BuildConfig,
-    CardText,
-    Family,
-    Outcome,
-    Plan,
-    TaskSet,
-    option,
-    optional_path,
-    parse_min_per_class,
-)
+from polyprobe.builders.family import CardText, Family, Outcome, Plan, TaskSet
+from polyprobe.builders.options import BuildConfig, option, optional_path, parse_min_per_class
 from polyprobe.builders.parallel.agreement import agreement, published_labels, with_notes
 from polyprobe.builders.parallel.facts import DOCUMENT_SPLIT, creation_counts
 from polyprobe.builders.parallel.inputs import ParallelInputs

@@ -17,16 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from polyprobe.builders.family import (
-    BuildConfig,
-    Family,
-    Outcome,
-    Plan,
-    Stream,
-    TaskSet,
-    option,
-    paths_option,
-)
+from polyprobe.builders.family import Family, Outcome, Plan, Stream, TaskSet
+from polyprobe.builders.options import BuildConfig, option, paths_option
 from polyprobe.builders.records.documents import is_document_task
 from polyprobe.builders.records.rawdocuments import raw_documents
 from polyprobe.builders.records.rawtext import (

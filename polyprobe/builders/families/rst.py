@@ -15,19 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.discourse.discourse_relations import DiscourseRelations
-from polyprobe.builders.family import (
-    BuildConfig,
-    CardText,
-    Family,
-    Inputs,
-    Outcome,
-    Plan,
-    Stream,
-    TaskSet,
-    option,
-    optional_path,
-    paths_option,
-)
+from polyprobe.builders.family import CardText, Family, Inputs, Outcome, Plan, Stream, TaskSet
+from polyprobe.builders.options import BuildConfig, option, optional_path, paths_option
 from polyprobe.builders.records.documents import DocumentRecords
 from polyprobe.builders.variants import SplitSpec
 from polyprobe.errors import UsageError

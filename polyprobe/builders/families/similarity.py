@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.family import CardText, Outcome, option, paths_option
+from polyprobe.builders.family import CardText, Outcome
 from polyprobe.builders.lexical.similarity import similarity_tasks
+from polyprobe.builders.options import option, paths_option
 from polyprobe.builders.records.lexical import EvaluationSetConfig, LexicalSets, SetFamily
 from polyprobe.languages import Language
 

@@ -17,18 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from polyprobe.builders.downstream.tabular import TABULAR_TASKS
-from polyprobe.builders.family import (
-    BuildConfig,
-    CardText,
-    Family,
-    Inputs,
-    Outcome,
-    Plan,
-    Stream,
-    TaskSet,
-    option,
-    parse_min_per_class,
-)
+from polyprobe.builders.family import CardText, Family, Inputs, Outcome, Plan, Stream, TaskSet
+from polyprobe.builders.options import BuildConfig, option, parse_min_per_class
 from polyprobe.builders.records.examples import ExampleRecords, file_splits
 from polyprobe.builders.task import Task
 from polyprobe.builders.translations import TranslationOptions

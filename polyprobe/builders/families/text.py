@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.families.rawtext import RawTextConfig, RawTextFamily, RawTexts
-from polyprobe.builders.family import CardText, Outcome, option, paths_option
+from polyprobe.builders.family import CardText, Outcome
+from polyprobe.builders.options import option, paths_option
 from polyprobe.languages import Language
 from polyprobe.loaders.plaintext import LAYOUTS
 from polyprobe.version import __version__

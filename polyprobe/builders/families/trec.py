@@ -24,19 +24,8 @@ from typing import Any
 
 from polyprobe.builders.downstream.translated import TranslatedTask
 from polyprobe.builders.downstream.trec import TREC_TASKS
-from polyprobe.builders.family import (
-    BuildConfig,
-    CardText,
-    Family,
-    Inputs,
-    Outcome,
-    Plan,
-    Stream,
-    TaskSet,
-    option,
-    optional_path,
-    parse_min_per_class,
-)
+from polyprobe.builders.family import CardText, Family, Inputs, Outcome, Plan, Stream, TaskSet
+from polyprobe.builders.options import BuildConfig, option, optional_path, parse_min_per_class
 from polyprobe.builders.records.examples import ExampleRecords
 from polyprobe.builders.translations import TranslationOptions, provenance_from_sidecar
 from polyprobe.builders.variants import MinPerClass, SplitSpec

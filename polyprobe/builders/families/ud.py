@@ -14,18 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.family import (
-    BuildConfig,
-    CardText,
-    Family,
-    Inputs,
-    Outcome,
-    Plan,
-    Stream,
-    TaskSet,
-    option,
-    paths_option,
-)
+from polyprobe.builders.family import CardText, Family, Inputs, Outcome, Plan, Stream, TaskSet
+from polyprobe.builders.options import BuildConfig, option, paths_option
 from polyprobe.builders.records.documents import is_document_task, treebank_documents
 from polyprobe.builders.records.topup import top_up_parameters, top_up_streams
 from polyprobe.builders.records.treebank import TreebankRecords, capitalisation, treebank_split

@@ -17,14 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from polyprobe.builders.family import (
+from polyprobe.builders.family import CardText, Family, Lexicon, Outcome, Plan, TaskSet
+from polyprobe.builders.options import (
     BuildConfig,
-    CardText,
-    Family,
-    Lexicon,
-    Outcome,
-    Plan,
-    TaskSet,
     flag_of,
     option,
     option_of,

@@ -20,16 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.families.rawtext import RawTextConfig, RawTextFamily, RawTexts
-from polyprobe.builders.family import (
-    EXECUTORS,
-    CardText,
-    Outcome,
-    Plan,
-    Prepare,
-    option,
-    optional_path,
-    paths_option,
-)
+from polyprobe.builders.family import EXECUTORS, CardText, Outcome, Plan, Prepare
+from polyprobe.builders.options import option, optional_path, paths_option
 from polyprobe.errors import UsageError
 from polyprobe.languages import Language
 from polyprobe.version import __version__

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from polyprobe import progress
 from polyprobe.hashing import stable_rng, stable_u64
 from polyprobe.loaders.analogies import AnalogySet, Question
 from polyprobe.loaders.frequency import FrequencyList
@@ -156,7 +157,7 @@ def discover(
     by their best candidate. One direction per pair of cells (from the unmarked side)."""
     support: dict[tuple[str, Cell, Cell], int] = defaultdict(int)
     names: dict[tuple[str, Cell, Cell], str] = {}
-    for p in pars:
+    for p in progress.track(pars, "analogy categories (paradigms)", unit=" lemma"):
         cells = [c for c, forms in p.cells.items() if len(forms) == 1]
         for a in cells:
             da = dict(a)

@@ -19,14 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from polyprobe.builders.family import (
-    BuildConfig,
-    Family,
-    Plan,
-    Stream,
-    TaskSet,
-    parse_min_per_class,
-)
+from polyprobe.builders.family import Family, Plan, Stream, TaskSet
+from polyprobe.builders.options import BuildConfig, parse_min_per_class
 from polyprobe.builders.records.examples import ExampleRecords
 from polyprobe.builders.task import Task
 from polyprobe.builders.variants import MinPerClass, SplitSpec
