@@ -10,32 +10,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-import yaml
 from conftest import config_rows
+from profile_helpers import card, refuses, write
 
 from polyprobe.cards.validate import validate
-from polyprobe.errors import PolyprobeError
 
 MSL = "word_similarity/multisimlex_concepticon/Vulic-2020-2244.tsv"
-
-
-def card(folder: Path) -> dict[str, Any]:
-    text = (folder / "README.md").read_text(encoding="utf-8")
-    return yaml.safe_load(text.split("---")[1])["polyprobe"]
-
-
-def write(path: Path, text: str) -> Path:
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def refuses(build: Any, tmp_path: Path, table: str, key: str, listed: str) -> None:
-    """A profile with ``key`` misspelt in ``table`` is refused, naming it and the valid keys."""
-    bad = write(tmp_path / f"bad-{key}.toml", f"[{table}]\n{key} = 1\n")
-    with pytest.raises(PolyprobeError, match=rf"{key}.*valid options: .*{listed}"):
-        build(tmp_path / f"x-{key}", bad)
-    assert not (tmp_path / f"x-{key}").exists()
 
 
 def test_unimorph_profile(data_dir: Path, tmp_path: Path) -> None:
