@@ -87,24 +87,37 @@ def inputs(files: Sequence[str | os.PathLike[str]]) -> None:
 
 
 class _Step:
-    def __init__(self, counter: Any) -> None:
-        self.counter = counter
+    """A counter shown from its first advance (work that starts after other phases, such as
+    configs written once the passes are done, shows up when it starts)."""
+
+    def __init__(self, display: Display | None, desc: str, total: int | None, unit: str) -> None:
+        import threading
+
+        self.display, self.desc, self.total, self.unit = display, desc, total, unit
+        self.counter: Any = None
+        self.lock = threading.Lock()
 
     def advance(self, n: int = 1) -> None:
-        if self.counter is not None:
+        if self.display is None:
+            return
+        with self.lock:
+            if self.counter is None:
+                self.counter = self.display.counter(self.desc, self.total, self.unit)
             self.counter.update(n)
+
+    def close(self) -> None:
+        if self.counter is not None:
+            self.counter.close()
 
 
 @contextmanager
 def step(desc: str, total: int | None = None, unit: str = " it") -> Iterator[_Step]:
     """A counter advanced by hand (``advance()``, safe from callback threads)."""
-    display = _display()
-    counter = None if display is None else display.counter(desc, total, unit)
+    counter = _Step(_display(), desc, total, unit)
     try:
-        yield _Step(counter)
+        yield counter
     finally:
-        if counter is not None:
-            counter.close()
+        counter.close()
 
 
 class TerminalProgress:

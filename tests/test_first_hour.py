@@ -68,3 +68,30 @@ def test_contributing_setup_is_the_readme_command() -> None:
     guide = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
     setup = _bash_blocks(guide)[0]
     assert setup == [readme_quick_start()[1]]
+
+
+def test_the_demo_needs_only_the_core_install(tmp_path: Path) -> None:
+    """``pip install . && polyprobe demo`` (the first command of the README) installs no
+    extra: the demo's UD build must not touch the raw-text extra (segtok, spaCy) nor the
+    evaluation one (torch). Run with those libraries made unimportable."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from importlib import metadata\n"
+        "extras = ('segtok', 'spacy', 'torch', 'mwparserfromhell', 'datatrove')\n"
+        "for m in extras:\n"
+        "    sys.modules[m] = None  # not importable ...\n"
+        "real = metadata.version\n"
+        "def version(name):  # ... and not installed, as the library's metadata would say\n"
+        "    if name in extras:\n"
+        "        raise metadata.PackageNotFoundError(name)\n"
+        "    return real(name)\n"
+        "metadata.version = version\n"
+        "from polyprobe.cli import main\n"
+        f"sys.exit(main(['demo', '--out', {str(tmp_path / 'demo')!r}]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "demo" / "README.md").is_file()

@@ -111,13 +111,16 @@ class UdFamily(Family[UdConfig, Treebanks]):
     )
 
     def sources(self, config: UdConfig) -> Treebanks:
-        from polyprobe.loaders.segmentation import Segmenter
         from polyprobe.loaders.sources import discover
-        from polyprobe.loaders.wikisource import WikiDumpSource
 
         treebanks = discover(config.paths, source_version=config.source_version)
-        segmenter = Segmenter(config.language.code)
-        dumps = [WikiDumpSource(p, segmenter) for p in config.top_up]
+        dumps = []
+        if config.top_up:  # raw text: the segmenter needs the text extra (segtok, spaCy)
+            from polyprobe.loaders.segmentation import Segmenter
+            from polyprobe.loaders.wikisource import WikiDumpSource
+
+            segmenter = Segmenter(config.language.code)
+            dumps = [WikiDumpSource(p, segmenter) for p in config.top_up]
         return Treebanks([*treebanks, *dumps], dumps)
 
     def plan(self, config: UdConfig, sources: Treebanks, names: Sequence[str]) -> Plan:
