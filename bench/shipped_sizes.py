@@ -23,7 +23,7 @@ from typing import Any
 
 from _data import treebank_arguments
 
-from polyprobe.builders.build import prepared
+from polyprobe.builders.build import planned
 from polyprobe.builders.families.ud import UD, UdConfig
 from polyprobe.builders.task import Shared, Task
 
@@ -91,7 +91,7 @@ def main() -> None:
         out=args.data / "unused",
         tasks=tuple(names),
     )
-    _, streams = prepared(UD, config)
+    _, streams = planned(UD, config)
     # the sentence stream first, then the documents grouped from it (build ud's plan)
     sentences, documents = (streams + [None])[:2]
     records = list(sentences.records.records("raise", Counter()))

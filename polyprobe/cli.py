@@ -69,6 +69,7 @@ def _build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     _register_optional(sub, "polyprobe.cards.cli_release", "add_catalog_parser")
     _register_optional(sub, "polyprobe.translate.cli", "add_translate_parser")
     _register_optional(sub, "polyprobe.cli_frequencies", "add_frequencies_parser")
+    _register_optional(sub, "polyprobe.cli_suite", "add_suite_parser")
     return parser
 
 

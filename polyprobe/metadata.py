@@ -280,3 +280,7 @@ class DatasetMeta:
     release: str = "0.1.0"
     changelog: list[dict[str, Any]] = field(default_factory=list)
     bump_check: dict[str, Any] = field(default_factory=dict)
+    # A suite's members (polyprobe.builders.suite), in manifest order: each a dict of
+    # ``name``, ``family``, ``title``, ``summary`` and the ``tasks`` it published. Empty for
+    # one family's build.
+    members: list[dict[str, Any]] = field(default_factory=list)

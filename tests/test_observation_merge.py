@@ -86,7 +86,7 @@ def merged(task: Task[Any], ranges: Sequence[Sequence[Any]]) -> Observation:
 def families(data_dir: Path, name: str, files: tuple[str, ...]) -> tuple[Any, Any]:
     """The sentence stream and the document stream (None without documents) of a build of
     ``files`` with every observing task, configured as ``build ud`` configures them."""
-    from polyprobe.builders.build import prepared
+    from polyprobe.builders.build import planned
     from polyprobe.builders.families.ud import UD, UdConfig
 
     config = UdConfig(
@@ -95,7 +95,7 @@ def families(data_dir: Path, name: str, files: tuple[str, ...]) -> tuple[Any, An
         out=data_dir / "unused",
         tasks=tuple(_observing_names()),
     )
-    _, (sentences, documents) = prepared(UD, config)
+    _, (sentences, documents) = planned(UD, config)
     return sentences, documents
 
 

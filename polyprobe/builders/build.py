@@ -15,7 +15,6 @@ and the atomic folder.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,7 @@ from polyprobe.builders.family import Family, Outcome, Plan, TaskSet
 from polyprobe.builders.options import BuildConfig, make_config, option_of
 from polyprobe.builders.provenance import card_license, fingerprint
 from polyprobe.builders.variants import VariantSettings
-from polyprobe.errors import InfeasibleError, UsageError
-from polyprobe.languages import Language
-from polyprobe.loaders.declared import DeclaredLanguage
+from polyprobe.errors import UsageError
 from polyprobe.metadata import DatasetMeta, SourceInfo
 from polyprobe.version import __version__
 
@@ -76,54 +73,73 @@ def family_function(name: str) -> Any:
     return build_it
 
 
-def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
-    """Run ``family`` with ``config`` and write its dataset folder at ``config.out``
-    (atomically: on any error, nothing is left behind)."""
+@dataclass
+class Prepared:
+    """One family's build up to its run: the sources opened and checked (languages,
+    licences), the task set and the names to build, the profile checked, the plan."""
+
+    family: Family[Any, Any]
+    config: BuildConfig
+    sources: Any
+    task_set: TaskSet
+    names: list[str]
+    profile: dict[str, Any] | None
+    plan: Plan
+    infos: list[SourceInfo]
+    mismatch: dict[str, list[str]]
+
+
+def prepare(family: Family[Any, Any], config: BuildConfig) -> Prepared:
+    """Everything before the folder: a bad option, profile, language or licence is refused
+    here, before any long work (the profile before a generated table is listed)."""
     from polyprobe.builders.configure import checked
-    from polyprobe.cards.folder import DatasetFolderWriter
-    from polyprobe.cards.release import ReleaseRequest
+    from polyprobe.builders.provenance import check_languages, licensed
 
     if not isinstance(config, family.Config):
         raise UsageError(f"build {family.name} takes a {family.Config.__name__}")
-    release = ReleaseRequest.make(config.release, config.previous, config.allow_bump_mismatch)
-    language = config.language
     sources = family.sources(config)
     task_set = family.task_set(config, sources)
     names = task_set.resolve(config.tasks)
-    profile = checked(config, task_set, names)  # before anything long (a generated table)
+    profile = checked(config, task_set, names)
     mismatch = check_languages(
-        config.lang, language, sources.declared(), config.allow_language_mismatch
+        config.lang, config.language, sources.declared(), config.allow_language_mismatch
     )
     infos = licensed(sources.infos(), config.license_overrides)
-    license_id, mixed = card_license(infos, config.allow_license_mix)
     plan = family.plan(config, sources, names)
+    return Prepared(family, config, sources, task_set, names, profile, plan, infos, mismatch)
+
+
+def produce(p: Prepared, staging: Path, rename: Any = None) -> Outcome:
+    """The prepared build's tasks run into ``staging``, and the family's post-step.
+    ``rename(name)``: the name each task's configs are published under (a suite renames the
+    names two members share)."""
+    outcome = run(p.plan, p.task_set, p.config, p.profile, staging, rename)
+    return p.family.finish(p.config, p.sources, outcome, staging)
+
+
+def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
+    """Run ``family`` with ``config`` and write its dataset folder at ``config.out``
+    (atomically: on any error, nothing is left behind)."""
+    from polyprobe.builders.cardmeta import adopt, build_parameters
+    from polyprobe.cards.folder import DatasetFolderWriter
+    from polyprobe.cards.release import ReleaseRequest
+
+    release = ReleaseRequest.make(config.release, config.previous, config.allow_bump_mismatch)
+    p = prepare(family, config)
+    language = config.language
+    license_id, mixed = card_license(p.infos, config.allow_license_mix)
     with DatasetFolderWriter(config.out, overwrite=config.overwrite) as writer:
-        outcome = run(plan, task_set, config, profile, writer.tmp)
-        outcome = family.finish(config, sources, outcome, writer.tmp)
-        summaries = [a.summary for a in outcome.assembled]
-        if not any(s.configs for s in summaries):
-            raise InfeasibleError(
-                "no task could be built: "
-                + "; ".join(f"{s.task}: {s.infeasible}" for s in summaries)
-            )
-        default_given = False
-        for assembled in outcome.assembled:
-            for card in assembled.cards:
-                if not default_given:  # the first config in task order
-                    card = dataclasses.replace(
-                        card, payload=dataclasses.replace(card.payload, default=True)
-                    )
-                    default_given = True
-                writer.adopt(card)
-        parameters = build_parameters(config, language, outcome, language_mismatch=mismatch)
-        text = family.card(config, sources, language, outcome)
+        outcome = produce(p, writer.tmp)
+        summaries = adopt(writer, [(family.name, None, outcome)])
+        parameters = build_parameters(config, language, outcome, language_mismatch=p.mismatch)
+        text = family.card(config, p.sources, language, outcome)
         meta = DatasetMeta(
             pretty_name=text.pretty_name,
             languages=list(text.languages) or [language.code],
             license=license_id,
-            sources=infos,
+            sources=p.infos,
             polyprobe_version=__version__,
-            fingerprint=fingerprint(infos, outcome.recipes, parameters, outcome.profile),
+            fingerprint=fingerprint(p.infos, outcome.recipes, parameters, outcome.profile),
             parameters=parameters,
             skipped_invalid=dict(sorted(outcome.skipped.items())),
             duplicates=dict(outcome.duplicates),
@@ -135,24 +151,31 @@ def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
             source_datasets=list(text.source_datasets),
             summary=text.summary,
         )
-        hook = release.before_card(meta)
-        released: list[DatasetMeta] = []
-
-        def before_card(tmp: Path, card: dict[str, Any]) -> DatasetMeta:
-            released.append(hook(tmp, card))
-            return released[-1]
-
-        final = writer.finish(meta, before_card=before_card)
+        final, released = finish(writer, meta, release)
     return BuildResult(
         out=final,
         fingerprint=meta.fingerprint,
         tasks=summaries,
         skipped_invalid=meta.skipped_invalid,
         split=outcome.split,
-        release=released[-1].release,
-        bump_check=dict(released[-1].bump_check),
+        release=released.release,
+        bump_check=dict(released.bump_check),
         facts=outcome.facts,
     )
+
+
+def finish(writer: Any, meta: DatasetMeta, release: Any) -> tuple[Path, DatasetMeta]:
+    """The card written (after the release check against ``--previous``) and the folder
+    moved into place; the folder and the meta its card was written from."""
+    hook = release.before_card(meta)
+    released: list[DatasetMeta] = []
+
+    def before_card(tmp: Path, card: dict[str, Any]) -> DatasetMeta:
+        released.append(hook(tmp, card))
+        return released[-1]
+
+    final = writer.finish(meta, before_card=before_card)
+    return final, released[-1]
 
 
 def run(
@@ -161,6 +184,7 @@ def run(
     config: BuildConfig,
     profile: dict[str, Any] | None,
     staging: Path,
+    rename: Any = None,
 ) -> Outcome:
     """The plan's tasks configured and run; one outcome, in the task order of the plan
     (its input shards prepared first, when it has some)."""
@@ -173,7 +197,7 @@ def run(
         from polyprobe.builders.execution.prepare import prepared
 
         with prepared(plan.prepare, plan.inputs, config.jobs) as ready:
-            return run(ready, task_set, config, profile, staging)
+            return run(ready, task_set, config, profile, staging, rename)
 
     variants = VariantSettings(
         split=plan.split,
@@ -183,24 +207,26 @@ def run(
     )
     settings = RunSettings(config.seed, config.on_invalid, variants, staging)
     if plan.lexicon is not None:
-        tasks = open_lexicon(plan.lexicon, task_set, config, plan.split, profile)
+        tasks = open_lexicon(plan.lexicon, task_set, config, plan.split, profile, rename)
         done = run_lexicon(plan.lexicon, tasks, settings)
         return outcomes.lexicon_outcome(plan, done, profile)
     progress.inputs(plan.inputs)
     readable = [s for s in plan.streams if s.records is not None]
-    opened = [open_stream(s, task_set, config, plan.split, profile) for s in readable]
+    opened = [open_stream(s, task_set, config, plan.split, profile, rename) for s in readable]
     ran = iter(run_record_streams(opened, settings, plan.inputs, config.jobs) if opened else [])
     results = [
         outcomes.with_sample_creation(s, next(ran), staging)
         if s.records is not None
-        else outcomes.infeasible(s, task_set, variants, config.seed, staging)
+        else outcomes.infeasible(s, task_set, variants, config.seed, staging, rename)
         for s in plan.streams
     ]
     order = plan.order or tuple(n for s in plan.streams for n in s.tasks)
+    if rename is not None:
+        order = tuple(rename(n) for n in order)
     return outcomes.merged(plan, results, order)
 
 
-def prepared(family: Family[Any, Any], config: BuildConfig) -> tuple[Plan, list[Any]]:
+def planned(family: Family[Any, Any], config: BuildConfig) -> tuple[Plan, list[Any]]:
     """The family's plan for ``config`` and every stream with its tasks configured as a build
     configures them (None for a stream without records), without running anything: what
     ``polyprobe profile`` and tests look at."""
@@ -215,92 +241,3 @@ def prepared(family: Family[Any, Any], config: BuildConfig) -> tuple[Plan, list[
         None if s.records is None else open_stream(s, task_set, config, plan.split, profile)
         for s in plan.streams
     ]
-
-
-def licensed(infos: Sequence[SourceInfo], overrides: Mapping[str, str]) -> list[SourceInfo]:
-    """The sources with ``--license SRC=ID`` applied by source name (``*``: every source
-    without its own; ids normalised, ``CC BY-SA 4.0`` -> ``CC-BY-SA-4.0``); a name that is no
-    source is an error, so a typo never leaves a wrong licence in a card."""
-    from polyprobe.loaders.sources import normalize_license
-
-    names = {i.name for i in infos}
-    unknown = sorted(set(overrides) - names - {"*"})
-    if unknown:
-        raise UsageError(
-            f"--license names no source: {', '.join(unknown)}; the sources are "
-            + ", ".join(sorted(names))
-        )
-    for info in infos:
-        chosen = overrides.get(info.name, overrides.get("*"))
-        if chosen is not None:
-            info.license = normalize_license(chosen)
-    return list(infos)
-
-
-def check_languages(
-    lang: str,
-    language: Language,
-    declared: Sequence[tuple[str, Sequence[DeclaredLanguage]]],
-    allow: bool,
-) -> dict[str, list[str]]:
-    """``--lang`` against what the sources declare (``(source name, languages)`` pairs).
-
-    Refused with a :class:`UsageError` naming the sources and their languages: a source
-    declaring another language than ``--lang``, which also covers a mix of languages across
-    sources (at most one of them can be ``--lang``). With ``allow`` (``--allow-language-
-    mismatch``) the build goes on and the mismatch is returned, ``{source: [codes]}``, for
-    the card. Sources that declare nothing are not guessed at."""
-    wrong = {name: [d for d in langs if d.code != language.iso639_3] for name, langs in declared}
-    wrong = {name: langs for name, langs in wrong.items() if langs}
-    if not wrong:
-        return {}
-    if allow:
-        return {name: [d.tag for d in langs] for name, langs in wrong.items()}
-    said = [(name, langs) for name, langs in declared if langs]
-    codes = {d.code for _, langs in said for d in langs}
-    listing = "; ".join(f"{name}: {', '.join(d.describe() for d in langs)}" for name, langs in said)
-    if len(codes) > 1:
-        raise UsageError(
-            f"the sources are in different languages ({listing}) and --lang {lang} is "
-            f"{language.name}; build one language per dataset, or pass "
-            "--allow-language-mismatch to merge them anyway (recorded in the card)"
-        )
-    (only,) = {d.tag: d for _, langs in said for d in langs}.values()
-    raise UsageError(
-        f"--lang {lang} is {language.name}, but the sources say {only.name} ({listing}); "
-        f"use --lang {only.tag}, or pass --allow-language-mismatch to build anyway "
-        "(recorded in the card)"
-    )
-
-
-def build_parameters(
-    config: BuildConfig,
-    language: Language,
-    outcome: Outcome,
-    *,
-    language_mismatch: Mapping[str, list[str]] | None = None,
-) -> dict[str, Any]:
-    """The card's build parameters: the shared ones, with the family's own after the
-    variants they qualify. ``allow_language_mismatch`` (and the mismatch it let through)
-    only appear when given, so the cards of other builds keep their bytes."""
-    extra: dict[str, Any] = {}
-    if config.allow_language_mismatch:
-        extra["allow_language_mismatch"] = True
-        if language_mismatch:
-            extra["language_mismatch"] = {k: list(v) for k, v in language_mismatch.items()}
-    return {
-        "lang": language.code,
-        "tasks": [a.name for a in outcome.assembled],
-        "sizes": [s.label for s in config.sizes],
-        "balances": list(config.balances),
-        **outcome.parameters,
-        "min_per_class": {
-            "train": config.min_per_class.train,
-            "validation": config.min_per_class.validation,
-            "test": config.min_per_class.test,
-        },
-        "seed": config.seed,
-        "on_invalid": config.on_invalid,
-        "allow_license_mix": config.allow_license_mix,
-        **extra,
-    }

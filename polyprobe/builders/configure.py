@@ -10,7 +10,8 @@ wins). The profile's tables are checked against the family's tasks before any in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from polyprobe.builders.execution.stream import OpenedStream
@@ -44,8 +45,10 @@ def open_stream(
     config: BuildConfig,
     split: SplitSpec,
     profile: Mapping[str, Any] | None,
+    rename: Callable[[str], str] | None = None,
 ) -> OpenedStream:
-    """``stream``'s tasks configured, with its profile entry."""
+    """``stream``'s tasks configured, with its profile entry; ``rename`` gives the name each
+    task is published under (its configs' and report entry's)."""
     assert stream.records is not None
     lang = stream.lang or config.language.code
     language: dict[str, Any] | None = None
@@ -71,7 +74,8 @@ def open_stream(
             defaults=stream.defaults.get(name, {}),
             given=stream.given.get(name, {}),
         )
-        tasks.append(stream.adapt(published, task) if stream.adapt is not None else task)
+        task = stream.adapt(published, task) if stream.adapt is not None else task
+        tasks.append(renamed(task, rename))
     entry: dict[str, Any] = {"lang": lang}
     if language is not None:
         entry["language"] = language
@@ -88,6 +92,7 @@ def open_lexicon(
     config: BuildConfig,
     split: SplitSpec,
     profile: Mapping[str, Any] | None,
+    rename: Callable[[str], str] | None = None,
 ) -> list[Task[Any]]:
     """The lexicon's tasks configured (its defaults apply to every task)."""
     context = TaskContext(
@@ -97,9 +102,25 @@ def open_lexicon(
         split=context_split(split),
     )
     return [
-        configured(task_set.get(n), context, config, profile, defaults=lexicon.defaults)
+        renamed(
+            configured(task_set.get(n), context, config, profile, defaults=lexicon.defaults), rename
+        )  # fmt: skip
         for n in lexicon.tasks
     ]
+
+
+def renamed(task: Task[Any], rename: Callable[[str], str] | None) -> Task[Any]:
+    """``task`` published under ``rename(name)`` (its metadata replaced on the instance; the
+    class and every other build keep theirs). Its rows do not change: it keeps its own name
+    as its identity (:attr:`Task.identity`)."""
+    if rename is None or rename(task.metadata.name) == task.metadata.name:
+        return task
+    task.identity = task.name
+    meta = task.metadata
+    task.metadata = dataclasses.replace(  # type: ignore[misc]
+        meta, name=rename(meta.name), config=rename(meta.config_name)
+    )
+    return task
 
 
 def configured(

@@ -10,6 +10,7 @@ and duplicates combine is decided once, here.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,14 +22,21 @@ from polyprobe.builders.variants import VariantSettings
 
 
 def infeasible(
-    stream: Stream, task_set: TaskSet, settings: VariantSettings, seed: int, staging: Path
+    stream: Stream,
+    task_set: TaskSet,
+    settings: VariantSettings,
+    seed: int,
+    staging: Path,
+    rename: Any = None,
 ) -> Outcome:
     """A stream whose inputs hold no records of its kind: every task made no candidate set,
-    with the stream's ``missing`` reason."""
+    with the stream's ``missing`` reason (``rename``: the names they are published under)."""
     reason = stream.missing
-    assembled, recipes = [], []
-    for name in stream.tasks:
-        metadata = task_set.get(name).metadata
+    assembled, recipes, names = [], [], []
+    for original in stream.tasks:
+        name = rename(original) if rename is not None else original
+        names.append(name)
+        metadata = dataclasses.replace(task_set.get(original).metadata, name=name)
         report = {
             "task": name,
             "level": metadata.level.value,
@@ -42,7 +50,7 @@ def infeasible(
     return Outcome(
         assembled=assembled,
         recipes=recipes,
-        profile={"tasks": {n: {"infeasible": reason} for n in stream.tasks}},
+        profile={"tasks": {n: {"infeasible": reason} for n in names}},
     )
 
 

@@ -212,10 +212,16 @@ class Task(Generic[R]):
     def option_names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in dataclasses.fields(cls.Options))
 
+    # The name a task published under another name (a suite's ``<member>-<task>``,
+    # :func:`polyprobe.builders.configure.renamed`) keeps drawing its rows under: its seeds,
+    # lexical keys and feature lookups, so the suite's config holds the rows of the family's
+    # own build. None: the metadata's name.
+    identity: str | None = None
+
     # --- metadata shortcuts ---------------------------------------------------------------
     @property
     def name(self) -> str:
-        return self.metadata.name
+        return self.identity or self.metadata.name
 
     @property
     def level(self) -> Level:

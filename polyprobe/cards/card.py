@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from polyprobe.cards import schema
+from polyprobe.cards.overview import overview_rows
 from polyprobe.cards.payload import ConfigCard, ConfigPayload
 from polyprobe.cards.stats import (
     POWER,
@@ -298,6 +299,11 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
     }
     if meta.bump_check:
         block["bump_check"] = dict(meta.bump_check)
+    if meta.members:
+        block["members"] = [
+            {"name": m["name"], "family": m["family"], "tasks": list(m["tasks"])}
+            for m in meta.members
+        ]
     block["configs"] = {}
     for cfg in configs:
         cblock = polyprobe_config_block(cfg.payload)
@@ -522,6 +528,8 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
         "",
     ]
     out += _not_built_section(meta)
+    if meta.members:
+        out += _overview_section(configs, meta)
     out += ["## Configs", ""]
     all_splits = ordered_splits({s for c in configs for s in c.stats.splits})
     rows = []
@@ -547,8 +555,11 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
         ),
         "",
     ]
-    for c in configs:
-        out += _config_section(c, load_target)
+    if meta.members:
+        out += _member_sections(configs, meta, load_target)
+    else:
+        for c in configs:
+            out += _config_section(c, load_target)
 
     out += ["## Skipped invalid input", ""]
     if meta.skipped_invalid:
@@ -667,6 +678,41 @@ def card_body(configs: Sequence[ConfigCard], meta: DatasetMeta) -> str:
         out += ["No task citations.", ""]
     out += _source_citations(meta)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _overview_section(configs: Sequence[ConfigCard], meta: DatasetMeta) -> list[str]:
+    """A suite's table of every built task (:mod:`polyprobe.cards.overview`)."""
+    header, rows = overview_rows(configs, meta.members)
+    numeric = [False] * 4 + [True] * (len(header) - 4)
+    return [
+        "## Overview",
+        "",
+        "One row per task: its recommended config (the one to report; the others are its "
+        "balance and size variants), rows per split, and the smallest difference between two "
+        "encoders' test accuracies that its test split can detect (two-proportion z-test, "
+        f'alpha = {POWER_ALPHA}, power {POWER}; "—" for a scored task).',
+        "",
+        anchor("overview"),
+        md_table(header, rows, numeric),
+        "",
+    ]
+
+
+def _member_sections(
+    configs: Sequence[ConfigCard], meta: DatasetMeta, load_target: str
+) -> list[str]:
+    """A suite's configs, member by member, each under its member's heading and summary."""
+    out: list[str] = []
+    for m in meta.members:
+        mine = [c for c in configs if c.payload.polyprobe.get("member") == m["name"]]
+        if not mine:
+            continue
+        out += [f"## Member `{m['name']}` ({m['family']}): {m['title']}", ""]
+        if str(m.get("summary", "")).strip():
+            out += [str(m["summary"]).strip(), ""]
+        for c in mine:
+            out += _config_section(c, load_target)
+    return out
 
 
 def _code_block(text: str, lang: str | None = None) -> list[str]:

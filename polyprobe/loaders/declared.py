@@ -7,7 +7,7 @@ language-specific choice of a build, and nothing used to check it, so English an
 treebanks merged into one "English" dataset, and ``--lang de`` on EWT built a "German" one. The
 sources know better. This module only reads what they declare (a source that declares nothing
 is not guessed at); the build compares it with ``--lang`` the same way for every family
-(:func:`polyprobe.builders.build.check_languages`).
+(:func:`polyprobe.builders.provenance.check_languages`).
 """
 
 from __future__ import annotations

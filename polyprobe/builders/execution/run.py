@@ -55,7 +55,7 @@ def run_lexicon(
             lexicon.say(f"task {task.name}")
         fit = task.fit(corpus)
         meta = task.metadata
-        report = {"task": task.name, "level": meta.level.value, "task_type": meta.task_type}
+        report = {"task": meta.name, "level": meta.level.value, "task_type": meta.task_type}
         report.update(fit.report)
         if fit.infeasible is not None:  # no candidate set carries the task's drops
             report["task_drops"] = dict(fit.drops)

@@ -365,6 +365,7 @@ def _outcome(
     """One stream's outcome from its shards' results. A task's profile and recipe come from
     the shard that fitted it; every shard read the same records, so their counts agree."""
     names = stream.names
+    published = {t.name: t.metadata.name for t in stream.tasks}  # a suite may rename
     fitted = {name: r for r in results for name in r.tasks}
     first = results[0]
     profile = dict(first.profile)
@@ -372,7 +373,7 @@ def _outcome(
         n: fitted[n].profile["tasks"][n] for n in names if n in fitted[n].profile["tasks"]
     }
     return Outcome(
-        assembled=[assembled[n] for n in names],
+        assembled=[assembled[published[n]] for n in names],
         recipes=[fitted[n].recipes[n] for n in names],
         profile=profile,
         skipped=first.skipped,

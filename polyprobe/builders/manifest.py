@@ -1,0 +1,140 @@
+"""A suite manifest: one language's resources, per family, in a TOML file.
+
+```toml
+[suite]
+name = "fi-probing"             # the dataset's name (default: the file's stem)
+lang = "fi"                     # every member's --lang, unless a member gives its own
+
+[members.ud]                    # a member: one family's build; the family is the table's name
+paths = ["ud/UD_Finnish-TDT"]   # ... or ``family = "ud"`` when the name is another
+sizes = "10k"                   # any option of the family (``polyprobe build ud --help``)
+
+[members.pud]
+family = "ud"
+paths = ["ud/UD_Finnish-PUD"]
+```
+
+Paths are relative to the data root: ``--data DIR`` on the command line, else the manifest's
+own folder; an absolute path is taken as it is. A member's options are its family's Config
+fields, checked as the command line checks them (an unknown one is refused, listing the
+valid ones); ``out``, ``release`` and ``previous`` are the suite's, not a member's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from polyprobe.builders.options import make_config, option_of
+from polyprobe.builders.suite import Member, Suite
+from polyprobe.errors import InputError, UsageError
+
+# What a member may not set: the suite's folder and release are one for all its members.
+SUITE_ONLY = ("out", "overwrite", "release", "previous", "allow_bump_mismatch")
+
+
+def read_manifest(path: str | Path, data: str | Path | None = None) -> Suite:
+    """The suite a manifest describes, its paths resolved against ``data`` (default: the
+    manifest's folder). Every error names the manifest (and the member)."""
+    from polyprobe.builders.families import family_named
+    from polyprobe.loaders.inputs import read_text
+
+    p = Path(path)
+    text = read_text(p, "suite manifest")
+    try:
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        table = tomllib.loads(text)
+    except ValueError as exc:
+        raise InputError(
+            p, getattr(exc, "lineno", None), f"not TOML: {exc}", "bad-manifest"
+        ) from None
+    unknown = sorted(set(table) - {"suite", "members"})
+    if unknown:
+        raise InputError(
+            p,
+            None,
+            f"unknown section(s) {unknown}: use [suite] and [members.<name>]",
+            "bad-manifest",
+        )
+    head = table.get("suite") or {}
+    extra = sorted(set(head) - {"name", "lang"})
+    if extra:
+        raise InputError(
+            p, None, f"[suite]: unknown key(s) {extra}; valid: name, lang", "bad-manifest"
+        )
+    if "lang" not in head:
+        raise InputError(p, None, "[suite] needs lang (the suite's language)", "bad-manifest")
+    root = Path(data) if data is not None else p.parent
+    members = []
+    for name, options in (table.get("members") or {}).items():
+        if not isinstance(options, dict):
+            raise InputError(
+                p, None, f"[members.{name}] must be a table of options", "bad-manifest"
+            )
+        options = dict(options)
+        family = family_named(str(options.pop("family", name)))
+        given = sorted(set(options) & set(SUITE_ONLY))
+        if given:
+            raise InputError(
+                p, None, f"[members.{name}]: {', '.join(given)} belong to the suite", "bad-manifest"
+            )
+        try:
+            values = {"lang": head["lang"], **resolved(family.Config, options, root), "out": "."}
+            config = make_config(family.Config, values)
+        except UsageError as exc:
+            raise InputError(
+                p, None, f"[members.{name}] ({family.name}): {exc}", "bad-manifest"
+            ) from None
+        members.append(Member(name, family, config))
+    try:
+        return Suite(str(head.get("name") or p.stem), str(head["lang"]), tuple(members), p.name)
+    except UsageError as exc:
+        raise InputError(p, None, str(exc), "bad-manifest") from None
+
+
+def resolved(config: type, options: dict[str, Any], root: Path) -> dict[str, Any]:
+    """``options`` with every input path made absolute against ``root`` (fields typed
+    ``Path``, and inputs that may carry a ``NAME=`` prefix: ``de=corpus.de``,
+    ``train=sst.tsv``)."""
+    out = dict(options)
+    for f in dataclasses.fields(config):
+        if f.name not in out:
+            continue
+        spec = option_of(config, f.name)
+        if "Path" not in str(f.type) and not (spec is not None and spec.positional):
+            continue
+        value = out[f.name]
+        if isinstance(value, list):
+            out[f.name] = [p for v in value for p in _paths(v, root, f.name)]
+        else:
+            out[f.name] = _path(value, root)
+    return out
+
+
+def _paths(value: Any, root: Path, field: str) -> list[Any]:
+    """One list entry: a path, or a glob pattern (``analogy/ANA_*.txt``) expanded in sorted
+    order; a pattern that matches nothing is an error (a manifest must not build less than
+    it says without saying so)."""
+    if not isinstance(value, str) or not any(ch in value for ch in "*?["):
+        return [_path(value, root)]
+    head, eq, tail = value.partition("=")
+    prefix = f"{head}=" if eq and head and "/" not in head else ""
+    pattern = tail if prefix else value
+    base = Path(pattern) if Path(pattern).is_absolute() else root / pattern
+    found = sorted(str(p) for p in Path(base.anchor).glob(str(base.relative_to(base.anchor))))
+    if not found:
+        raise UsageError(f"{field}: the pattern {pattern!r} matches no file under {root}")
+    return [f"{prefix}{p}" for p in found]
+
+
+def _path(value: Any, root: Path) -> Any:
+    if not isinstance(value, str):
+        return value
+    head, eq, tail = value.partition("=")
+    if eq and head and "/" not in head:  # NAME=PATH
+        return f"{head}={_path(tail, root)}"
+    return str(value if Path(value).is_absolute() else root / value)
