@@ -112,10 +112,13 @@ def _run_demo(args: argparse.Namespace) -> int:
     print_summary(result)
     configs = [c for s in result.tasks for c in s.configs]
     print()
-    print("Load it with:")
+    print(f"Load it ({len(configs)} configs; `polyprobe info {result.out}` lists them):")
     print("    import datasets")
     print(f'    ds = datasets.load_dataset("{result.out}", "{configs[0]}")')
-    print(f"Configs: {', '.join(configs)}")
+    print()
+    print("Next: score the bundled baselines on it, then build your own language's suite:")
+    print(f"    polyprobe evaluate {result.out} --all --baselines --out results")
+    print("    polyprobe suite init --lang LANG --search DATA_DIR")
     return EXIT_OK
 
 

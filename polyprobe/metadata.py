@@ -281,6 +281,7 @@ class DatasetMeta:
     changelog: list[dict[str, Any]] = field(default_factory=list)
     bump_check: dict[str, Any] = field(default_factory=dict)
     # A suite's members (polyprobe.builders.suite), in manifest order: each a dict of
-    # ``name``, ``family``, ``title``, ``summary`` and the ``tasks`` it published. Empty for
+    # ``name``, ``family``, ``title``, ``summary``, the ``tasks`` it published and the ones it
+    # ``renamed`` (published name -> the family's, where two members share one). Empty for
     # one family's build.
     members: list[dict[str, Any]] = field(default_factory=list)

@@ -79,6 +79,7 @@ def suite_meta(
     infos: Sequence[Any],
     license_id: str,
     license_mix_allowed: bool,
+    renamed: Mapping[str, Mapping[str, str]] | None = None,
 ) -> DatasetMeta:
     """The card's dataset part for a suite (``built``: each member with its prepared build and
     outcome): the members' parameters, profiles, skips and duplicates keyed by member, one
@@ -129,6 +130,8 @@ def suite_meta(
                 "title": text.pretty_name,
                 "summary": text.summary,
                 "tasks": [a.name for a in outcome.assembled],
+                # published name -> the family's own, where two members share a task name
+                "renamed": dict((renamed or {}).get(member.name, {})),
             }
         )
     summary = (

@@ -143,7 +143,9 @@ def _runner(family: Any) -> Any:
 
 
 def print_summary(result: Any) -> None:
-    """The closing lines of a build: one per task, then skips, splits, release, folder."""
+    """The closing lines of a build: the built tasks' sizes, then the tasks not built (a
+    count and one line each: the full reasons are in ``report.json``), skips, splits,
+    release, folder."""
     print("\n".join(task_table(result.tasks)))
     lexicon = result.facts.get("lexicon")
     if lexicon:
@@ -165,31 +167,47 @@ def print_summary(result: Any) -> None:
     print(line)
 
 
+# A reason longer than this is cut (with "…"): the closing lines are read on a terminal; the
+# card and report.json keep every reason whole.
+REASON_CHARS = 100
+
+
+def one_line(text: str, width: int = REASON_CHARS) -> str:
+    first = " ".join(str(text).split())
+    return first if len(first) <= width else first[: width - 1].rstrip() + "…"
+
+
 def task_table(tasks: Any) -> list[str]:
-    """The closing table of a build: one line per task, built (with sizes) or why not."""
-    rows = [("task", "candidates", "configs", "train", "validation", "test", "status")]
-    for s in tasks:
-        status = "built" if s.configs else f"infeasible: {s.infeasible}"
-        if s.configs and s.infeasible:  # built, but some variant family was not
-            status += f" (not built: {s.infeasible})"
-        if s.configs and s.not_built:
-            status += f" ({'; '.join(s.not_built)})"
+    """The built tasks, one line each with their sizes (a mark where some variants were not
+    built), then how many tasks were not built and why, one line each."""
+    rows = [("task", "candidates", "configs", "train", "validation", "test")]
+    built = [s for s in tasks if s.configs]
+    partly = 0
+    for s in built:
+        mark = "*" if s.infeasible or s.not_built else ""
+        partly += bool(mark)
         rows.append(
             (
-                s.task,
+                s.task + mark,
                 str(s.candidates),
                 str(len(s.configs)),
                 str(s.rows.get("train", 0)),
                 str(s.rows.get("validation", 0)),
                 str(s.rows.get("test", 0)),
-                status,
             )
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    return [
-        "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + r[-1]
-        for r in rows
-    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    if partly:
+        lines.append(f"* {partly} task(s) with some variants not built (sizes, balances)")
+    missing = [s for s in tasks if not s.configs]
+    if missing:
+        lines.append(
+            f"not built: {len(missing)} of {len(tasks)} tasks (full reasons in report.json)"
+        )
+        width = max(len(s.task) for s in missing)
+        lines += [f"  {s.task.ljust(width)}  {one_line(s.infeasible or '')}" for s in missing]
+    return lines
 
 
 def add_profile_parser(sub: Any) -> None:

@@ -76,7 +76,10 @@ def read_manifest(path: str | Path, data: str | Path | None = None) -> Suite:
                 p, None, f"[members.{name}] must be a table of options", "bad-manifest"
             )
         options = dict(options)
-        family = family_named(str(options.pop("family", name)))
+        try:
+            family = family_named(str(options.pop("family", name)))
+        except UsageError as exc:
+            raise InputError(p, None, f"[members.{name}]: {exc}", "bad-manifest") from None
         given = sorted(set(options) & set(SUITE_ONLY))
         if given:
             raise InputError(

@@ -8,11 +8,13 @@ manifest names it, :mod:`polyprobe.builders.manifest`), run by the spine as any 
 folder. Why one folder: a researcher asking what an encoder knows of a language wants one
 dataset to load, evaluate and cite, not one per resource.
 
-Config names: a config keeps the name its family gives it; where two members publish a task
-of the same name (``tense`` from a treebank and from a lexicon, ``sentence_length`` from two
-treebanks), each of them is published as ``<member>-<task>`` (``ud-tense``,
-``unimorph-tense``), its variants after it (``ud-tense.natural-full``). The member names are
-the manifest's, so the names do not move between rebuilds.
+Config names: a config keeps the name its family gives it; a task whose name an earlier
+member (in manifest order) already publishes (``tense`` from a treebank and from a lexicon,
+``sentence_length`` from two treebanks) is published as ``<member>-<task>``
+(``unimorph-tense``), its variants after it (``unimorph-tense.natural-full``). The member
+names are the manifest's, so the names do not move between rebuilds, and a member added at
+the end renames nothing. The card's ``polyprobe.members`` maps each renamed task to its
+family's name; its rows are the family's own build's (:attr:`Task.identity`).
 """
 
 from __future__ import annotations
@@ -59,13 +61,24 @@ class Suite:
 
 
 def published_names(planned: Sequence[tuple[Member, Sequence[str]]]) -> dict[str, Any]:
-    """Per member, the function naming its tasks in the folder: a task name two members
-    share is prefixed with the member's name in both."""
-    counts = Counter(n for _, names in planned for n in set(names))
-    shared = {n for n, k in counts.items() if k > 1}
+    """Per member, the function naming its tasks in the folder: a task name an earlier
+    member already publishes is prefixed with the later member's name. Why not both: a
+    member added at the end of a manifest then never renames a config of an earlier
+    release (a rename is a major version)."""
+    taken: set[str] = set()
+    clashes: dict[str, set[str]] = {}
+    for member, names in planned:
+        clashes[member.name] = {n for n in names if n in taken}
+        published = {f"{member.name}-{n}" if n in clashes[member.name] else n for n in names}
+        if published & taken:
+            raise UsageError(
+                f"suite: member {member.name!r} would publish {sorted(published & taken)}, "
+                "which an earlier member publishes; rename the member"
+            )
+        taken |= published
 
     def renamer(member: str) -> Any:
-        return lambda name: f"{member}-{name}" if name in shared else name
+        return lambda name: f"{member}-{name}" if name in clashes[member] else name
 
     return {m.name: renamer(m.name) for m, _ in planned}
 
@@ -103,15 +116,18 @@ def build_suite(
     prepared = [prepare(m.family, m.config) for m in suite.members]
     infos = unique_sources([i for p in prepared for i in p.infos])
     license_id, mixed = card_license(infos, allow_license_mix)
-    rename = published_names(
-        [(m, planned_names(p)) for m, p in zip(suite.members, prepared, strict=True)]
-    )
+    planned = [(m, planned_names(p)) for m, p in zip(suite.members, prepared, strict=True)]
+    rename = published_names(planned)
+    renamed = {
+        m.name: {rename[m.name](n): n for n in names if rename[m.name](n) != n}
+        for m, names in planned
+    }
     with DatasetFolderWriter(Path(out), overwrite=overwrite) as writer:
         built: list[tuple[Member, Any, Outcome]] = []
         for member, p in zip(suite.members, prepared, strict=True):
             built.append((member, p, produce(p, writer.tmp, rename[member.name])))
         summaries = adopt(writer, [(m.family.name, m.name, o) for m, _, o in built])
-        meta = suite_meta(suite, built, infos, license_id, allow_license_mix and mixed)
+        meta = suite_meta(suite, built, infos, license_id, allow_license_mix and mixed, renamed)
         final, released = finish(writer, meta, request)
     return BuildResult(
         out=final,

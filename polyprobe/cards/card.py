@@ -301,7 +301,12 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
         block["bump_check"] = dict(meta.bump_check)
     if meta.members:
         block["members"] = [
-            {"name": m["name"], "family": m["family"], "tasks": list(m["tasks"])}
+            {
+                "name": m["name"],
+                "family": m["family"],
+                "tasks": list(m["tasks"]),
+                "renamed": dict(m.get("renamed") or {}),
+            }
             for m in meta.members
         ]
     block["configs"] = {}

@@ -58,8 +58,25 @@ def _entry(folder: Path) -> dict[str, Any]:
 
     tasks: dict[str, dict[str, Any]] = {}
     by_task: dict[str, list[str]] = {}
+    language_of: dict[str, str] = {}  # a multilingual dataset's per-language task
     for name, c in pconfigs.items():
-        by_task.setdefault(str((c or {}).get("task", name.split(".")[0])), []).append(name)
+        task = str((c or {}).get("task", name.split(".")[0]))
+        by_task.setdefault(task, []).append(name)
+        if (c or {}).get("language"):
+            language_of[task] = str(c["language"])
+    languages = [str(x) for x in card.get("language") or []]
+    if language_of:  # its tasks not built are named alike: <task>-<lang>
+        for task in report:
+            lang = task.rpartition("-")[2]
+            if task not in language_of and lang in languages:
+                language_of[task] = lang
+    # a suite's task published as <member>-<task> next to another member's <task>
+    family_name = {
+        published: own
+        for m in block.get("members") or []
+        if isinstance(m, dict)
+        for published, own in (m.get("renamed") or {}).items()
+    }
     for task in list(dict.fromkeys([*by_task, *report])):
         configs = by_task.get(task, [])
         rep = report.get(task) or {}
@@ -81,12 +98,15 @@ def _entry(folder: Path) -> dict[str, Any]:
             "labels": list(rblock.get("labels") or []),
             "recipe_version": rblock.get("recipe_version"),
             "level": rblock.get("level"),
+            # the task in every language its dataset has, or in one (``tense`` of ``tense-de``)
+            "probes": probes(family_name.get(task, task), language_of.get(task)),
+            "language": language_of.get(task),
         }
     return {
         "folder": str(folder),
         "name": folder.name,
         "pretty_name": card.get("pretty_name", folder.name),
-        "languages": [str(x) for x in card.get("language") or []],
+        "languages": languages,
         "license": card.get("license"),
         "release": block.get("release"),
         "polyprobe_version": block.get("version"),
@@ -100,19 +120,24 @@ def _entry(folder: Path) -> dict[str, Any]:
     }
 
 
+def probes(task: str, language: str | None) -> str:
+    """What a task probes, whatever the dataset calls it: ``tense`` for a parallel corpus's
+    ``tense-de`` and for a suite's ``ud-tense``."""
+    return task.removesuffix(f"-{language}") if language else task
+
+
 def build_catalog(paths: Sequence[str | Path]) -> dict[str, Any]:
     datasets = [_entry(f) for f in _folders(paths)]
     languages = sorted({lang for d in datasets for lang in d["languages"]})
-    tasks = list(dict.fromkeys(t for d in datasets for t in d["tasks"]))
+    tasks = list(dict.fromkeys(t["probes"] for d in datasets for t in d["tasks"].values()))
     matrix: dict[str, dict[str, list[str]]] = {}
     for lang in languages:
-        matrix[lang] = {}
-        for task in tasks:
-            matrix[lang][task] = [
-                d["name"]
-                for d in datasets
-                if lang in d["languages"] and d["tasks"].get(task, {}).get("status") == "built"
-            ]
+        matrix[lang] = {task: [] for task in tasks}
+        for d in datasets:
+            for t in d["tasks"].values():
+                here = t["language"] == lang if t["language"] else lang in d["languages"]
+                if here and t["status"] == "built" and d["name"] not in matrix[lang][t["probes"]]:
+                    matrix[lang][t["probes"]].append(d["name"])
     return {"datasets": datasets, "languages": languages, "tasks": tasks, "matrix": matrix}
 
 

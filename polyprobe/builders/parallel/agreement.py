@@ -121,9 +121,16 @@ def with_notes(
             f"{_percent(entry['agree'], entry['compared'])}"
             + (f"; {per_label}" if per_label else "")
         )
+    # the config's language in its block: a catalog ticks this language only, for the task
+    # without its ``-<lang>`` suffix
     cards = [
         dataclasses.replace(
-            c, payload=dataclasses.replace(c.payload, notes=[*c.payload.notes, *notes])
+            c,
+            payload=dataclasses.replace(
+                c.payload,
+                notes=[*c.payload.notes, *notes],
+                polyprobe={**c.payload.polyprobe, "language": lang},
+            ),
         )
         for c in task.cards
     ]
