@@ -1,6 +1,6 @@
 """A newcomer's first hour: the README's commands, as CI runs them, install what they say.
 
-Why: a newcomer runs the README's "Quick start" commands top to bottom (or only the second
+Why: a newcomer runs the README's "Set up" commands top to bottom (or only the second
 one). A torch pin explained *after* the command that needs it is read too late: pip has then
 resolved a multi-GB CUDA build. CI (``.ci/run``) runs exactly these commands on a clean
 clone, so the two must not drift apart, and CONTRIBUTING.md's setup block is the same check.
@@ -32,7 +32,7 @@ def _section(text: str, heading: str) -> str:
 
 def readme_quick_start() -> list[str]:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    return [line for block in _bash_blocks(_section(readme, "Quick start")) for line in block]
+    return [line for block in _bash_blocks(_section(readme, "Set up")) for line in block]
 
 
 def ci_commands() -> list[str]:
