@@ -235,3 +235,19 @@ def test_bad_manifest_is_refused_naming_the_file(
     assert "bad.toml" in err and says in err, err
     assert "Traceback" not in err
     assert not out.exists()
+
+
+def test_publish_plan_and_polyprobe_load_work_on_a_suite(
+    finnish: tuple[Path, Path], hf_offline: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import polyprobe
+
+    _, out = finnish
+    capsys.readouterr()
+    assert main(["publish", str(out), "--repo-id", "org/fi-probing", "--dry-run"]) == 0
+    plan = capsys.readouterr().out
+    assert plan.count("create_commit") == 1 and "create_tag 'v0.1.0'" in plan
+    assert "data/unimorph-tense/train-00000-of-00001.parquet" in plan
+    ds = polyprobe.load(str(out), "unimorph-tense", version="0.1.0")
+    assert ds.polyprobe["configs"]["unimorph-tense"]["member"] == "unimorph"
+    assert ds["train"].features["label"].names == ["Past", "Present", "None"]  # LINSPECTOR's
