@@ -97,7 +97,7 @@ def test_a_task_name_taken_is_prefixed_by_the_later_member_and_keeps_its_rows(
     member, first in the manifest, keeps the names; UniMorph's are ``unimorph-tense`` and
     ``unimorph-voice``. A renamed task holds the rows its family's own build publishes (its
     seeds and keys are drawn under the task's own name)."""
-    from tests.conftest import config_rows
+    from conftest import config_rows
 
     _, out = finnish
     data, _ = _card(out)
