@@ -31,11 +31,19 @@ def add_suite_parser(sub: Any) -> None:
             "Look for LANG's resources under the --search folders by their standard names "
             "(UD_*-* treebank folders, xx_name-ud-*.conllu files, UniMorph/SIGMORPHON files, "
             "Wuggy lexicons and outputs, *wiki-*pages-articles*.xml* dumps, similarity, "
-            "analogy and dictionary files), write the manifest and say what was found per "
-            "family and what is missing."
+            "analogy and dictionary files, TREC, COSTRA), write the manifest and say what was "
+            "found per family, what was found but not used (and why) and what is missing "
+            "(and which tasks it would add); the manifest's comments say the same. With "
+            "--data, paths are written relative to it (build with `suite build M --data "
+            "DIR`), else absolute. A PUD treebank goes to the parallel suite (--parallel), "
+            "not to its language's. Nothing found: exit 2."
         ),
     )
-    init.add_argument("--lang", required=True, help="ISO 639-1 or 639-3 code (e.g. fi, fin)")
+    init.add_argument(
+        "--lang",
+        required=True,
+        help="ISO 639-1 or 639-3 code (e.g. fi, fin); with --parallel, the pivot language",
+    )
     init.add_argument(
         "--search", nargs="+", type=Path, required=True, metavar="DIR", help="folders to search"
     )
@@ -52,6 +60,12 @@ def add_suite_parser(sub: Any) -> None:
         help="write paths relative to this folder (then pass it to `suite build --data`)",
     )
     init.add_argument("--overwrite", action="store_true", help="replace an existing manifest")
+    init.add_argument(
+        "--parallel",
+        action="store_true",
+        help="write the parallel suite instead: every PUD treebank (UD_*-PUD) found, pivoting "
+        "on --lang (default file: pud.toml)",
+    )
     init.set_defaults(func=_run_init)
 
     build = commands.add_parser(
@@ -63,7 +77,13 @@ def add_suite_parser(sub: Any) -> None:
             "in both (ud-tense, unimorph-tense)."
         ),
     )
-    build.add_argument("manifest", type=Path, help="the suite's TOML manifest")
+    build.add_argument(
+        "manifest",
+        type=Path,
+        help="the suite's TOML manifest, or the name of a suite polyprobe ships ("
+        + ", ".join(_shipped())
+        + "; give --data, the folder holding the data they were written for)",
+    )
     build.add_argument("--out", type=Path, required=True, help="dataset folder to write")
     build.add_argument(
         "--data",
@@ -98,19 +118,35 @@ def add_suite_parser(sub: Any) -> None:
     baselines.set_defaults(func=_run_baselines)
 
 
+def _shipped() -> list[str]:
+    """The shipped suites' names, for the help (the folder
+    :data:`polyprobe.builders.manifest.SHIPPED` names; read here without importing the build)."""
+    return sorted(p.stem for p in (Path(__file__).parent / "suites").glob("*.toml"))
+
+
 def _run_init(args: argparse.Namespace) -> int:
     from polyprobe.builders.discover import init_manifest
 
-    init_manifest(args.lang, args.search, out=args.out, data=args.data, overwrite=args.overwrite)
+    init_manifest(
+        args.lang,
+        args.search,
+        out=args.out,
+        data=args.data,
+        overwrite=args.overwrite,
+        parallel=args.parallel,
+    )
     return EXIT_OK
 
 
 def _run_build(args: argparse.Namespace) -> int:
     from polyprobe.builders.cli import print_summary
-    from polyprobe.builders.manifest import read_manifest
+    from polyprobe.builders.manifest import read_manifest, shipped_manifest
     from polyprobe.builders.suite import build_suite
 
-    suite = read_manifest(args.manifest, args.data)
+    given = args.manifest
+    suite = read_manifest(
+        given if given.exists() else shipped_manifest(str(given)) or given, args.data
+    )
     result = build_suite(
         suite,
         args.out,

@@ -15,7 +15,13 @@ paths = ["ud/UD_Finnish-PUD"]
 ```
 
 Paths are relative to the data root: ``--data DIR`` on the command line, else the manifest's
-own folder; an absolute path is taken as it is. A member's options are its family's Config
+own folder; an absolute path is taken as it is.
+
+polyprobe ships a manifest per language the shared data covers, and ``pud`` for the parallel
+treebanks (``polyprobe/suites/<name>.toml``, written by ``polyprobe suite init --data DIR``
+over that data): ``polyprobe suite build fi --data DIR --out X`` builds the shipped suite
+``fi`` when no file ``fi`` exists (:func:`shipped_manifest`). Their paths are relative to the
+data root, so ``--data`` is required. A member's options are its family's Config
 fields, checked as the command line checks them (an unknown one is refused, listing the
 valid ones); ``out``, ``release`` and ``previous`` are the suite's, not a member's.
 """
@@ -32,6 +38,22 @@ from polyprobe.errors import InputError, UsageError
 
 # What a member may not set: the suite's folder and release are one for all its members.
 SUITE_ONLY = ("out", "overwrite", "release", "previous", "allow_bump_mismatch")
+# The manifests polyprobe ships (package data: pyproject's package-data).
+SHIPPED = Path(__file__).resolve().parent.parent / "suites"
+
+
+def shipped_manifest(name: str) -> Path | None:
+    """The manifest of the shipped suite ``name`` (``fi``, ``pud``), or None when there is
+    none of that name (the caller then reads ``name`` as a path, and says it is missing)."""
+    if not name or any(ch in name for ch in "/\\.") or name.startswith("-"):
+        return None
+    path = SHIPPED / f"{name}.toml"
+    return path if path.is_file() else None
+
+
+def shipped_names() -> list[str]:
+    """The shipped suites' names, sorted."""
+    return sorted(p.stem for p in SHIPPED.glob("*.toml"))
 
 
 def read_manifest(path: str | Path, data: str | Path | None = None) -> Suite:
@@ -41,6 +63,9 @@ def read_manifest(path: str | Path, data: str | Path | None = None) -> Suite:
     from polyprobe.loaders.inputs import read_text
 
     p = Path(path)
+    if not p.exists() and not p.suffix and shipped_names():
+        shipped = ", ".join(shipped_names())
+        raise InputError(p, None, f"no such file, nor a shipped suite ({shipped})", "missing-file")
     text = read_text(p, "suite manifest")
     try:
         try:
@@ -68,6 +93,11 @@ def read_manifest(path: str | Path, data: str | Path | None = None) -> Suite:
         )
     if "lang" not in head:
         raise InputError(p, None, "[suite] needs lang (the suite's language)", "bad-manifest")
+    if data is None and p.resolve().parent == SHIPPED:
+        raise UsageError(
+            f"the shipped suite {p.stem!r} names its files relative to a data root: pass "
+            "--data DIR (the folder holding ud/, unimorph/, word_similarity/, ...)"
+        )
     root = Path(data) if data is not None else p.parent
     members = []
     for name, options in (table.get("members") or {}).items():

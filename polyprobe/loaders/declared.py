@@ -25,6 +25,7 @@ __all__ = [
     "TREC_LANGUAGE",
     "DeclaredLanguage",
     "declared",
+    "language_named",
     "lexicon_languages",
     "readme_languages",
     "treebank_languages",
@@ -101,6 +102,13 @@ def _by_name(name: str, evidence: str) -> DeclaredLanguage | None:
 
     found = pycountry.languages.get(name=key)
     return declared(found.alpha_3, evidence) if found is not None else None
+
+
+def language_named(name: str, evidence: str) -> DeclaredLanguage | None:
+    """The language a resource's *name* spells out (``Finnish``, ``north_sami``: a UD folder,
+    a Wuggy file, a SIGMORPHON 2018 file), as the declarations here read names; ``None``
+    when it names none (``suite init`` finds resources by such names)."""
+    return _by_name(name, evidence)
 
 
 def _unique(found: Iterable[DeclaredLanguage | None]) -> tuple[DeclaredLanguage, ...]:

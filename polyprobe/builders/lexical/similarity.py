@@ -42,7 +42,9 @@ class SimilarityTask(Task[Example]):
     scale: ClassVar[str] = ""
 
     def candidates(self, example: Example, fit: Fit, shared: Shared) -> list[Candidate]:
-        if example.source.treebank != self.metadata.name:
+        # ``name``, not the metadata's: a suite may publish the set under another name
+        # (``similarity-multisimlex-fi-en`` beside a dictionary's ``multisimlex-fi-en``)
+        if example.source.treebank != self.name:
             return []  # another set of the same build
         w1, w2 = example.inputs
         return [
