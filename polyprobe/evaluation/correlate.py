@@ -155,6 +155,25 @@ def dataset_id(result: dict[str, Any]) -> str:
     return str((result.get("dataset") or {}).get("id", "?"))
 
 
+def dataset_display(result: dict[str, Any]) -> str:
+    """How a result's dataset is shown: its recorded ``name``; for files written before
+    results had one, the last part of a path id (an absolute path says where the folder sat
+    on one machine, not what it is), a Hub id as it is."""
+    block = result.get("dataset") or {}
+    if block.get("name"):
+        return str(block["name"])
+    ident = str(block.get("id", "?"))
+    if ident.startswith(("/", ".", "~")) or "\\" in ident or ident.count("/") > 1:
+        return Path(ident).name or ident
+    return ident
+
+
+def family(result: dict[str, Any]) -> str | None:
+    """The config's family as the card recorded it (None in files from before)."""
+    value = result.get("family")
+    return str(value) if value else None
+
+
 def metric_mean(result: dict[str, Any], metric: str = "accuracy") -> float:
     value = _field(result, "metrics", metric, "mean")
     if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
@@ -165,16 +184,23 @@ def metric_mean(result: dict[str, Any], metric: str = "accuracy") -> float:
 
 
 def task_labels(results: Sequence[dict[str, Any]]) -> dict[int, str]:
-    """Task label per result index, prefixed with the dataset id only where two datasets
-    would otherwise show the same name."""
+    """Task label per result index, prefixed with the dataset's name only where two datasets
+    would otherwise show the same name (with its id where their names are the same too)."""
     plain = [task_label(r) for r in results]
     owners: dict[str, set[str]] = {}
+    names: dict[str, set[str]] = {}
     for r, lab in zip(results, plain, strict=True):
         owners.setdefault(lab, set()).add(dataset_id(r))
-    return {
-        i: (f"{dataset_id(r)}:{lab}" if len(owners[lab]) > 1 else lab)
-        for i, (r, lab) in enumerate(zip(results, plain, strict=True))
-    }
+        names.setdefault(lab, set()).add(dataset_display(r))
+    out = {}
+    for i, (r, lab) in enumerate(zip(results, plain, strict=True)):
+        if len(owners[lab]) == 1:
+            out[i] = lab
+        elif len(names[lab]) == len(owners[lab]):
+            out[i] = f"{dataset_display(r)}:{lab}"
+        else:
+            out[i] = f"{dataset_id(r)}:{lab}"
+    return out
 
 
 # --------------------------------------------------------------------------- correlation

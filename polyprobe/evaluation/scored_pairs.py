@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,8 @@ from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
 from polyprobe.evaluation.data import Card, dataset_revision
 from polyprobe.evaluation.encoders import Encoder, Item
 from polyprobe.evaluation.heads import cosine_sts, pair_representation, regression_head
-from polyprobe.evaluation.results import library_versions, result_path, write_result
+from polyprobe.evaluation.plan import dataset_name
+from polyprobe.evaluation.results import library_versions, provenance, result_path, write_result
 from polyprobe.evaluation.tables import read_splits
 
 
@@ -50,7 +51,11 @@ def evaluate_scored_pairs(
     cache_dir: str | Path | None = None,
     batch_size: int = 32,
     seed: int = 0,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
+    """Every config × encoder × layer: the test split's cosine STS, and where the config has
+    a train split the regression head's scores (``heads.py``). ``on_result`` sees each
+    result as it is written."""
     versions = library_versions()
     revision_id = dataset_revision(dataset, revision, card)
     results = []
@@ -116,6 +121,7 @@ def evaluate_scored_pairs(
                         "fingerprint": card.polyprobe.get("fingerprint"),
                         "version": card.polyprobe.get("version"),
                         "languages": card.languages(),
+                        "name": dataset_name(dataset),
                     },
                     "config": name,
                     "task": block.get("task", name),
@@ -128,6 +134,7 @@ def evaluate_scored_pairs(
                         "revision": enc.revision,
                         "pooling": getattr(enc, "pooling", None),
                         "layer": layer,
+                        "model_name": enc.model_name,
                     },
                     "probe": probe,
                     "protocol": "split" if "train" in per else "unsupervised",
@@ -136,10 +143,13 @@ def evaluate_scored_pairs(
                     "cache": {"hits": stats.hits, "misses": stats.misses},
                     "runtime_seconds": {"total": round(time.perf_counter() - t0, 3)},
                     "versions": versions,
+                    **provenance(card, name),
                 }
                 if out is not None:
                     path = result_path(out, dataset, name, enc.id, layer, probe["name"])
                     write_result(path, result)
                     result["path"] = str(path)
                 results.append(result)
+                if on_result is not None:
+                    on_result(result)
     return results
