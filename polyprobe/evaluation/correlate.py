@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.evaluation.encoders import STANDARD_BASELINES
 
 RESULTS_SCHEMA_VERSION = 1
 CORRELATION_SCHEMA_VERSION = 1
@@ -373,6 +374,80 @@ def correlate(
 def n_computed(corr: dict[str, Any]) -> int:
     """How many probing × downstream pairs got a correlation (0 means nothing to show)."""
     return sum(1 for g in corr["groups"] for p in g["pairs"] if p["spearman"] is not None)
+
+
+def what_to_add(corr: dict[str, Any]) -> list[str]:
+    """When nothing could be correlated: per language and probe, which encoders have probing
+    results but no downstream ones (and the reverse), how many shared encoders a pair needs
+    and a command that adds them. Sentences, for the end of ``polyprobe correlate``."""
+    lines: list[str] = []
+    for g in corr["groups"]:
+        scores = g["scores"]
+        probing = {e for t in g["probing_tasks"] for e in scores[t]}
+        downstream = {e for t in g["downstream_tasks"] for e in scores[t]}
+        shared = probing & downstream
+        need = max(0, MIN_ENCODERS - len(shared))
+        where = f"{g['language']}, probe {g['probe']}"
+        if not g["downstream_tasks"]:
+            lines.append(
+                f"{where}: no downstream results; {len(probing)} encoder(s) have probing ones "
+                f"({_listed(probing)}). Build a downstream dataset in {g['language']} (pairs "
+                f"stay within one language) and evaluate it with at least {MIN_ENCODERS} of "
+                f"the same encoders, e.g. for English `polyprobe build trec "
+                f"../shared/data/trec --out trec` then `polyprobe evaluate trec --all "
+                f"--probe {g['probe']} {_encoder_args(probing)} --out RESULTS` (another "
+                "language: `build trec --translation FILE`)"
+            )
+            continue
+        if not g["probing_tasks"]:
+            lines.append(
+                f"{where}: no probing results; {len(downstream)} encoder(s) have downstream "
+                f"ones ({_listed(downstream)}). Evaluate a probing dataset with at least "
+                f"{MIN_ENCODERS} of them: `polyprobe evaluate PROBING_DATASET --all --probe "
+                f"{g['probe']} {_encoder_args(downstream)} --out RESULTS`"
+            )
+            continue
+        if need == 0:
+            continue  # enough shared encoders; nothing computed for another reason (constant)
+        only_p, only_d = sorted(probing - downstream), sorted(downstream - probing)
+        parts = [f"{where}: {len(shared)} encoder(s) have both probing and downstream results"]
+        parts.append(f"a correlation needs at least {MIN_ENCODERS}: add {need}")
+        if only_p:
+            parts.append(
+                f"probing only: {_listed(only_p)} (evaluate the downstream dataset(s) "
+                f"{', '.join(g['downstream_tasks'][:3])} with them)"
+            )
+        if only_d:
+            parts.append(
+                f"downstream only: {_listed(only_d)} (evaluate the probing dataset(s) with them)"
+            )
+        if not only_p and not only_d:
+            parts.append(
+                "evaluate both the probing and the downstream datasets with more encoders, "
+                "e.g. --baselines --encoder minilm"
+            )
+        lines.append("; ".join(parts))
+    return lines
+
+
+def _listed(encoders: Iterable[str], k: int = 6) -> str:
+    names = sorted(encoders)
+    more = f" and {len(names) - k} more" if len(names) > k else ""
+    return ", ".join(names[:k]) + more
+
+
+def _encoder_args(encoders: Iterable[str]) -> str:
+    """``--encoder SPEC`` for encoders whose id is a spec (baselines, ``hf:``/``st:`` ids
+    carry a resolved revision, so they are named by a placeholder)."""
+    kinds = sorted({e.split("@", 1)[0].split("?", 1)[0].split(":", 1)[0] for e in encoders})
+    specs = [k for k in kinds if k in STANDARD_BASELINES]
+    if len(specs) == len(STANDARD_BASELINES):
+        args = "--baselines"
+    else:
+        args = " ".join(f"--encoder {k}" for k in specs)
+    if any(k in ("hf", "st") for k in kinds):
+        args += " --encoder SAME_MODEL_SPEC"
+    return args.strip() or "--baselines"
 
 
 # --------------------------------------------------------------------------- output
