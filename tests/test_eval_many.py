@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -41,32 +42,48 @@ def _run(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def _shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every pytest-xdist worker of this run sees (the evaluation is the slow part:
+    built and run once per test run, not once per worker); without xdist, this run's own."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "eval-many"
+
+
 @pytest.fixture(scope="session")
 def two_datasets(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[str, Any]:
     """The two datasets, built once, and one evaluation of both (baselines + minilm)."""
-    root = tmp_path_factory.mktemp("eval-many")
-    ud, sim = root / "ka-small", root / "fi-sim"
-    assert (
-        main(
-            ["build", "ud", str(data_dir / "ud" / "UD_Georgian-GLC"), "--lang", "ka"]
-            + ["--tasks", "sentence_length", "--sizes", "150", "--out", str(ud), "--quiet"]
-        )
-        == 0
-    )
-    assert (
-        main(["build", "similarity", str(data_dir / FINNSIM), "--lang", "fi"] + ["--out", str(sim)])
-        == 0
-    )
-    out = root / "results"
+    from filelock import FileLock
+
+    root = _shared_root(tmp_path_factory)
+    ud, sim, out = root / "ka-small", root / "fi-sim", root / "results"
     args = [
         "evaluate", str(ud), str(sim), "--config", UD_CONFIG, "--config", SIM_CONFIG,
         "--baselines", "--encoder", "minilm", "--seeds", "1", "--out", str(out),
         "--cache", str(root / "cache"), "--no-progress",
     ]  # fmt: skip
-    code, stdout, stderr = _run(args)
-    assert code == 0, stderr
-    return {"root": root, "ud": ud, "sim": sim, "out": out, "args": args, "stdout": stdout,
-            "stderr": stderr}  # fmt: skip
+    with FileLock(str(root) + ".lock"):
+        first = root / "first-run.json"
+        if not first.is_file():
+            root.mkdir(parents=True, exist_ok=True)
+            assert (
+                _run(
+                    ["build", "ud", str(data_dir / "ud" / "UD_Georgian-GLC"), "--lang", "ka"]
+                    + ["--tasks", "sentence_length", "--sizes", "150", "--out", str(ud), "--quiet"]
+                )[0]
+                == 0
+            )
+            assert (
+                _run(
+                    ["build", "similarity", str(data_dir / FINNSIM), "--lang", "fi"]
+                    + ["--out", str(sim), "--quiet"]
+                )[0]
+                == 0
+            )
+            code, stdout, stderr = _run(args)
+            assert code == 0, stderr
+            first.write_text(json.dumps({"stdout": stdout, "stderr": stderr}), encoding="utf-8")
+        run = json.loads(first.read_text(encoding="utf-8"))
+    return {"root": root, "ud": ud, "sim": sim, "out": out, "args": args, **run}
 
 
 def test_a_result_per_dataset_config_and_encoder(two_datasets: dict[str, Any]) -> None:
