@@ -102,6 +102,7 @@ def test_a_result_per_dataset_config_and_encoder(two_datasets: dict[str, Any]) -
         and f"fi-sim\t{SIM_CONFIG}\tst:all-MiniLM-L6-v2" in stdout
     )
     assert "9 result file(s)" in stdout
+    assert "(all-MiniLM-L6-v2)" in stdout  # the probing table names the model too
 
 
 def test_results_record_dataset_name_and_family(two_datasets: dict[str, Any]) -> None:

@@ -166,17 +166,24 @@ def _dataset(result: dict[str, Any]) -> str:
     return str(block.get("name") or block.get("id") or "")
 
 
+def _encoder(result: dict[str, Any]) -> str:
+    """The encoder id, and the model's own name where the id's folder name is not it."""
+    enc = result["encoder"]
+    layer, name = enc.get("layer"), enc.get("model_name")
+    text = str(enc["id"]) + ("" if layer is None else f" #{layer}")
+    return f"{text} ({name})" if name and name not in text else text
+
+
 def _fmt(result: dict[str, Any]) -> list[str]:
     m = result["metrics"]["accuracy"]
     ctl = result["control"]
     sel = f"{ctl['selectivity']:+.3f}" if "selectivity" in ctl else "n/a"
-    layer = result["encoder"]["layer"]
     cache = result["cache"]
     std = m.get("std")
     return [
         _dataset(result),
         result["config"],
-        result["encoder"]["id"] + ("" if layer is None else f" #{layer}"),
+        _encoder(result),
         f"{m['mean']:.3f}" + (f"±{std:.3f}" if std is not None else ""),
         f"[{m['ci95'][0]:.3f},{m['ci95'][1]:.3f}]",
         f"{result['metrics']['macro_f1']['mean']:.3f}",
@@ -215,13 +222,12 @@ def scored_table(results: list[dict[str, Any]]) -> str:
     """Scored sentence pairs (STS, SICK-R): Spearman and Pearson of the test split."""
     rows = [["dataset", "config", "encoder", "probe", "spearman", "pearson", "result"]]
     for r in results:
-        layer = r["encoder"].get("layer")
         m = r["metrics"]
         rows.append(
             [
                 _dataset(r),
                 r["config"],
-                r["encoder"]["id"] + ("" if layer is None else f" #{layer}"),
+                _encoder(r),
                 str((r.get("probe") or {}).get("name", "")),
                 f"{m['spearman']['mean']:.3f}",
                 f"{m['pearson']['mean']:.3f}",
