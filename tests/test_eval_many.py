@@ -265,3 +265,27 @@ def test_the_bundled_model_is_named_by_its_card() -> None:
     enc = build_encoder("minilm")
     assert enc.model_name == "all-MiniLM-L6-v2"
     assert enc.id == build_encoder(f"st:{folder}").id  # one encoder: cache and results shared
+
+
+def test_scored_pairs_are_reused_on_a_second_run(tmp_path: Path) -> None:
+    """A scored STS set (the STS-B layout, as in test_downstream_eval) evaluated twice: the
+    second run reads every result back; ``force`` recomputes them."""
+    from test_downstream_eval import _sts_b, bag
+
+    from polyprobe import build_regression
+    from polyprobe.evaluation import evaluate
+
+    rows = [("a b", "a b", 5.0), ("a b", "a c", 2.5), ("a", "c", 0.0), ("b", "b d", 3.5)]
+    files = []
+    for split in ("train", "dev", "test"):
+        _sts_b(tmp_path / f"{split}.tsv", rows * 3)
+        files.append(f"{split}={tmp_path / f'{split}.tsv'}")
+    out = build_regression(files, preset="sts-b", lang="en", out=tmp_path / "sts").out
+    kwargs = {"encoders": [bag, "random"], "seeds": 1, "out": tmp_path / "res"}
+    first = evaluate(str(out), cache=tmp_path / "c", **kwargs)
+    again = evaluate(str(out), cache=tmp_path / "c", **kwargs)
+    assert len(first) == len(again) == 2
+    assert not any(r.get("resumed") for r in first) and all(r.get("resumed") for r in again)
+    assert [r["metrics"]["spearman"] for r in again] == [r["metrics"]["spearman"] for r in first]
+    forced = evaluate(str(out), cache=tmp_path / "c", force=True, **kwargs)
+    assert not any(r.get("resumed") for r in forced)

@@ -1,4 +1,8 @@
-"""``evaluate(...)``: dataset × configs × encoders × layers → results (dicts and JSON files).
+"""``evaluate(...)``: datasets × configs × encoders × layers → results (dicts and JSON files).
+
+The datasets and their configs are planned first (``plan.py``): each config goes to the path
+its card block names — probing (below), scored sentence pairs (``scored_pairs.py``) or lexical
+(``lexical/``) — and the encoders are resolved once for the whole plan.
 
 Order of work, chosen so that nothing is encoded twice: per config, per encoder, every unique
 item (text, tokens, target) of every split is encoded once for all layers (through the disk
@@ -138,6 +142,7 @@ def run_scored_pairs(
     batch_size: int,
     seed: int,
     on_result: Callable[[dict[str, Any]], None],
+    force: bool,
 ) -> None:
     """Scored sentence-pair configs go to :mod:`polyprobe.evaluation.scored_pairs`."""
     from polyprobe.evaluation.scored_pairs import evaluate_scored_pairs
@@ -145,6 +150,7 @@ def run_scored_pairs(
     evaluate_scored_pairs(
         plan.source, names, encs, plan.card, store, out=out, revision=revision,
         cache_dir=cache_dir, batch_size=batch_size, seed=seed, on_result=on_result,
+        force=force,
     )  # fmt: skip
 
 
@@ -236,7 +242,7 @@ def evaluate(
             if plan.of_kind(SCORED) and usable:  # STS, SICK-R
                 run_scored_pairs(
                     plan, plan.of_kind(SCORED), usable, store, out, revision, cache_dir,
-                    batch_size, seed_list[0], finished,
+                    batch_size, seed_list[0], finished, force,
                 )  # fmt: skip
             usable = [e for e in encs if applies(e, LEXICAL)]
             if plan.of_kind(LEXICAL) and usable:  # scored by their own metrics: no probe
@@ -360,7 +366,6 @@ class _Run:
         self.spec, self.seeds, self.folds, self.n_boot = spec, seeds, folds, n_boot
         self.store, self.batch_size, self.out, self.on_result = store, batch_size, out, on_result
         self.versions = library_versions()
-        self.results: list[dict[str, Any]] = []
         self.bar: Any = None
         self._identity: dict[str, Any] | None = None
         self._revision: str | None = None
@@ -412,7 +417,6 @@ class _Run:
             write_result(path, result)
         if path is not None:
             result["path"] = str(path)
-        self.results.append(result)
         if self.on_result is not None:
             self.on_result(result)
 
