@@ -323,11 +323,14 @@ def correlate(
     # (language, probe) -> kind -> task -> encoder -> (score, source)
     table: dict[tuple[str, str], dict[str, dict[str, dict[str, tuple[float, str]]]]] = {}
     model_of: dict[str, tuple[str, Any]] = {}  # encoder key -> (model, layer)
+    names: dict[str, str] = {}  # encoder key -> the model's own name, where recorded
     for i, r in enumerate(results):
         kind = DOWNSTREAM if r.get("task_type") == DOWNSTREAM else PROBING
         score = metric_mean(r, metric)
         enc = encoder_key(r)
         model_of[enc] = (encoder_base(r), r["encoder"].get("layer"))
+        if r["encoder"].get("model_name"):
+            names[enc] = str(r["encoder"]["model_name"])
         for lang in languages(r):
             cell = table.setdefault((lang, probe_name(r)), {PROBING: {}, DOWNSTREAM: {}})
             per_enc = cell[kind].setdefault(labels[i], {})
@@ -351,6 +354,7 @@ def correlate(
                 "language": lang,
                 "probe": probe,
                 "encoders": encoders,
+                "model_names": {e: names[e] for e in encoders if e in names},
                 "probing_tasks": probing,
                 "downstream_tasks": downstream,
                 "scores": {
@@ -568,7 +572,9 @@ def correlation_markdown(corr: dict[str, Any]) -> str:
         lines.append("|" + "---|" * (len(tasks) + 1))
         for e in g["encoders"]:
             vals = [_fmt(g["scores"][t].get(e), 4) for t in tasks]
-            lines.append("| " + " | ".join([_md_escape(e), *vals]) + " |")
+            name = (g.get("model_names") or {}).get(e)
+            shown = f"{e} ({name})" if name else e
+            lines.append("| " + " | ".join([_md_escape(shown), *vals]) + " |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
