@@ -129,24 +129,43 @@ def test_a_second_run_reuses_every_result(two_datasets: dict[str, Any]) -> None:
     assert "9 reused from an earlier run" in stdout
 
 
-def test_report_has_dataset_and_family_columns_and_names_minilm(
-    two_datasets: dict[str, Any],
-) -> None:
-    rep = two_datasets["root"] / "report"
-    code, _, stderr = _run(["report", str(two_datasets["out"]), "--out", str(rep)])
+def _report(two_datasets: dict[str, Any], folder: Path) -> tuple[str, dict[str, Any]]:
+    code, _, stderr = _run(["report", str(two_datasets["out"]), "--out", str(folder)])
     assert code == 0, stderr
-    md = (rep / "report.md").read_text(encoding="utf-8")
+    md = (folder / "report.md").read_text(encoding="utf-8")
+    return md, json.loads((folder / "report.json").read_text(encoding="utf-8"))
+
+
+def test_report_has_dataset_and_family_columns(
+    two_datasets: dict[str, Any], tmp_path: Path
+) -> None:
+    md, data = _report(two_datasets, tmp_path / "report")
     assert str(two_datasets["root"]) not in md and "/tmp" not in md  # no absolute path
     tables = [ln for ln in md.splitlines() if ln.startswith("| dataset | family | ")]
     assert len(tables) == 3  # tasks × encoders, per result, word similarity
-    assert f"| ka-small | ud | {UD_CONFIG} |" in md
-    assert f"| fi-sim | similarity | {SIM_CONFIG} | st:all-MiniLM-L6-v2 |" in md
-    header = tables[0]
-    assert "st:all-MiniLM-L6-v2" in header and "| model |" not in header
-    assert "st:model" not in header
-
-    data = json.loads((rep / "report.json").read_text(encoding="utf-8"))
+    assert tables[0].startswith("| dataset | family | task | majority |")
+    assert f"| ka-small | ud | {UD_CONFIG} | 0." in md  # the probing rows
+    assert f"| fi-sim | similarity | {SIM_CONFIG} | " in md  # the lexical rows
     assert list(data["row_info"].values()) == [{"dataset": "ka-small", "family": "ud"}]
+    assert {(d["dataset"], d["family"]) for d in data["details"]} == {("ka-small", "ud")}
+
+
+def test_minilm_is_named_by_its_model(two_datasets: dict[str, Any], tmp_path: Path) -> None:
+    """``--encoder minilm``: its folder is called ``model``; the report, the lexical tables
+    and the end-of-run table say all-MiniLM-L6-v2 (its model card's name)."""
+    md, data = _report(two_datasets, tmp_path / "report")
+    header = next(ln for ln in md.splitlines() if ln.startswith("| dataset | family | task |"))
+    assert "| st:all-MiniLM-L6-v2 |" in header and "model" not in header.replace("MiniLM", "")
+    assert f"| fi-sim | similarity | {SIM_CONFIG} | st:all-MiniLM-L6-v2 |" in md
+    (label,) = [lab for lab in data["legend"] if "MiniLM" in lab]
+    assert label == "st:all-MiniLM-L6-v2" and data["legend"][label].startswith("st:model@local-")
+    assert "(all-MiniLM-L6-v2)" in two_datasets["stdout"]
+
+
+def test_report_sets_each_encoder_against_the_best_baseline(
+    two_datasets: dict[str, Any], tmp_path: Path
+) -> None:
+    md, data = _report(two_datasets, tmp_path / "report")
     minilm = [d for d in data["details"] if d["encoder"].startswith("st:")]
     assert len(minilm) == 1
     vs = minilm[0]["vs_baseline"]
@@ -155,7 +174,7 @@ def test_report_has_dataset_and_family_columns_and_names_minilm(
     assert vs["status"] == "compared"
     assert vs["difference"] == pytest.approx(minilm[0]["accuracy_mean"] - best, abs=1e-6)
     n_test = minilm[0]["n_test"]
-    assert n_test == 142
+    assert n_test == 142  # the config's test split
     assert vs["detectable"] == pytest.approx(detectable_difference(n_test), abs=1e-6)
     assert vs["exceeds_detectable"] == (abs(vs["difference"]) > vs["detectable"])
     assert all(d["vs_baseline"] == {"status": "baseline"} for d in baselines)
