@@ -9,13 +9,14 @@ from typing import Any
 import polyprobe.evaluation.lexical as lexical
 from polyprobe.evaluation import api
 from polyprobe.evaluation.cli import add_evaluate_parser
+from polyprobe.evaluation.data import Card
+from polyprobe.evaluation.plan import LEXICAL, DatasetPlan
 
 
 def _capture(monkeypatch: Any) -> dict[str, Any]:
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(api, "read_card", lambda dataset, revision: object())
-    monkeypatch.setattr(api, "resolve_configs", lambda d, c, r, card: ["simlex"])
-    monkeypatch.setattr(api, "lexical_configs", lambda card, names: True)
+    plan = DatasetPlan("folder", Card({}, None), {"simlex": LEXICAL})
+    monkeypatch.setattr(api, "plan_datasets", lambda datasets, config, revision: [plan])
     monkeypatch.setattr(lexical, "evaluate_lexical", lambda *a, **k: seen.update(k) or [])
     return seen
 

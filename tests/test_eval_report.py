@@ -61,11 +61,16 @@ def test_report_files_and_rows(tmp_path: Path) -> None:
     table = [line for line in md.splitlines() if line.startswith("| ")]
     header = table[0]
     assert header == (
-        "| task | majority | hf:minilm:mean#0 | hf:minilm:mean#1 | hf:minilm:mean#2 | "
+        "| dataset | family | task | majority | hf:minilm:mean#0 | hf:minilm:mean#1 | "
+        "hf:minilm:mean#2 | "
         "hf:minilm:mean#3 | random |"
     )
-    rows = [line.split(" | ")[0][2:] for line in table[1:4]]
-    assert rows == ["bigram_shift", "subject_number", "trec-coarse"]
+    rows = [line.split(" | ")[:3] for line in table[1:4]]  # grouped by dataset
+    assert rows == [
+        ["| trec", "–", "trec-coarse"],
+        ["| ud-en", "–", "bigram_shift"],
+        ["| ud-en", "–", "subject_number"],
+    ]
     assert "| bigram_shift | 0.500 | 0.600 ± 0.010 [0.580, 0.620] |" in md
     assert "| subject_number | 0.500 | – | – | – | – | 0.700 ± 0.010 [0.680, 0.720] |" in md
     # selectivity where recorded, n/a with the reason otherwise
@@ -74,15 +79,15 @@ def test_report_files_and_rows(tmp_path: Path) -> None:
     # one line per distinct n/a reason under the table, rows point to it
     assert "| random | 0.500 ± 0.010 [0.480, 0.520] |" in md
     assert "| 0.500 | – | n/a [1] |" in md and "| 0.500 | – | n/a [2] |" in md
-    assert "- [1] lexically disjoint splits (2 results)" in md
-    assert "- [2] downstream task (1 result)" in md
+    assert "- [1] downstream task (1 result)" in md  # numbered in the order of the rows
+    assert "- [2] lexically disjoint splits (2 results)" in md
     assert md.count("lexically disjoint splits") == 1
 
     assert paths["heatmap"].read_bytes()[:8] == PNG
     assert [p.name for p in paths["layer_curves"]] == ["layers-bigram_shift.png"]
     assert paths["layer_curves"][0].read_bytes()[:8] == PNG
     data = json.loads(paths["json"].read_text(encoding="utf-8"))
-    assert data["rows"] == ["bigram_shift", "subject_number", "trec-coarse"]
+    assert data["rows"] == ["trec-coarse", "bigram_shift", "subject_number"]
     assert list(data["layer_curves"]["bigram_shift"]) == ["hf:minilm:mean"]
     assert list(data["layer_curves"]["bigram_shift"]["hf:minilm:mean"]) == ["0", "1", "2", "3"]
 

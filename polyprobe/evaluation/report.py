@@ -35,15 +35,19 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from polyprobe.cards.stats import detectable_difference
 from polyprobe.errors import InputError
 from polyprobe.evaluation.correlate import (
+    dataset_display,
     encoder_base,
     encoder_key,
+    family,
     metric_mean,
     probe_name,
     source_of,
     task_labels,
 )
+from polyprobe.evaluation.encoders import BASELINE_KINDS
 
 REPORT_SCHEMA_VERSION = 1
 _PNG_METADATA: dict[str, str | None] = {"Software": None}
@@ -98,9 +102,10 @@ def _layer_value(layer: Any) -> float | None:
 _POOLINGS = ("mean", "cls", "first", "last")
 
 
-def _label_levels(base: str) -> list[str]:
-    """Candidate labels for an encoder id, shortest first: kind and model name (a path's last
-    part, no revision); then with the options; then the id itself."""
+def _label_levels(base: str, model_name: str | None = None) -> list[str]:
+    """Candidate labels for an encoder id, shortest first: kind and model name (the name the
+    model's own files give, recorded as ``encoder.model_name``; else a path's last part, no
+    revision); then with the options; then the id itself."""
     head, _, query = base.partition("?")
     kind_rev, sep, rest = head.partition(":")
     kind = kind_rev.split("@", 1)[0]
@@ -113,7 +118,7 @@ def _label_levels(base: str) -> list[str]:
         name, at, rev = rest.rpartition("@")
         if at and name and "/" not in rev:
             rest = name
-        model = rest.rstrip("/").rsplit("/", 1)[-1] or rest
+        model = model_name or rest.rstrip("/").rsplit("/", 1)[-1] or rest
         parts.append(model)
         if pool:
             parts.append(pool)
@@ -122,9 +127,10 @@ def _label_levels(base: str) -> list[str]:
     return [short, with_options, base]
 
 
-def short_labels(bases: list[str]) -> dict[str, str]:
+def short_labels(bases: list[str], model_names: dict[str, str] | None = None) -> dict[str, str]:
     """A short, unique label per encoder id (without layer)."""
-    levels = {b: _label_levels(b) for b in bases}
+    names = model_names or {}
+    levels = {b: _label_levels(b, names.get(b)) for b in bases}
     labels: dict[str, str] = {}
     pending = sorted(set(bases))
     for level in range(3):
@@ -184,6 +190,8 @@ def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str
         majority = _num((r.get("majority") or {}).get("accuracy"))
         control_acc, sel, reason = _selectivity(r)
         entry = {
+            "dataset": dataset_display(r),
+            "family": family(r),
             "task": labels[i],
             "task_type": r.get("task_type", "probing"),
             "probe": probe_name(r),
@@ -197,6 +205,9 @@ def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str
             "selectivity_reason": reason,
             "seeds": r.get("seeds"),
             "fits": _fits(r),
+            "accuracy_mean": _metric(r, "accuracy")["mean"],
+            "n_test": _n_test(r),
+            "model_name": (r.get("encoder") or {}).get("model_name"),
             "source": source_of(r),
         }
         row_cells = cells.setdefault(row, {})
@@ -217,7 +228,13 @@ def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str
             curves.setdefault(row, {}).setdefault(encoder_base(r), {})[layer] = m
     encoders = sorted({e for row in cells.values() for e in row})
     bases = sorted({_base_of(e, cells) for e in encoders})
-    base_labels = short_labels(bases)
+    model_names = {
+        _base_of(e, cells): c["model_name"]
+        for row in cells.values()
+        for e, c in row.items()
+        if c["model_name"]
+    }
+    base_labels = short_labels(bases, model_names)
     labels = {}
     for row in cells.values():
         for e, entry in row.items():
@@ -241,12 +258,23 @@ def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str
         for row, per in sorted(curves.items())
     }
     curves = {row: per for row, per in curves.items() if per}
-    details.sort(key=lambda e: (e["task"], e["probe"], e["encoder"]))
+    for row in cells.values():
+        _compare_with_baselines(row, labels)
+    details.sort(key=lambda e: (e["dataset"], e["task"], e["probe"], e["encoder"]))
+    row_info = {
+        row: {
+            "dataset": next(iter(cells[row].values()))["dataset"],
+            "family": next(iter(cells[row].values()))["family"],
+        }
+        for row in cells
+    }
+    order = sorted(cells, key=lambda row: (row_info[row]["dataset"], row))
     return {
         "kind": "polyprobe-report",
         "schema_version": REPORT_SCHEMA_VERSION,
         "metric": metric,
-        "rows": sorted(cells),
+        "rows": order,
+        "row_info": row_info,
         "encoders": encoders,
         "cells": {row: {e: cells[row][e][metric] for e in sorted(cells[row])} for row in cells},
         "majority": {
@@ -270,6 +298,64 @@ def collect(results: list[dict[str, Any]], metric: str = "accuracy") -> dict[str
             if base in base_labels
         },
     }
+
+
+def _n_test(r: dict[str, Any]) -> int | None:
+    """The rows the accuracy was scored on: the test split."""
+    sizes = r.get("split_sizes")
+    n = sizes.get("test") if isinstance(sizes, dict) else None
+    return int(n) if isinstance(n, int) and not isinstance(n, bool) else None
+
+
+def _compare_with_baselines(row: dict[str, dict[str, Any]], labels: dict[str, str]) -> None:
+    """Each encoder of one row (dataset, task, probe) against the best baseline there: the
+    majority class and the baseline encoders (``BASELINE_KINDS``). The difference in test
+    accuracy is set against the smallest one the test split can detect
+    (``cards.stats.detectable_difference``, the number the dataset card gives per config):
+    a smaller difference is within what chance alone moves between two encoders."""
+    candidates = [
+        (labels[e], c["accuracy_mean"])
+        for e, c in row.items()
+        if _kind(e) in BASELINE_KINDS and c["accuracy_mean"] is not None
+    ]
+    majority = next((c["majority"] for c in row.values() if c["majority"] is not None), None)
+    if majority is not None:
+        candidates.append(("majority", majority))
+    best = max(candidates, key=lambda t: (t[1], t[0]), default=None)
+    for e, c in row.items():
+        if _kind(e) in BASELINE_KINDS:
+            c["vs_baseline"] = {"status": "baseline"}
+            continue
+        if best is None or c["accuracy_mean"] is None:
+            c["vs_baseline"] = {"status": "no baseline in this row"}
+            continue
+        diff = c["accuracy_mean"] - best[1]
+        detectable = detectable_difference(c["n_test"]) if c["n_test"] else None
+        c["vs_baseline"] = {
+            "status": "compared",
+            "baseline": best[0],
+            "baseline_accuracy": best[1],
+            "difference": round(diff, 6),
+            "n_test": c["n_test"],
+            "detectable": None if detectable is None else round(detectable, 6),
+            "exceeds_detectable": None if detectable is None else abs(diff) > detectable,
+        }
+
+
+def format_vs_baseline(vs: dict[str, Any] | None) -> str:
+    """``+0.120 vs borep (> 0.050 detectable)``; within it: ``(≤ 0.050: not detectable)``."""
+    if not vs:
+        return "–"
+    if vs["status"] == "baseline":
+        return "baseline"
+    if vs["status"] != "compared":
+        return "–"
+    head = f"{vs['difference']:+.3f} vs {vs['baseline']}"
+    if vs["detectable"] is None:
+        return f"{head} (test size not recorded)"
+    if vs["exceeds_detectable"]:
+        return f"{head} (> {vs['detectable']:.3f} detectable)"
+    return f"{head} (≤ {vs['detectable']:.3f}: not detectable)"
 
 
 def _base_of(encoder_key: str, cells: dict[str, dict[str, dict[str, Any]]]) -> str:
@@ -341,15 +427,19 @@ def report_markdown(data: dict[str, Any], figures: dict[str, Any]) -> str:
         "train-majority class scored on test. Encoder labels: see the legend below.",
         "",
     ]
+    info = data.get("row_info") or {}
     rows = [
         [
+            (info.get(row) or {}).get("dataset") or "–",
+            (info.get(row) or {}).get("family") or "–",
             row,
             _fmt(data["majority"][row]),
             *[format_score(data["cells"][row].get(e)) for e in data["encoders"]],
         ]
         for row in data["rows"]
     ]
-    lines += _table(["task", "majority", *[labels[e] for e in data["encoders"]]], rows)
+    header = ["dataset", "family", "task", "majority", *[labels[e] for e in data["encoders"]]]
+    lines += _table(header, rows)
     lines += ["", "Encoders:", ""]
     lines += _table(
         ["label", "encoder id"],
@@ -361,7 +451,12 @@ def report_markdown(data: dict[str, Any], figures: dict[str, Any]) -> str:
         "",
         "Selectivity = accuracy − control-task accuracy (Hewitt & Liang 2019); `n/a [k]` where "
         "the evaluation recorded no applicable control, its reason `[k]` listed under the "
-        "table. `fits`: how many fits the score averages and what varied between them.",
+        "table. `fits`: how many fits the score averages and what varied between them. "
+        "`vs best baseline`: test accuracy minus the best baseline's on the same dataset, "
+        "task and probe (majority class, random, borep, char-ngrams), set against the "
+        "smallest difference the test split can detect (two-proportion test, α = 0.05, "
+        "power 0.8, the dataset card's number): a smaller difference is not evidence that "
+        "the encoder beats the baseline.",
         "",
     ]
     notes = _reason_notes(data["details"])
@@ -375,6 +470,8 @@ def report_markdown(data: dict[str, Any], figures: dict[str, Any]) -> str:
         fits = d.get("fits") or {"n": len(d.get("seeds") or []), "varies": None}
         detail_rows.append(
             [
+                d.get("dataset") or "–",
+                d.get("family") or "–",
                 d["task"],
                 d["probe"],
                 labels.get(d["encoder"], d["encoder"]),
@@ -384,10 +481,13 @@ def report_markdown(data: dict[str, Any], figures: dict[str, Any]) -> str:
                 _fmt(d["control_accuracy"]),
                 sel,
                 _fmt_fits(fits),
+                format_vs_baseline(d.get("vs_baseline")),
             ]
         )
     lines += _table(
         [
+            "dataset",
+            "family",
             "task",
             "probe",
             "encoder",
@@ -397,6 +497,7 @@ def report_markdown(data: dict[str, Any], figures: dict[str, Any]) -> str:
             "control",
             "selectivity",
             "fits",
+            "vs best baseline",
         ],
         detail_rows,
     )

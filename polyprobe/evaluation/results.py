@@ -26,6 +26,13 @@ before them stay readable, and ``report``/``correlate`` read both):
 - ``warnings``: sentences about the result's own fits (``diagnostics.py``): fits stopped at
   ``max_iter`` before converging, a grid point chosen at the edge of its grid.
 - ``cache.cached``: False for encoders that are recomputed, never cached.
+- ``dataset.name``: how reports show the dataset (a local folder's name, a Hub id), where
+  ``dataset.id`` is the argument as given (often an absolute path).
+- ``family``, ``member``: the config's family (``ud``, ``unimorph``, ``similarity`` ...) and,
+  in a suite, the member that built it, from the card's ``polyprobe`` block of the config;
+  None for a dataset whose card does not say. Reports group by them.
+- ``encoder.model_name``: a pretrained model's own name (``model_names.py``), where the id
+  keeps the folder's name; None for the baselines.
 - ``runtime_seconds``: ``total`` = this result's own time = ``probe`` (its probe, selection
   and control fits) + ``encode`` (its share of encoding: an encoder's pass over a config is
   shared by the layers it returns; then ``encode_pass`` is the whole pass and
@@ -64,7 +71,7 @@ TOP_LEVEL_KEYS = (
 )
 
 
-OPTIONAL_KEYS = ("repetitions", "job", "warnings")
+OPTIONAL_KEYS = ("repetitions", "job", "warnings", "family", "member")
 
 
 def safe_name(text: str, limit: int = 80) -> str:
@@ -90,6 +97,12 @@ def result_path(
     if layer is not None:
         enc = f"{enc}_layer{layer}"
     return Path(out) / safe_dataset(dataset) / safe_name(config) / enc / f"{safe_name(probe)}.json"
+
+
+def provenance(card: Any, config: str) -> dict[str, Any]:
+    """A result's ``family`` and ``member`` (see the module docstring)."""
+    block = card.config_block(config)
+    return {"family": block.get("family"), "member": block.get("member")}
 
 
 def library_versions() -> dict[str, str]:

@@ -8,9 +8,10 @@ with ``--metric spearman``.
 
 from __future__ import annotations
 
+import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,15 @@ from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
 from polyprobe.evaluation.data import Card, dataset_revision
 from polyprobe.evaluation.encoders import Encoder, Item
 from polyprobe.evaluation.heads import cosine_sts, pair_representation, regression_head
-from polyprobe.evaluation.results import library_versions, result_path, write_result
+from polyprobe.evaluation.plan import dataset_name
+from polyprobe.evaluation.results import (
+    dataset_identity,
+    library_versions,
+    normalised,
+    provenance,
+    result_path,
+    write_result,
+)
 from polyprobe.evaluation.tables import read_splits
 
 
@@ -50,9 +59,17 @@ def evaluate_scored_pairs(
     cache_dir: str | Path | None = None,
     batch_size: int = 32,
     seed: int = 0,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+    force: bool = False,
 ) -> list[dict[str, Any]]:
+    """Every config × encoder × layer: the test split's cosine STS, and where the config has
+    a train split the regression head's scores (``heads.py``). ``on_result`` sees each
+    result as it is written. An encoder whose every layer's result under ``out`` came from
+    an equal ``job`` is read back (marked ``resumed``) instead of encoded again, unless
+    ``force``."""
     versions = library_versions()
     revision_id = dataset_revision(dataset, revision, card)
+    identity = dataset_identity(card, revision_id)
     results = []
     for name in names:
         block = card.config_block(name)
@@ -61,7 +78,16 @@ def evaluate_scored_pairs(
         cols = {s: tables[s].to_pydict() for s in splits}
         eval_split = "test" if "test" in splits else splits[-1]
         kind = str(block.get("pair_features") or "senteval")
+        head = "sick-r" if "train" in splits and eval_split != "train" else "cosine"
         for enc in encoders:
+            jobs = {la: _job(identity, name, enc.id, la, seed, kind) for la in enc.layers}
+            found = [] if out is None or force else _reusable(out, dataset, name, enc, head, jobs)
+            if found:
+                for result in found:
+                    results.append(result)
+                    if on_result is not None:
+                        on_result(result)
+                continue
             t0 = time.perf_counter()
             items = [
                 Item(text)
@@ -116,6 +142,7 @@ def evaluate_scored_pairs(
                         "fingerprint": card.polyprobe.get("fingerprint"),
                         "version": card.polyprobe.get("version"),
                         "languages": card.languages(),
+                        "name": dataset_name(dataset),
                     },
                     "config": name,
                     "task": block.get("task", name),
@@ -128,6 +155,7 @@ def evaluate_scored_pairs(
                         "revision": enc.revision,
                         "pooling": getattr(enc, "pooling", None),
                         "layer": layer,
+                        "model_name": enc.model_name,
                     },
                     "probe": probe,
                     "protocol": "split" if "train" in per else "unsupervised",
@@ -136,10 +164,54 @@ def evaluate_scored_pairs(
                     "cache": {"hits": stats.hits, "misses": stats.misses},
                     "runtime_seconds": {"total": round(time.perf_counter() - t0, 3)},
                     "versions": versions,
+                    **provenance(card, name),
+                    "job": jobs[layer],
                 }
                 if out is not None:
                     path = result_path(out, dataset, name, enc.id, layer, probe["name"])
                     write_result(path, result)
                     result["path"] = str(path)
                 results.append(result)
+                if on_result is not None:
+                    on_result(result)
     return results
+
+
+def _job(
+    identity: dict[str, Any], config: str, encoder_id: str, layer: Any, seed: int, kind: str
+) -> dict[str, Any]:
+    """What a scored-pairs result depends on besides the code: the regression head's seed
+    and pair features; the cosine needs neither, but one job shape keeps reuse simple."""
+    return normalised(
+        {
+            "dataset": identity,
+            "config": config,
+            "encoder": encoder_id,
+            "layer": layer,
+            "seed": seed,
+            "pair_features": kind,
+            "kind": "scored-pairs",
+        }
+    )
+
+
+def _reusable(
+    out: str | Path,
+    dataset: str,
+    config: str,
+    enc: Encoder,
+    head: str,
+    jobs: dict[Any, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Every layer's result of ``enc`` from an equal job, or [] when any is missing."""
+    found = []
+    for layer, job in jobs.items():
+        path = result_path(out, dataset, config, enc.id, layer, head)
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return []
+        if not isinstance(result, dict) or result.get("job") != job:
+            return []
+        found.append({**result, "resumed": True, "path": str(path)})
+    return found

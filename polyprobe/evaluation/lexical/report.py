@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.errors import InputError
+from polyprobe.evaluation.correlate import dataset_display
 
 
 def _f(x: Any, digits: int = 3) -> str:
@@ -43,7 +44,17 @@ def load_lexical_results(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
 
 
 def _enc(r: dict[str, Any]) -> str:
-    return str(r["encoder"]["id"])
+    """A pretrained model by its own name (``encoder.model_name``), else the encoder id."""
+    enc = r["encoder"]
+    name = enc.get("model_name")
+    if name:
+        return f"{str(enc['id']).split(':', 1)[0]}:{name}"
+    return str(enc["id"])
+
+
+def _where(r: dict[str, Any]) -> list[str]:
+    """The dataset (by name, never a path) and the config's family."""
+    return [dataset_display(r), str(r.get("family") or "–")]
 
 
 def lexical_markdown(results: list[dict[str, Any]]) -> str:
@@ -70,6 +81,7 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
                     continue
                 rows.append(
                     [
+                        *_where(r),
                         r["config"],
                         part,
                         _enc(r),
@@ -84,6 +96,8 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
                 )
         lines += _table(
             [
+                "dataset",
+                "family",
                 "config",
                 "part",
                 "encoder",
@@ -108,6 +122,7 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
         ]
         rows = [
             [
+                *_where(r),
                 r["config"],
                 _enc(r),
                 str(r["scores"]["pairs"]),
@@ -117,7 +132,8 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
             ]
             for r in by_level["word-pair"]
         ]
-        lines += _table(["config", "encoder", "pairs", "OOV", "Spearman", "Pearson"], rows)
+        header = ["dataset", "family", "config", "encoder", "pairs", "OOV", "Spearman", "Pearson"]
+        lines += _table(header, rows)
         lines.append("")
     if "word-translation" in by_level:
         lines += [
@@ -136,6 +152,7 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
                     continue
                 rows.append(
                     [
+                        *_where(r),
                         r["config"],
                         direction.replace("_", " "),
                         _enc(r),
@@ -146,6 +163,8 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
                 )
         lines += _table(
             [
+                "dataset",
+                "family",
                 "config",
                 "direction",
                 "encoder",
@@ -170,8 +189,10 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
         ]
         for r in by_level["sentence-transformation"]:
             s = r["scores"]
+            dataset, family = _where(r)
             lines.append(
-                f"`{r['config']}`, {_enc(r)}: r = {_f(s['pearson_cosine_vs_string_similarity'])}"
+                f"{dataset} ({family}) `{r['config']}`, {_enc(r)}: "
+                f"r = {_f(s['pearson_cosine_vs_string_similarity'])}"
             )
             lines.append("")
             rows = [
@@ -198,10 +219,15 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
             "costra",
         ]
         rows = [
-            [r["config"], _enc(r), *(_f(r["scores"]["package_groups"][g]) for g in groups)]
+            [
+                *_where(r),
+                r["config"],
+                _enc(r),
+                *(_f(r["scores"]["package_groups"][g]) for g in groups),
+            ]
             for r in by_level["sentence-comparison"]
         ]
-        lines += _table(["config", "encoder", *groups], rows)
+        lines += _table(["dataset", "family", "config", "encoder", *groups], rows)
         lines.append("")
         rows = []
         for r in by_level["sentence-comparison"]:
@@ -253,5 +279,5 @@ def lexical_summary(results: list[dict[str, Any]]) -> str:
             head = f"r(cos, string sim) {_f(s['pearson_cosine_vs_string_similarity'])}"
         else:
             head = f"costra {_f(s['package_groups']['costra'])}"
-        lines.append(f"{r['config']}\t{_enc(r)}\t{head}")
+        lines.append(f"{_where(r)[0]}\t{r['config']}\t{_enc(r)}\t{head}")
     return "\n".join(lines)

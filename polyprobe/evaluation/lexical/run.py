@@ -23,11 +23,14 @@ level / config             what is computed
 Results are JSON files ``<out>/<dataset>/<config>/<encoder>/lexical.json`` with
 ``lexical_schema_version`` (not the probing results' ``schema_version``: the two are read by
 different reports), ``dataset``, ``config``, ``task``, ``level``, ``encoder``, ``space`` (the
-vocabulary and lookup used), ``scores`` and ``runtime_seconds``.
+vocabulary and lookup used), ``scores`` and ``runtime_seconds``; later, optional:
+``family``/``member`` and ``dataset.name`` (as in probing results), ``encoder.model_name``,
+and ``job`` (what a re-run compares to reuse the file).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections import defaultdict
@@ -42,7 +45,15 @@ from polyprobe.evaluation.data import Card, dataset_revision, read_card, resolve
 from polyprobe.evaluation.encoders import Encoder, build_encoder
 from polyprobe.evaluation.lexical import metrics
 from polyprobe.evaluation.lexical.space import WordSpace, encode_texts, word_space
-from polyprobe.evaluation.results import safe_dataset, safe_name, write_result
+from polyprobe.evaluation.plan import dataset_name
+from polyprobe.evaluation.results import (
+    dataset_identity,
+    normalised,
+    provenance,
+    safe_dataset,
+    safe_name,
+    write_result,
+)
 from polyprobe.evaluation.tables import read_splits
 
 LEXICAL_SCHEMA_VERSION = 1
@@ -99,45 +110,109 @@ def evaluate_lexical(
     cache_dir: str | Path | None = None,
     top_n: int | None = DEFAULT_TOP_N,
     batch_size: int = 64,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+    force: bool = False,
 ) -> list[dict[str, Any]]:
     """Evaluate ``encoders`` on the lexical configs of ``dataset``; one result per config and
-    encoder (see the module docstring), written under ``out`` when given."""
+    encoder (see the module docstring), written under ``out`` when given. A result already
+    there from an equal ``job`` (dataset fingerprint and revision, config, encoder id, word
+    space size) is read back instead (marked ``resumed``) unless ``force``, so a re-run of a
+    long plan skips what it finished. ``on_result`` sees each result as it is done."""
     card = read_card(dataset, revision)
     names = resolve_configs(dataset, config, revision, card)
     encs = [build_encoder(e) for e in encoders]
     revision_id = dataset_revision(dataset, revision, card)
+    identity = dataset_identity(card, revision_id)
     results = []
     for name in names:
         block = card.config_block(name)
         level = str(block.get("level", ""))
         if level not in LEXICAL_LEVELS:
             raise UsageError(f"{dataset}: config {name!r} (level {level!r}) is not lexical")
-        tables = read_splits(dataset, name, revision, cache_dir)
+        jobs = {enc.id: lexical_job(identity, name, enc.id, top_n) for enc in encs}
+        paths = {
+            enc.id: lexical_result_path(out, dataset, name, enc.id) if out is not None else None
+            for enc in encs
+        }
+        found = {
+            e: r
+            for e, path in paths.items()
+            if path is not None and not force and (r := reusable_lexical(path, jobs[e]))
+        }
+        tables = (
+            None if len(found) == len(encs) else read_splits(dataset, name, revision, cache_dir)
+        )
         for enc in encs:
-            t0 = time.perf_counter()
-            scores, space = _evaluate_config(
-                card, name, block, tables.tables, enc, top_n, batch_size
-            )
-            result = {
-                "lexical_schema_version": LEXICAL_SCHEMA_VERSION,
-                "dataset": {
-                    "id": dataset,
-                    "revision": revision_id,
-                    "fingerprint": card.polyprobe.get("fingerprint"),
-                    "languages": card.languages(),
-                },
-                "config": name,
-                "task": block.get("task", name),
-                "level": level,
-                "encoder": {"spec": enc.spec, "id": enc.id, "revision": enc.revision},
-                "space": space,
-                "scores": scores,
-                "runtime_seconds": round(time.perf_counter() - t0, 3),
-            }
-            if out is not None:
-                write_result(lexical_result_path(out, dataset, name, enc.id), result)
+            path = paths[enc.id]
+            if enc.id in found:
+                result = {**found[enc.id], "resumed": True}
+            else:
+                assert tables is not None
+                t0 = time.perf_counter()
+                scores, space = _evaluate_config(
+                    card, name, block, tables.tables, enc, top_n, batch_size
+                )
+                result = {
+                    "lexical_schema_version": LEXICAL_SCHEMA_VERSION,
+                    "dataset": {
+                        "id": dataset,
+                        "revision": revision_id,
+                        "fingerprint": card.polyprobe.get("fingerprint"),
+                        "languages": card.languages(),
+                        "name": dataset_name(dataset),
+                    },
+                    "config": name,
+                    "task": block.get("task", name),
+                    "level": level,
+                    "encoder": {
+                        "spec": enc.spec,
+                        "id": enc.id,
+                        "revision": enc.revision,
+                        "model_name": enc.model_name,
+                    },
+                    "space": space,
+                    "scores": scores,
+                    "runtime_seconds": round(time.perf_counter() - t0, 3),
+                    **provenance(card, name),
+                    "job": jobs[enc.id],
+                }
+                if path is not None:
+                    write_result(path, result)
+            if path is not None:
+                result["path"] = str(path)
             results.append(result)
+            if on_result is not None:
+                on_result(result)
     return results
+
+
+def lexical_job(
+    identity: dict[str, Any], config: str, encoder_id: str, top_n: int | None
+) -> dict[str, Any]:
+    """What a lexical result's numbers depend on besides the code (no probe, no seeds)."""
+    return normalised(
+        {
+            "dataset": identity,
+            "config": config,
+            "encoder": encoder_id,
+            "top_n": top_n,
+            "lexical_schema_version": LEXICAL_SCHEMA_VERSION,
+        }
+    )
+
+
+def reusable_lexical(path: Path, job: dict[str, Any]) -> dict[str, Any] | None:
+    """The lexical result at ``path`` when an equal ``job`` made it; None when absent,
+    unreadable or different (files written before results carried a job are recomputed)."""
+    try:
+        result = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(result, dict) or "scores" not in result:
+        return None
+    if result.get("lexical_schema_version") != LEXICAL_SCHEMA_VERSION:
+        return None
+    return result if result.get("job") == job else None
 
 
 def _column(tables: dict[str, Any], split: str, name: str) -> list[Any]:
