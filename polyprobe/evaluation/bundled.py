@@ -154,8 +154,10 @@ def lexical_headline(level: str, scores: dict[str, Any]) -> tuple[str, Any, int]
         return "spearman", scores.get("spearman"), int(scores.get("pairs", 0))
     if level == "word-analogy":
         overall = scores.get("overall") or {}
-        return "3cosadd", (overall.get("3cosadd") or {}).get("accuracy"), int(
-            overall.get("questions", 0)
+        return (
+            "3cosadd",
+            (overall.get("3cosadd") or {}).get("accuracy"),
+            int(overall.get("questions", 0)),
         )
     if level == "word-translation":
         p1 = ((scores.get("source_to_target") or {}).get("csls") or {}).get("p@1")
