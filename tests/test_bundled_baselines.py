@@ -1,7 +1,7 @@
 """The bundled baselines in a card (``polyprobe suite baselines DIR``, ``suite build
 --with-baselines``): on a small Finnish suite from the shared data (UD_Finnish-TDT's
 ``subject_number``, FinnSim, one FinSemEvl analogy file), so a classifier config, its
-natural variant and two lexical sets are scored.
+natural variant and three lexical sets (similarity, the analogy set and its category) are scored.
 
 What must hold: each config's section has a table whose numbers are the evaluation's (the
 majority baseline's accuracy is the test share of the train split's majority class, counted
@@ -80,7 +80,7 @@ def test_every_config_has_a_table_with_the_evaluations_numbers(
     assert block["method"]["seeds"] == [0, 1, 2] and block["method"]["probe"] == "lr"
     tables = anchored_tables(body)
     kinds = collections.Counter(e["kind"] for e in block["configs"].values())
-    assert kinds == {"classifier": 2, "lexical": 2}, kinds
+    assert kinds == {"classifier": 2, "lexical": 3}, kinds
     for name, entry in block["configs"].items():
         header, rows = cardbase.table_rows(entry)
         assert tables[("baselines", name)] == [header, *rows], name
