@@ -221,3 +221,34 @@ def test_a_config_without_a_baseline_is_listed_not_scored(scored: tuple[Path, st
     names = [c["config_name"] for c in new_data["configs"]]
     assert cardbase.check_block(new_data["polyprobe"]["baselines"], names, body) == []
     assert cardbase.strip_baselines(text) == before
+
+
+def test_the_cards_command_reproduces_its_numbers(
+    scored: tuple[Path, str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The card's reproduce line, run on one config (with the revision the card names, so
+    the bootstrap draws are the same), prints the card's numbers."""
+    import json
+    import shlex
+
+    out, _, after = scored
+    block = split_readme(after)[0]["polyprobe"]["baselines"]
+    method = block["method"]
+    args = shlex.split(method["reproduce"].replace("CONFIG", "subject_number"))
+    assert args[:3] == ["polyprobe", "evaluate", out.name]
+    args = [a if a != "results" else str(tmp_path / "results") for a in args[1:]]
+    monkeypatch.chdir(out.parent)
+    monkeypatch.setenv("POLYPROBE_CACHE", str(tmp_path / "cache"))
+    assert main([*args, "--revision", method["revision"], "--no-progress"]) == 0
+    found = {}
+    for path in (tmp_path / "results").rglob("*.json"):
+        result = json.loads(path.read_text(encoding="utf-8"))
+        found[result["encoder"]["spec"]] = result["metrics"]
+    entry = block["configs"]["subject_number"]
+    for name, spec in bundled.ENCODERS.items():
+        metrics = found[spec]
+        assert entry["scores"][name] == {
+            "accuracy": metrics["accuracy"]["mean"],
+            "accuracy_ci95": metrics["accuracy"]["ci95"],
+            "macro_f1": metrics["macro_f1"]["mean"],
+        }
