@@ -204,6 +204,31 @@ def _by_config(results: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, An
     return out
 
 
+def _evaluate_each(
+    evaluate: Callable[..., list[dict[str, Any]]],
+    folder: Path,
+    names: list[str],
+    encoders: list[str],
+    common: dict[str, Any],
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, str]]:
+    """Results by config, and the configs ``evaluate`` refused with its reason: the whole
+    list in one call (one read of the card, one progress bar), one config at a time only
+    when that call fails, so one config evaluation cannot handle leaves the others scored."""
+    try:
+        return _by_config(evaluate(str(folder), config=names, encoders=encoders, **common)), {}
+    except PolyprobeError:
+        if len(names) == 1:
+            raise
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    failed: dict[str, str] = {}
+    for name in names:
+        try:
+            grouped.update(_evaluate_each(evaluate, folder, [name], encoders, common)[0])
+        except PolyprobeError as exc:
+            failed[name] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return grouped, failed
+
+
 def compute(
     folder: Path,
     card: dict[str, Any],
@@ -241,9 +266,15 @@ def compute(
             continue
         if progress:
             echo(f"baselines: {len(todo)} {kind} config(s) × {len(encoders)} encoder(s)")
-        results = evaluate(str(folder), config=todo, encoders=encoders, **common)
-        grouped = _by_config(results)
+        grouped, failed = _evaluate_each(evaluate, folder, todo, encoders, common)
+        for name, reason in failed.items():  # no path of this run in the card: same bytes
+            reason = reason.replace(str(work), "<temporary folder>").replace(
+                str(folder), folder.name
+            )
+            entries[name] = {"kind": "none", "note": f"not scored: {reason}"}
         for name in todo:
+            if name in failed:
+                continue
             found = grouped.get(name, [])
             if kind == "classifier":
                 entries[name] = classifier_entry(found)
