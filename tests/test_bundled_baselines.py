@@ -252,3 +252,22 @@ def test_the_cards_command_reproduces_its_numbers(
             "accuracy_ci95": metrics["accuracy"]["ci95"],
             "macro_f1": metrics["macro_f1"]["mean"],
         }
+
+
+def test_a_config_evaluate_refuses_is_named_and_the_others_scored(tmp_path: Path) -> None:
+    """One call for the list; when it fails, one call per config, so a config evaluate
+    cannot handle is listed with its reason instead of losing every other score."""
+    from polyprobe.errors import UsageError
+
+    calls: list[list[str]] = []
+
+    def evaluate(dataset, config, encoders, **kwargs):
+        calls.append(list(config))
+        if "bad" in config:
+            raise UsageError("config 'bad': no input column")
+        return [{"config": c, "encoder": {"spec": e}} for c in config for e in encoders]
+
+    grouped, failed = bundled._evaluate_each(evaluate, tmp_path, ["a", "bad", "b"], ["random"], {})
+    assert calls == [["a", "bad", "b"], ["a"], ["bad"], ["b"]]
+    assert failed == {"bad": "config 'bad': no input column"}
+    assert sorted(grouped) == ["a", "b"]
