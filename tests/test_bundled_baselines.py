@@ -101,7 +101,9 @@ def test_every_config_has_a_table_with_the_evaluations_numbers(
             assert 0 <= lo <= s["accuracy"] <= hi <= 1
     # the section says how they were computed and how to reproduce them
     assert "## Baselines" in body and block["method"]["reproduce"] in body
-    assert "--encoder 'borep?dim=1024'" in block["method"]["reproduce"]
+    assert all(
+        f"--encoder '{spec}'" in block["method"]["reproduce"] for spec in bundled.ENCODERS.values()
+    )
 
 
 def test_the_card_validates_and_every_config_loads(
