@@ -159,8 +159,11 @@ def _run_build(args: argparse.Namespace) -> int:
     if args.with_baselines:
         from polyprobe.evaluation.bundled import add_baselines
 
-        add_baselines(result.out)
-    print_summary(result)
+        print_summary(result)
+        print()
+        add_baselines(result.out, progress=not args.quiet)
+    else:
+        print_summary(result)
     print()
     print("Next:")
     print(f"    polyprobe evaluate {result.out} --all --baselines --out results")
@@ -170,5 +173,5 @@ def _run_build(args: argparse.Namespace) -> int:
 def _run_baselines(args: argparse.Namespace) -> int:
     from polyprobe.evaluation.bundled import add_baselines
 
-    add_baselines(args.path)
+    add_baselines(args.path, progress=not args.quiet)
     return EXIT_OK

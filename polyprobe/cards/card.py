@@ -478,6 +478,7 @@ def power_section(st: ConfigStats) -> list[str]:
 
 
 _CONFIG_HEADING = re.compile(r"^### `(?P<name>(?:[^`\\]|\\.)+)`(?: \(default\))?$")
+CONFIG_HEADING = _CONFIG_HEADING  # a config section's heading (cards.baselines finds them)
 
 
 def config_descriptions(body: str) -> dict[str, str]:

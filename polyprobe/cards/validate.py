@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from polyprobe.cards import schema
+from polyprobe.cards import baselines, schema
 from polyprobe.cards.card import (
     README,
     REPORT,
@@ -207,6 +207,9 @@ class _Validator:
             totals[name] = self._check_config(entry, infos.get(name), pconfigs.get(name), tables)
 
         self._check_overview(tables, totals)
+        if isinstance(block, dict) and baselines.KEY in block:
+            for message in baselines.check_block(block[baselines.KEY], names, body):
+                self.problem(f"{README}: {message}")
         self._check_size_categories(data.get("size_categories"), totals)
         self._check_stray_files()
         self._check_report()
