@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import collections
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -20,6 +22,7 @@ import pytest
 from conftest import config_rows
 
 from polyprobe.cards import baselines as cardbase
+from polyprobe.cards import folder as folder_names
 from polyprobe.cards.card import anchored_tables, read_readme, render_readme, split_readme
 from polyprobe.cards.validate import validate
 from polyprobe.cli import main
@@ -101,9 +104,8 @@ def test_every_config_has_a_table_with_the_evaluations_numbers(
             assert 0 <= lo <= s["accuracy"] <= hi <= 1
     # the section says how they were computed and how to reproduce them
     assert "## Baselines" in body and block["method"]["reproduce"] in body
-    assert all(
-        f"--encoder '{spec}'" in block["method"]["reproduce"] for spec in bundled.ENCODERS.values()
-    )
+    assert " --all --baselines " in block["method"]["reproduce"]
+    assert f"--revision {block['method']['revision']}" in block["method"]["reproduce"]
 
 
 def test_the_card_validates_and_every_config_loads(
@@ -207,6 +209,24 @@ def test_an_interruption_leaves_the_old_card_and_nothing_behind(
     assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == files
     assert list(temp.iterdir()) == []
 
+    # what a SIGKILLed run leaves (its card's temporary file, its scratch folder) goes with
+    # the next run; a live process's are kept
+    monkeypatch.undo()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(bundled, "compute", lambda *args, **kwargs: block)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    host = folder_names.owned_name("").split("-")[1]
+    stale_card = folder / f"{bundled.CARD_TMP_PREFIX}{dead.pid}-{host}-0badc0de"
+    stale_card.write_text("half a card", encoding="utf-8")
+    stale_dir = temp / f"{bundled.TMP_PREFIX}{dead.pid}-{host}-0badc0de"
+    stale_dir.mkdir()
+    live_dir = temp / folder_names.owned_name(bundled.TMP_PREFIX)
+    live_dir.mkdir()
+    bundled.add_baselines(folder, progress=False)
+    assert not stale_card.exists() and not stale_dir.exists() and live_dir.exists()
+    assert (folder / "README.md").read_text(encoding="utf-8") == after
+
 
 def test_a_config_without_a_baseline_is_listed_not_scored(scored: tuple[Path, str, str]) -> None:
     """A graded score of single items (no classifier, no pair metric) is named in the card
@@ -228,20 +248,20 @@ def test_a_config_without_a_baseline_is_listed_not_scored(scored: tuple[Path, st
 def test_the_cards_command_reproduces_its_numbers(
     scored: tuple[Path, str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The card's reproduce line, run on one config (with the revision the card names, so
-    the bootstrap draws are the same), prints the card's numbers."""
+    """The card's reproduce line (``--all --baselines`` with the revision that draws the
+    card's bootstrap samples), run on one config, gives the card's numbers."""
     import json
     import shlex
 
     out, _, after = scored
     block = split_readme(after)[0]["polyprobe"]["baselines"]
     method = block["method"]
-    args = shlex.split(method["reproduce"].replace("CONFIG", "subject_number"))
+    args = shlex.split(method["reproduce"].replace("--all", "--config subject_number"))
     assert args[:3] == ["polyprobe", "evaluate", out.name]
     args = [a if a != "results" else str(tmp_path / "results") for a in args[1:]]
     monkeypatch.chdir(out.parent)
     monkeypatch.setenv("POLYPROBE_CACHE", str(tmp_path / "cache"))
-    assert main([*args, "--revision", method["revision"], "--no-progress"]) == 0
+    assert main([*args, "--no-progress"]) == 0
     found = {}
     for path in (tmp_path / "results").rglob("*.json"):
         result = json.loads(path.read_text(encoding="utf-8"))

@@ -29,6 +29,7 @@ from polyprobe.cards import schema
 from polyprobe.cards.card import README, CardFormatError, md_escape, md_table, read_readme
 from polyprobe.cards.stats import ordered_splits
 from polyprobe.errors import PolyprobeError
+from polyprobe.hashing import digest
 
 # Fields that are release bookkeeping, not content: shown by ``diff`` but never a reason for a
 # bump (a new release always changes them).
@@ -262,10 +263,25 @@ def card_fields(card: dict[str, Any] | None) -> dict[str, Any]:
                 name: {k: v for k, v in (c or {}).items() if k != "statistics"}
                 for name, c in pconfigs.items()
             }
+        if isinstance(block.get("baselines"), dict):  # one field: scores move together
+            block["baselines"] = _baselines_summary(block["baselines"])
         data["polyprobe"] = block
     out: dict[str, Any] = {}
     _flatten(data, "", out)
     return out
+
+
+def _baselines_summary(block: dict[str, Any]) -> str:
+    """The bundled baselines as one comparable value: which configs, by which polyprobe and
+    revision, and a digest of every score (a release that moves them says so once, not per
+    score)."""
+    method = block.get("method") or {}
+    configs = block.get("configs") or {}
+    scores = digest(json.dumps(block, sort_keys=True, ensure_ascii=False), size=6).hex()
+    return (
+        f"{len(configs)} configs, polyprobe {method.get('polyprobe')}, revision "
+        f"{method.get('revision')}, scores {scores}"
+    )
 
 
 def _card_changes(old: dict[str, Any] | None, new: dict[str, Any] | None) -> dict[str, Any]:

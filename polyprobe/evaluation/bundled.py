@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,22 +40,20 @@ from typing import Any
 
 from polyprobe.cards import baselines as cardbase
 from polyprobe.cards.card import README, split_readme
+from polyprobe.cards.folder import make_owned_dir, owned_name, sweep_orphans
 from polyprobe.errors import PolyprobeError, UsageError
+from polyprobe.evaluation.encoders import STANDARD_BASELINES
 from polyprobe.hashing import digest, file_sha256
 from polyprobe.version import __version__
 
 PROBE = "lr"
 SEEDS = (0, 1, 2)
-# card name -> encoder spec
-ENCODERS: dict[str, str] = {
-    "majority": "majority",
-    "random": "random",
-    "borep": "borep?dim=512",
-    "char-ngrams": "char-ngrams?dim=512",
-}
+# card name -> encoder spec: ``evaluate --baselines``'s, so the card's line reproduces them
+ENCODERS: dict[str, str] = {spec.split("?", 1)[0]: spec for spec in STANDARD_BASELINES}
 # The lexical sets read no label and fit no probe: the majority class means nothing there.
 LEXICAL_ENCODERS = ("random", "borep", "char-ngrams")
 TMP_PREFIX = "polyprobe-baselines-"
+CARD_TMP_PREFIX = f".{README}.tmp-"
 
 
 @dataclass
@@ -77,13 +76,13 @@ def data_revision(folder: Path) -> str:
     return "data-" + digest(*parts, size=6).hex()
 
 
-def reproduce_command(folder: str) -> str:
-    """One config at a time: ``evaluate`` scores lexical and classifier configs by different
-    paths, and a list mixing both (a suite's ``--all``) is not one call today."""
-    encoders = " ".join(f"--encoder '{spec}'" for spec in ENCODERS.values())
+def reproduce_command(folder: str, revision: str) -> str:
+    """The ``evaluate`` call that gives the card's numbers: ``--revision`` keys the CIs'
+    bootstrap draws on the data files' hash, not on the folder's (whose card these numbers
+    change)."""
     return (
-        f"polyprobe evaluate {folder} --config CONFIG {encoders} --probe {PROBE} "
-        f"--seeds {len(SEEDS)} --out results"
+        f"polyprobe evaluate {folder} --all --baselines --probe {PROBE} --seeds {len(SEEDS)} "
+        f"--revision {revision} --out results"
     )
 
 
@@ -96,11 +95,10 @@ def method_block(folder_name: str, revision: str) -> dict[str, Any]:
         "encoders": dict(ENCODERS),
         "lexical_encoders": list(LEXICAL_ENCODERS),
         "revision": revision,
-        "reproduce": reproduce_command(folder_name),
+        "reproduce": reproduce_command(folder_name, revision),
         "note": (
-            "The means reproduce exactly; the CIs' bootstrap draws are keyed on the dataset "
-            f"revision: on a local folder add `--revision {revision}` (a hash of its data "
-            "files) to draw the same ones."
+            f"`--revision {revision}` (a hash of the data files) draws the CIs' bootstrap "
+            "samples the card's do; without it the means are the same and the CIs near."
         ),
     }
 
@@ -298,9 +296,10 @@ def compute(
 
 
 def write_card(folder: Path, text: str) -> None:
-    """Replace README.md atomically: a temporary file beside it, then ``os.replace``."""
+    """Replace README.md atomically: a temporary file beside it, then ``os.replace`` (the
+    file is named for this process, so the next run removes it after a SIGKILL)."""
     target = folder / README
-    tmp = folder / f".{README}.{os.getpid()}.tmp"
+    tmp = folder / owned_name(CARD_TMP_PREFIX)
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, target)
@@ -324,8 +323,15 @@ def add_baselines(
         raise UsageError(f"{readme}: {exc}") from exc
     if not isinstance(card.get("polyprobe"), dict) or "configs" not in card["polyprobe"]:
         raise UsageError(f"{readme}: no polyprobe block: not a polyprobe dataset folder")
-    with tempfile.TemporaryDirectory(prefix=TMP_PREFIX) as tmp, _single_thread():
-        block = compute(folder, card, Path(tmp), progress=progress, echo=echo)
+    scratch_parent = Path(tempfile.gettempdir())
+    sweep_orphans(folder, CARD_TMP_PREFIX)  # what a killed run left
+    sweep_orphans(scratch_parent, TMP_PREFIX)
+    scratch = make_owned_dir(scratch_parent, TMP_PREFIX, 0o700)
+    try:
+        with _single_thread():
+            block = compute(folder, card, scratch, progress=progress, echo=echo)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     new_text = cardbase.with_baselines(text, block)
     problems = cardbase.check_block(block, list(block["configs"]), split_readme(new_text)[1])
     if problems:  # a bug here, not the user's: never write a card validate would refuse

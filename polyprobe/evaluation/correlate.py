@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.errors import InputError, UsageError
-from polyprobe.evaluation.encoders import STANDARD_BASELINES
+from polyprobe.evaluation.encoders import BASELINE_KINDS
 
 RESULTS_SCHEMA_VERSION = 1
 CORRELATION_SCHEMA_VERSION = 1
@@ -444,8 +444,8 @@ def _encoder_args(encoders: Iterable[str]) -> str:
     """``--encoder SPEC`` for encoders whose id is a spec (baselines, ``hf:``/``st:`` ids
     carry a resolved revision, so they are named by a placeholder)."""
     kinds = sorted({e.split("@", 1)[0].split("?", 1)[0].split(":", 1)[0] for e in encoders})
-    specs = [k for k in kinds if k in STANDARD_BASELINES]
-    if len(specs) == len(STANDARD_BASELINES):
+    specs = [k for k in kinds if k in BASELINE_KINDS]
+    if len(specs) == len(BASELINE_KINDS):
         args = "--baselines"
     else:
         args = " ".join(f"--encoder {k}" for k in specs)

