@@ -97,8 +97,8 @@ def method_block(folder_name: str, revision: str) -> dict[str, Any]:
         "revision": revision,
         "reproduce": reproduce_command(folder_name, revision),
         "note": (
-            f"`--revision {revision}` (a hash of the data files) draws the CIs' bootstrap "
-            "samples the card's do; without it the means are the same and the CIs near."
+            f"The revision {revision} (a hash of the data files) draws the bootstrap samples "
+            "of the card's CIs; without --revision the means are the same and the CIs near."
         ),
     }
 
