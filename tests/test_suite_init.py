@@ -44,6 +44,20 @@ def test_init_over_the_shared_data_writes_the_shipped_manifest(
     assert out.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")
 
 
+def test_a_data_root_reached_through_a_link_still_gives_relative_paths(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """``../shared/data`` is often a symbolic link: the paths found through it are still
+    written relative to it (not as absolute paths of the link's target)."""
+    link = tmp_path / "data"
+    link.symlink_to(data_dir.resolve(), target_is_directory=True)
+    out = tmp_path / "fi.toml"
+    args = ["suite", "init", "--lang", "fi", "--search", str(link), "--data", str(link)]
+    assert main([*args, "--out", str(out)]) == 0
+    shipped = (SHIPPED / "fi.toml").read_text(encoding="utf-8")
+    assert out.read_text(encoding="utf-8") == shipped
+
+
 def test_init_says_what_it_found_what_it_left_and_what_is_missing(
     data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -61,16 +61,19 @@ def _comment(text: str, indent: int = 0) -> list[str]:
 
 
 def _shown(data: Path | None) -> Callable[[Path], str]:
-    """How a path is written: relative to ``data`` when under it, else absolute (POSIX)."""
-    base = data.resolve() if data is not None else None
+    """How a path is written: relative to ``data`` when under it, else absolute (POSIX).
+    Under it as given or as resolved: a data root reached through a symbolic link
+    (``../shared/data`` -> elsewhere) holds the paths found through the link and their
+    targets alike."""
+    bases = [] if data is None else [Path(os.path.abspath(data)), data.resolve()]
 
     def show(path: Path) -> str:
         full = Path(os.path.abspath(path))
-        if base is not None:
+        for base, candidate in ((b, c) for b in bases for c in (full, full.resolve())):
             try:
-                return full.relative_to(base).as_posix() or "."
+                return candidate.relative_to(base).as_posix() or "."
             except ValueError:
-                pass
+                continue
         return full.as_posix()
 
     return show
