@@ -76,7 +76,9 @@ def add_export_parser(subparsers: Any) -> None:
 
 def _run_export(args: argparse.Namespace) -> int:
     from polyprobe.cards.export import export
+    from polyprobe.outputs import output_folder
 
+    output_folder(args.out)
     domains = None
     if args.domains is not None:
         domains = [d for d in args.domains.split(",") if d.strip()]
@@ -107,7 +109,9 @@ def add_catalog_parser(subparsers: Any) -> None:
 
 def _run_catalog(args: argparse.Namespace) -> int:
     from polyprobe.cards.catalog import write_catalog
+    from polyprobe.outputs import output_folder
 
+    output_folder(args.out)
     catalog = write_catalog(args.paths, args.out)
     print(
         f"catalogued {len(catalog['datasets'])} dataset(s), {len(catalog['languages'])} "

@@ -330,6 +330,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     try:
         from polyprobe.evaluation.api import evaluate
         from polyprobe.evaluation.encoders import parse_spec, with_baselines
+        from polyprobe.outputs import output_folder
+
+        output_folder(args.out)
 
         encoders = with_baselines(args.encoder, args.baselines)
         for spec in encoders:

@@ -62,8 +62,11 @@ def run_correlate(args: argparse.Namespace) -> int:
         what_to_add,
         write_correlation,
     )
+    from polyprobe.outputs import output_folder
 
     try:
+        if args.out is not None:
+            output_folder(args.out)
         results = load_results(args.results)
         if not results:
             print("polyprobe: error: no results JSON found", file=sys.stderr)
@@ -110,8 +113,10 @@ def run_report(args: argparse.Namespace) -> int:
     from polyprobe.evaluation.correlate import load_results
     from polyprobe.evaluation.lexical.report import load_lexical_results, write_lexical_report
     from polyprobe.evaluation.report import report
+    from polyprobe.outputs import output_folder
 
     try:
+        output_folder(args.out)
         results = load_results(args.results)
         lexical = load_lexical_results(args.results)
         if not results and not lexical:
