@@ -100,12 +100,27 @@ def read_folder(path: str | Path, card: dict[str, Any] | None = None) -> FolderV
                 splits.setdefault(f.name.split("-", 1)[0], []).append(f)
             if splits:
                 files[cdir.name] = splits
+    inside = root.resolve()
     for config, splits in files.items():
         for split, paths in splits.items():
             for p in paths:
+                where = f"{root}: config {config!r} split {split!r}: {p}"
+                if not p.resolve().is_relative_to(inside):
+                    raise DiffError(f"{where} points outside the folder")
                 if not p.is_file():
-                    raise DiffError(f"{root}: config {config!r} split {split!r}: {p} is missing")
+                    raise DiffError(f"{where} is missing")
+                _check_parquet(p, where)
     return FolderView(root, card, files)
+
+
+def _check_parquet(path: Path, where: str) -> None:
+    """A data file's footer reads (a truncated or foreign file is one line naming it, not
+    Arrow's error from whichever read comes first)."""
+    try:
+        pq.read_metadata(path)
+    except (pa.ArrowException, OSError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DiffError(f"{where} is not a readable parquet file ({first})") from exc
 
 
 def _read_split(paths: Sequence[Path]) -> pa.Table:
