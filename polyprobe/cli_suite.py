@@ -73,8 +73,8 @@ def add_suite_parser(sub: Any) -> None:
         help="build a suite manifest into one dataset folder",
         description=(
             "Build every member of MANIFEST into one dataset folder. Config names are the "
-            "families' own; a task name two members share is published as <member>-<task> "
-            "in both (ud-tense, unimorph-tense)."
+            "families' own; a task name an earlier member already publishes is published as "
+            "<member>-<task> by the later one (UD's tense, UniMorph's unimorph-tense)."
         ),
     )
     build.add_argument(

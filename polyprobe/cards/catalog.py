@@ -121,8 +121,8 @@ def _entry(folder: Path) -> dict[str, Any]:
 
 
 def probes(task: str, language: str | None) -> str:
-    """What a task probes, whatever the dataset calls it: ``tense`` for a parallel corpus's
-    ``tense-de`` and for a suite's ``ud-tense``."""
+    """What a per-language task probes: ``tense`` for a parallel corpus's ``tense-de`` (a
+    suite's prefixed names are mapped back through its members' ``renamed``)."""
     return task.removesuffix(f"-{language}") if language else task
 
 

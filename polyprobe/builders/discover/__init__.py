@@ -16,7 +16,7 @@ What it decides, and why (each decision is written into the manifest as a commen
 * **one treebank member** (``ud``) with every treebank of the language (the family merges
   them). A PUD treebank (``UD_*-PUD``: 1,000 test sentences, the same in every language) is
   *not* in a language's suite: its tasks would duplicate the treebank's under prefixed names
-  (``ud-tense``, ``pud-tense``) and its parallelism is what it is for, so the parallel suite
+  (``tense`` beside a second member's ``pud-tense``) and its parallelism is what it is for, so the parallel suite
   builds it (``suite init --parallel``; shipped as ``pud``). A language whose only treebank
   is its PUD gets it as its ``ud`` member.
 * **one UniMorph lexicon** (``unimorph``): a full UniMorph lexicon, else SIGMORPHON 2018's
