@@ -139,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with terminate_like_interrupt(), shown(None if quiet else TerminalProgress()):
             return int(func(args))
     except PolyprobeError as exc:
-        print(f"polyprobe: error: {exc}", file=sys.stderr)
+        print(f"polyprobe: {'error: ' if exc.exit_code else ''}{exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (a Terminated)
         what = f"terminated ({exc.signame})" if isinstance(exc, Terminated) else "interrupted"

@@ -42,3 +42,10 @@ class LicenseMixError(PolyprobeError):
 
 class InfeasibleError(PolyprobeError):
     """A requested build cannot produce anything usable (e.g. no task feasible)."""
+
+
+class JobsPending(PolyprobeError):
+    """The work was handed to a cluster and is not finished yet: not a failure. The CLI
+    prints what to do next (rerun once the jobs are done) and exits 0."""
+
+    exit_code = 0

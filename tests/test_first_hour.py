@@ -49,14 +49,15 @@ def ci_commands() -> list[str]:
 
 def test_ci_runs_exactly_the_readme_quick_start() -> None:
     commands = readme_quick_start()
-    assert len(commands) == 2, commands
+    assert len(commands) == 3, commands
     assert ci_commands() == commands
 
 
 def test_the_torch_pin_is_in_the_command_that_needs_it() -> None:
     """Every command that installs the test extra (which pulls torch in) carries the pin in
     itself: a newcomer who runs only that command gets the CPU build too."""
-    first, second = readme_quick_start()
+    first, slurm, second = readme_quick_start()
+    assert slurm.startswith("apt-get install") and "pip" not in slurm
     assert ".[test]" not in first and "torch" not in first  # pip install . needs no torch
     assert TORCH_PIN in second and ".[test]" in second
     assert second.index(TORCH_PIN) < second.index("&&")  # one pip call, before the checks
@@ -67,7 +68,7 @@ def test_the_torch_pin_is_in_the_command_that_needs_it() -> None:
 def test_contributing_setup_is_the_readme_command() -> None:
     guide = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
     setup = _bash_blocks(guide)[0]
-    assert setup == [readme_quick_start()[1]]
+    assert setup == [readme_quick_start()[-1]]
 
 
 def test_the_demo_needs_only_the_core_install(tmp_path: Path) -> None:

@@ -65,9 +65,11 @@ COVERED = {
     "polyprobe build text corpus/ --layout documents": "test_build_wiki.py::test_text_documents_layout_pairs_consecutive_sentences",
     "polyprobe build ud ../shared/data/ud/UD_English-EWT --lang en --top-up": "test_top_up.py::test_top_up_shares_groups_and_no_treebank_sentence",
     "polyprobe frequencies ../shared/data/wikipedia/enwiki-*.bz2": "test_wiki_frequencies.py::test_dump_counts_as_a_frequency_source",
-    # datatrove's Slurm executor needs a cluster: the test runs the same pipeline on
-    # datatrove's local executor and checks the bytes equal the in-process build's
-    "polyprobe build wiki /shared/enwiki-*": "test_wiki_shards.py::test_same_bytes_for_shards_workers_and_datatrove",
+    # on a single-node Slurm and a local Ray the tests start, bytes against a local build
+    "apt-get install -y --no-install-recommends slurm-wlm munge": "test_first_hour.py::test_ci_runs_exactly_the_readme_quick_start",
+    "polyprobe build wiki ../shared/data/wikipedia/enwiki-*.bz2 --lang en --out en-wiki-slurm": "test_cluster_engines.py::test_readme_slurm_recipe_on_a_real_slurm",
+    "ray start --head": "test_cluster_engines.py::test_readme_ray_recipe_on_a_real_ray",
+    "polyprobe build wiki ../shared/data/wikipedia/enwiki-*.bz2 --lang en --out en-wiki-ray": "test_cluster_engines.py::test_readme_ray_recipe_on_a_real_ray",
     "polyprobe evaluate en-probing --config subject_number": "test_eval_pretrained.py::test_st_and_hf_layerwise_through_evaluate",
     "polyprobe build trec ../shared/data/trec --out trec && polyprobe evaluate trec": "test_eval_trec.py::test_tables",
     "polyprobe correlate results": "test_eval_correlate.py::test_cli_correlate",

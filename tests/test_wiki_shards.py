@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bz2
 import os
+import socket
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -94,7 +95,7 @@ def test_resumed_build_equals_uninterrupted(
     assert len(tables) == 3
     # an interrupted run: one shard never finished, another left a half-written table
     tables[1].unlink()
-    half = tables[2].with_name(tables[2].name + ".tmp-999999999")
+    half = tables[2].with_name(f"{tables[2].name}.tmp-{socket.gethostname()}-999999999")
     half.write_bytes(b"partial")
     kept = tables[0].stat().st_mtime_ns
     again = _files(_build(small_dump, tmp_path / "b", shards=3, shard_cache=cache))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import socket
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -30,9 +31,32 @@ from polyprobe.errors import UsageError
 from polyprobe.runtime.parallel import start_method
 from polyprobe.runtime.signals import worker_setup
 
-__all__ = ["EXECUTORS", "RankStep", "run_inputs"]
+__all__ = ["EXECUTORS", "RankStep", "orphan_partial", "partial_path", "run_inputs"]
 
 EXECUTORS: tuple[str, ...] = ("local", "datatrove-local", "datatrove-slurm", "datatrove-ray")
+
+
+def partial_path(out: Path) -> Path:
+    """Where an item writes ``out`` before renaming it: ``<out>.tmp-<host>-<pid>``, named by
+    host and pid so that a build sweeping half-written files on one host never takes the
+    file a process of another host (a cluster job) is still writing."""
+    return out.with_name(f"{out.name}.tmp-{socket.gethostname()}-{os.getpid()}")
+
+
+def orphan_partial(path: Path) -> bool:
+    """Whether ``path`` is a file :func:`partial_path` named for a process of *this* host
+    that is no longer alive (another host's files are never judged here)."""
+    _, sep, owner = path.name.rpartition(".tmp-")
+    host, dash, pid = owner.rpartition("-")
+    if not sep or not dash or not pid.isdigit() or host != socket.gethostname():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 class RankStep:
@@ -55,10 +79,14 @@ def run_inputs(
     executor: str = "local",
     logging_dir: Path | None = None,
     executor_options: Mapping[str, Any] | None = None,
+    record: Path | None = None,
 ) -> None:
     """``function(item)`` for every item, on ``executor`` with ``workers`` processes (local
     executors). ``function`` must be an importable module-level function; its errors are
-    raised (the local pool's workers are killed first, so nothing keeps writing)."""
+    raised (the local pool's workers are killed first, so nothing keeps writing).
+    ``record``: where a Slurm submission is recorded, in a folder every node sees (the
+    command then ends with :class:`~polyprobe.errors.JobsPending`: the jobs write the
+    items' files, a rerun uses them)."""
     if executor not in EXECUTORS:
         raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, not {executor!r}")
     if not items:
@@ -66,7 +94,9 @@ def run_inputs(
     if executor == "local":
         _run_local(function, items, workers)
         return
-    _run_datatrove(function, items, workers, executor, logging_dir, dict(executor_options or {}))
+    _run_datatrove(
+        function, items, workers, executor, logging_dir, dict(executor_options or {}), record
+    )
 
 
 def _run_local(function: Callable[[Any], Any], items: Sequence[Any], workers: int) -> None:
@@ -109,15 +139,14 @@ def _run_datatrove(
     executor: str,
     logging_dir: Path | None,
     options: dict[str, Any],
+    record: Path | None,
 ) -> None:
-    try:
-        import datatrove  # noqa: F401
-    except ImportError:
-        raise UsageError(
-            f"--executor {executor} needs datatrove: pip install 'polyprobe[cluster]'"
-        ) from None
+    from polyprobe.runtime import cluster
+
+    cluster.executor_class(executor)  # a usage error without datatrove
     step = RankStep(function, items)
     logs = str(logging_dir) if logging_dir is not None else None
+    options = cluster.typed_options(executor, options)
     if executor == "datatrove-local":
         from datatrove.executor import LocalPipelineExecutor
 
@@ -127,20 +156,15 @@ def _run_datatrove(
             workers=max(1, workers),
             logging_dir=logs,
             start_method=start_method(),
+            **options,
         ).run()
         return
     if executor == "datatrove-slurm":
-        from datatrove.executor import SlurmPipelineExecutor
-
-        missing = [k for k in ("partition", "time") if k not in options]
-        if missing:
-            raise UsageError(
-                "--executor datatrove-slurm needs --executor-option "
-                + " and ".join(f"{k}=..." for k in missing)
-                + " (e.g. partition=cpu time=04:00:00)"
-            )
-        SlurmPipelineExecutor(pipeline=[step], tasks=len(items), logging_dir=logs, **options).run()
+        if logging_dir is None or record is None:
+            raise UsageError("--executor datatrove-slurm needs --shard-cache DIR")
+        cluster.submit_slurm(step, items, logging_dir, options, record)
         return
     from datatrove.executor import RayPipelineExecutor
 
+    cluster.check_ray_resources(options, shared_folder=record is not None)
     RayPipelineExecutor(pipeline=[step], tasks=len(items), logging_dir=logs, **options).run()

@@ -50,7 +50,7 @@ def prepared(prepare: Prepare, inputs: Sequence[Path], jobs: int | None) -> Iter
     scratch = Path(tempfile.gettempdir())
     sweep_orphans(scratch, SCRATCH)
     if prepare.cache is not None:
-        folder = Path(prepare.cache)
+        folder = Path(prepare.cache).absolute()  # a cluster job resolves it elsewhere
         folder.mkdir(parents=True, exist_ok=True)
     else:
         folder = make_owned_dir(scratch, SCRATCH, mode=0o700)
@@ -59,6 +59,8 @@ def prepared(prepare: Prepare, inputs: Sequence[Path], jobs: int | None) -> Iter
         items = list(prepare.shards(folder, workers))
         pending = [i for i in items if not Path(i.out).exists()]  # finished: reused
         logs = folder / f"datatrove-{stable_u64('logs', *(str(i.out) for i in pending)):016x}"
+        # one record of a Slurm submission per set of shards, whatever is still pending
+        record = folder / f"slurm-{stable_u64('record', *(str(i.out) for i in items)):016x}.json"
         run_inputs(
             prepare.function,
             pending,
@@ -66,13 +68,14 @@ def prepared(prepare: Prepare, inputs: Sequence[Path], jobs: int | None) -> Iter
             executor=prepare.executor,
             logging_dir=logs,
             executor_options=dict(prepare.executor_options),
+            record=record if prepare.cache is not None else None,
         )
         missing = [i.out for i in items if not Path(i.out).exists()]
         if missing:
             raise PolyprobeError(
-                f"{len(missing)} of {len(items)} input shards are not finished (a "
-                f"{prepare.executor} job runs them): rerun this command with the same cache "
-                f"folder ({folder}) once they are done; finished shards are reused"
+                f"{len(missing)} of {len(items)} input shards failed on {prepare.executor} "
+                f"(datatrove's logs: {logs}): rerun this command to retry them; finished "
+                "shards are reused"
             )
         yield prepare.ready(items)
     finally:
@@ -81,18 +84,10 @@ def prepared(prepare: Prepare, inputs: Sequence[Path], jobs: int | None) -> Iter
 
 
 def sweep_partial(folder: Path) -> None:
-    """Remove files a killed item left half-written (``*.tmp-<pid>`` of a dead process)."""
+    """Remove files a killed item of this host left half-written (``*.tmp-<host>-<pid>`` of
+    a dead process; another host's are left to it)."""
+    from polyprobe.runtime.inputs import orphan_partial
+
     for path in folder.glob("*.tmp-*"):
-        pid = path.name.rsplit(".tmp-", 1)[1]
-        if pid.isdigit() and not _alive(int(pid)):
+        if orphan_partial(path):
             path.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

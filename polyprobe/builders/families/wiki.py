@@ -28,7 +28,8 @@ from polyprobe.version import __version__
 
 
 def executor_options(value: Any) -> dict[str, Any]:
-    """``KEY=VALUE`` items (whole numbers as numbers) for datatrove's executor."""
+    """``KEY=VALUE`` items for datatrove's executor (typed from its signature once the
+    executor is known: :func:`polyprobe.runtime.cluster.typed_options`)."""
     if isinstance(value, Mapping):
         return dict(value)
     out: dict[str, Any] = {}
@@ -36,7 +37,7 @@ def executor_options(value: Any) -> dict[str, Any]:
         key, sep, given = str(item).partition("=")
         if not sep or not key:
             raise UsageError(f"--executor-option {item!r}: expected KEY=VALUE")
-        out[key] = int(given) if given.isdigit() else given
+        out[key] = given
     return out
 
 
@@ -74,8 +75,9 @@ class WikiConfig(RawTextConfig):
     )
     executor_options: dict[str, Any] = option(
         default_factory=dict,
-        help="passed to datatrove's executor, e.g. partition=cpu time=04:00:00 "
-        "cpus_per_task=1 for datatrove-slurm",
+        help="passed to datatrove's executor, typed by its signature: e.g. partition=cpu "
+        "time=04:00:00 cpus_per_task=1 for datatrove-slurm (its jobs run with this "
+        "interpreter's bin on their PATH unless env_command, venv_path or condaenv is given)",
         flag="--executor-option",
         metavar="KEY=VALUE",
         repeat=True,
@@ -87,6 +89,16 @@ class WikiConfig(RawTextConfig):
         super().__post_init__()
         if self.shards is not None and self.shards < 1:
             raise UsageError(f"--shards must be at least 1, not {self.shards}")
+        if self.executor == "datatrove-slurm" and self.shard_cache is None:
+            raise UsageError(
+                "--executor datatrove-slurm needs --shard-cache DIR, a folder every node "
+                "sees: the jobs write the shards there and a rerun assembles the dataset"
+            )
+        if self.executor != "local":
+            from polyprobe.runtime.cluster import typed_options
+
+            typed = typed_options(self.executor, self.executor_options)
+            object.__setattr__(self, "executor_options", typed)
 
 
 class WikiFamily(RawTextFamily[WikiConfig]):

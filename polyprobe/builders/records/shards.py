@@ -27,6 +27,7 @@ from polyprobe.loaders.rawtext import RawDocument, RawSentence
 from polyprobe.loaders.records import SourceFile
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.metadata import SourceInfo
+from polyprobe.runtime.inputs import partial_path
 
 __all__ = [
     "ShardTask",
@@ -93,7 +94,7 @@ def tokenize_shard(task: ShardTask) -> None:
     segmenter = Segmenter(task.lang, sentences=task.sentences, tokenizer=task.tokenizer)
     source = WikiDumpSource(Path(task.path), segmenter)
     policy = InvalidPolicy(task.on_invalid)
-    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    tmp = partial_path(out)
     schema = _schema()
     columns: dict[str, list[Any]] = {name: [] for name in schema.names}
     try:
@@ -129,7 +130,7 @@ def tokenize_shard(task: ShardTask) -> None:
             "skipped": dict(policy.skipped),
         }
         side = out.with_name(out.name + ".json")
-        side_tmp = side.with_name(f"{side.name}.tmp-{os.getpid()}")
+        side_tmp = partial_path(side)
         side_tmp.write_text(json.dumps(stats, sort_keys=True), encoding="utf-8")
         os.replace(side_tmp, side)
         os.replace(tmp, out)
@@ -158,7 +159,7 @@ def plan_shards(
             )
             tasks.append(
                 ShardTask(
-                    str(source.path),
+                    str(Path(source.path).absolute()),  # a cluster job runs elsewhere
                     part,
                     shards_per_file,
                     segmenter.lang,
