@@ -165,3 +165,41 @@ def test_multistream_index_gives_random_access_and_the_same_bytes(
     data = {k: v for k, v in plain.items() if k.startswith("data/")}
     assert "data/sentence_length/train-00000-of-00001.parquet" in data
     assert {k: v for k, v in multi.items() if k.startswith("data/")} == data
+
+
+def test_the_dump_checksum_is_read_once_per_build(
+    small_dump: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The card, the shard names and the provenance all need the dump's sha256: one read of
+    a file of many GB, not three."""
+    from polyprobe import hashing
+
+    reads: list[str] = []
+    real = hashing.file_sha256
+
+    def counting(path: str) -> str:
+        reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(hashing, "file_sha256", counting)
+    _build(small_dump, tmp_path / "out", shards=3, jobs=1)
+    assert reads.count(str(small_dump)) == 1
+
+
+def test_a_plain_dump_cut_into_shards_warns(
+    small_dump: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from polyprobe.builders.records import shards
+
+    monkeypatch.setattr(shards, "REREAD_WARN_BYTES", 0)
+    _build(small_dump, tmp_path / "one", shards=1, jobs=1)
+    assert "multistream" not in capsys.readouterr().err
+    _build(small_dump, tmp_path / "three", shards=3, jobs=1)
+    err = capsys.readouterr().err
+    assert (
+        f"polyprobe: warning: {small_dump} is not a multistream dump: each of its 3 shards "
+        "decompresses all of it (3x the reading)"
+    ) in err

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from polyprobe.errors import InputError
@@ -97,8 +98,9 @@ class WikiDumpSource:
         found = declared(code, evidence) if code else None
         return (found,) if found is not None else ()
 
-    @property
+    @cached_property
     def info(self) -> SourceInfo:
+        # once per source: the dump's checksum is a full read of a file of many GB
         return SourceInfo(
             "wikipedia-dump",
             self.name,

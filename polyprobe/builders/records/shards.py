@@ -16,6 +16,7 @@ import heapq
 import json
 import math
 import os
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -183,8 +184,30 @@ def shard_tasks(
     """Every dump's shards in dump order: ``shards`` per file (``--shards``), else enough
     for the ``workers`` processes."""
     parts = shards or max(1, math.ceil(workers / len(sources)))
+    for source in sources:
+        _warn_if_rereading(source, parts)
     plan = plan_shards(sources, sources[0].segmenter, parts, folder, on_invalid)
     return [t for tasks in plan for t in tasks]
+
+
+# A plain (not multistream) dump this large, cut into several shards, costs each shard a
+# whole decompression: say so (the bytes are the same; the CPU is not).
+REREAD_WARN_BYTES = 64 << 20
+
+
+def _warn_if_rereading(source: Any, parts: int) -> None:
+    if parts < 2 or getattr(source, "index", None) is not None:
+        return
+    size = Path(source.path).stat().st_size
+    if size < REREAD_WARN_BYTES:
+        return
+    print(
+        f"polyprobe: warning: {source.path} is not a multistream dump: each of its {parts} "
+        f"shards decompresses all of it ({parts}x the reading); use the "
+        "*-multistream.xml.bz2 dump with its *-multistream-index.txt.bz2 beside it, or "
+        "fewer --shards",
+        file=sys.stderr,
+    )
 
 
 def read_back(sources: Sequence[Any], tasks: Sequence[ShardTask]) -> list[TokenizedSource]:
