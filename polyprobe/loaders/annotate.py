@@ -143,7 +143,9 @@ class Annotator:
             ) from None
         return self._nlp
 
-    def _parse(self, batch: Sequence[Sequence[tuple[str, bool]]]) -> list[tuple[Rows, tuple[str, ...]]]:
+    def _parse(
+        self, batch: Sequence[Sequence[tuple[str, bool]]]
+    ) -> list[tuple[Rows, tuple[str, ...]]]:
         """Each tokenised sentence's rows and the labels left unmapped in it."""
         nlp = self._load()
         out: list[tuple[Rows, tuple[str, ...]]] = []
@@ -162,14 +164,11 @@ class Annotator:
                 unmapped: Counter[str] = Counter()
                 if self._clear:
                     parsed = [
-                        ParsedToken(t.text, t.lemma_, t.pos_, t.tag_, t.head.i, t.dep_)
-                        for t in doc
+                        ParsedToken(t.text, t.lemma_, t.pos_, t.tag_, t.head.i, t.dep_) for t in doc
                     ]
                     arcs = to_ud(parsed, unmapped)
                 else:
-                    arcs = [
-                        (0 if t.head.i == t.i else t.head.i + 1, t.dep_ or "dep") for t in doc
-                    ]
+                    arcs = [(0 if t.head.i == t.i else t.head.i + 1, t.dep_ or "dep") for t in doc]
                 rows = tuple(
                     (lem, u, f, h, d)
                     for lem, u, f, (h, d) in zip(lemmas, upos, feats, arcs, strict=True)
@@ -241,7 +240,19 @@ def sentence_of(
         if parsed is None:
             parsed = feats_of[feats] = _feats(feats)
         words.append(
-            Word(i, form, lemma, upos, "_", parsed, head, deprel, "_",
-                 {} if space else dict(_NO_SPACE))
+            Word(
+                i,
+                form,
+                lemma,
+                upos,
+                "_",
+                parsed,
+                head,
+                deprel,
+                "_",
+                {} if space else dict(_NO_SPACE),
+            )
         )
-    return Sentence(sent_id=sent_id, text=text, doc_id=doc_id, source=source, line=line, words=words)
+    return Sentence(
+        sent_id=sent_id, text=text, doc_id=doc_id, source=source, line=line, words=words
+    )

@@ -117,7 +117,9 @@ def _relation(head_upos: str | None, verbal: str, nominal: str) -> str:
     return verbal if head_upos is None or head_upos in _VERBAL else nominal
 
 
-def to_ud(tokens: Sequence[ParsedToken], unmapped: Counter[str] | None = None) -> list[tuple[int, str]]:
+def to_ud(
+    tokens: Sequence[ParsedToken], unmapped: Counter[str] | None = None
+) -> list[tuple[int, str]]:
     """Each token's UD (head, relation), head 1-based (0: the root). Labels with no
     counterpart become ``dep`` and are counted in ``unmapped`` by their spaCy label."""
     n = len(tokens)
