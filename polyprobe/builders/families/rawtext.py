@@ -29,9 +29,12 @@ from polyprobe.builders.records.rawtext import (
     source_counts,
     text_split,
 )
+from polyprobe.builders.records.reference import REFERENCE_SENTENCES
 from polyprobe.builders.sentence.raw_agreement import RawSubjectVerbAgreement
-from polyprobe.builders.suites import DISCOURSE_TASKS, TEXT_TASKS
+from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
+from polyprobe.builders.suites import DISCOURSE_TASKS, SENTENCE_TASKS, TEXT_TASKS
 from polyprobe.builders.variants import SplitSpec
+from polyprobe.errors import UsageError
 from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.metadata import SourceInfo
 
@@ -74,6 +77,19 @@ class RawTextConfig(BuildConfig):
         "in the card as machine-annotated",
         metavar="spacy:MODEL|stanza:LANG",
     )
+    reference_treebank: tuple[Path, ...] = paths_option(
+        help="with --annotate: a UD treebank of the same language (folder or CoNLL-U files); "
+        "the card compares this build's label shares with the treebank's and gives, per "
+        "task, how often the machine labels agree with gold on the treebank's own sentences "
+        "(their # text parsed as raw text)",
+        metavar="UD_PATH",
+    )
+    reference_sentences: int = option(
+        REFERENCE_SENTENCES,
+        help="sentences of --reference-treebank parsed for the agreement (its first ones)",
+        parse=int,
+        metavar="N",
+    )
     noun_forms: tuple[Path, ...] = paths_option(
         help="forms that can be nouns, excluded as subject_verb_agreement verbs: UD "
         "treebanks (their NOUN/PROPN forms) or word lists (one form per line)",
@@ -88,6 +104,12 @@ class RawTextConfig(BuildConfig):
         self.text_split()
         if self.annotate is not None:
             parse_annotate(self.annotate)
+        if self.reference_treebank and self.annotate is None:
+            raise UsageError("--reference-treebank compares machine annotation: give --annotate")
+        if self.reference_sentences < 1:
+            raise UsageError(
+                f"--reference-sentences must be at least 1, not {self.reference_sentences}"
+            )
 
     def sentence_filter(self) -> SentenceFilter:
         return SentenceFilter(self.min_tokens, self.max_tokens, self.final_punct)
@@ -129,6 +151,12 @@ class RawTexts:
 
 
 C = TypeVar("C", bound=RawTextConfig)
+
+# The tasks that read what only a tagger and parser give (UPOS, FEATS, heads, relations):
+# what --annotate adds, and what --reference-treebank compares.
+PARSED_TASKS: tuple[type[Any], ...] = tuple(
+    t for t in SENTENCE_TASKS if t not in TEXT_TASKS or t in (WordOrder, WordOrderPermuted)
+)
 
 
 class RawTextFamily(Family[C, RawTexts]):
@@ -225,12 +253,60 @@ class RawTextFamily(Family[C, RawTexts]):
 
     def finish(self, config: C, sources: RawTexts, outcome: Outcome, staging: Path) -> Outcome:
         """Dropped sentences are no invalid input: the card lists them apart, by reason,
-        then what the sources counted while read (pages, lines the cleaner left out)."""
-        from polyprobe.builders.records.rawtext import split_dropped
+        then what the sources counted while read (pages, lines the cleaner left out); with
+        annotation, the parser labels left unmapped and the reference treebank's
+        comparison."""
+        from polyprobe.builders.records.rawtext import split_dropped, split_unmapped
 
+        unmapped = split_unmapped(outcome.skipped)
         outcome.skipped, dropped = split_dropped(outcome.skipped)
         outcome.parameters["sentences_dropped"] = dropped
         for key in ("pages", "cleaning_left_out"):
             if key in outcome.facts:
                 outcome.parameters[key] = outcome.facts[key]
+        annotation = outcome.parameters.get("annotation")
+        if isinstance(annotation, dict):
+            annotation["unmapped_labels"] = unmapped
+            annotation["unmapped_total"] = sum(unmapped.values())
+        if config.reference_treebank and sources.annotator is not None:
+            outcome.parameters["reference_treebank"] = self.reference(config, sources, outcome)
         return outcome
+
+    def reference(self, config: C, sources: RawTexts, outcome: Outcome) -> dict[str, Any]:
+        """The machine annotation against ``--reference-treebank`` (see
+        :mod:`polyprobe.builders.records.reference`)."""
+        from polyprobe.builders.records.reference import (
+            REFERENCE_FLOORS,
+            compare,
+            gold_sentences,
+            machine_sentences,
+        )
+        from polyprobe.builders.task import TaskContext
+
+        gold = gold_sentences(config.reference_treebank, config.source_version)
+        parsed = machine_sentences(
+            gold[: config.reference_sentences], sources.texts[0].segmenter, sources.annotator
+        )
+        counts = {
+            a.name: a.report.get("class_counts", {})
+            for a in outcome.assembled
+            if a.report.get("class_counts")
+        }
+        # the gold fits split as this build does (by ratio), so a dev file alone has splits
+        context = TaskContext(
+            lang=config.language.code,
+            seed=config.seed,
+            min_per_class=REFERENCE_FLOORS,
+            split=config.text_split().label,
+        )
+        tasks = compare(PARSED_TASKS, gold, parsed, context, counts)
+        return {
+            "treebank": ", ".join(str(p) for p in config.reference_treebank),
+            "sentences": len(gold),
+            "sentences_parsed": len(parsed),
+            "class_floors_of_the_fits": list(REFERENCE_FLOORS),
+            "agreement_rule": "per task, fitted on the gold sentences; agreement = share of "
+            "rows made from both the gold and the machine record of a parsed sentence with "
+            "the same label; coverage = share of gold rows the machine record also makes",
+            "tasks": tasks,
+        }
