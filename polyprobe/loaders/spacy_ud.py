@@ -235,7 +235,8 @@ def to_ud(
         h = head[j]
         if h < 0:
             continue
-        later = [c for c in range(j + 1, n) if head[c] == h and out_dep[c] == "conj"]
-        if later and (out_dep[j] == "cc" or h < j):
+        first = head[h] if out_dep[h] == "conj" else h  # the coordination's first conjunct
+        later = [c for c in range(j + 1, n) if head[c] == first and out_dep[c] == "conj"]
+        if later and (out_dep[j] == "cc" or first < j):
             head[j] = later[0]
     return [(h + 1, d) for h, d in zip(head, out_dep, strict=True)]
