@@ -8,9 +8,11 @@ The text keeps polyprobe's own tokens: the model sees them pre-tokenised, so the
 tokens are the same with and without annotation.
 
 Label sets: stanza's pipelines are trained on UD and give UD labels. spaCy's trained
-pipelines give UD UPOS and morphology (``token.pos_``, ``token.morph``) but most use their
-own dependency labels (English: ClearNLP ``nsubj``/``dobj``/...), which the card notes; tasks
-that read relations (subject number, tree depth) then follow the model's scheme.
+pipelines give UD UPOS and morphology (``token.pos_``, ``token.morph``); the English ones
+parse in the ClearNLP-style scheme (``nsubj``/``dobj``/``prep``/``pobj``), which
+:mod:`polyprobe.loaders.spacy_ud` converts to UD relations and heads (a parser whose labels
+are UD passes through). The card records the model's name, version and licence and the
+labels left unmapped.
 """
 
 from __future__ import annotations
