@@ -146,3 +146,21 @@ def test_reference_treebank_needs_annotate(ewt_lines: Path, ud_dir: Path, tmp_pa
             reference_sentences=0,
         )
     assert not (tmp_path / "x").exists()
+
+
+def test_a_missing_reference_treebank_stops_before_any_work(
+    ewt_lines: Path, tmp_path: Path
+) -> None:
+    from polyprobe.errors import InputError
+
+    missing = tmp_path / "no-such-treebank"
+    with pytest.raises(InputError, match="no such file or folder") as err:
+        build_text(
+            [ewt_lines],
+            lang="en",
+            out=tmp_path / "x",
+            annotate=f"spacy:{MODEL}",
+            reference_treebank=[missing],
+        )
+    assert str(missing) in str(err.value) and "\n" not in str(err.value)
+    assert not (tmp_path / "x").exists()

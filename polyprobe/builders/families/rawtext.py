@@ -135,13 +135,15 @@ class RawTextConfig(BuildConfig):
 @dataclass
 class RawTexts:
     """A raw-text build's inputs: its text sources (dumps, or one plain-text source), the
-    noun lexicon's forms and card entries (``--unimorph``), the annotator (``--annotate``)."""
+    noun lexicon's forms and card entries (``--unimorph``), the annotator (``--annotate``),
+    the reference treebank's gold sentences (``--reference-treebank``)."""
 
     texts: list[Any]  # WikiDumpSource | PlainTextSource
     nouns: frozenset[str]
     noun_source: str | None
     lexicon: list[SourceInfo]
     annotator: Any  # loaders.annotate.Annotator | None
+    reference: list[Any] | None = None  # --reference-treebank's gold sentences
 
     def infos(self) -> list[SourceInfo]:
         return [*(s.info for s in self.texts), *self.lexicon]
@@ -190,7 +192,12 @@ class RawTextFamily(Family[C, RawTexts]):
         if config.annotate is not None:
             annotator = Annotator(*parse_annotate(config.annotate))
             annotator.check()  # an absent model: one line, before anything is read
-        return RawTexts(texts, nouns, noun_source, lexicon, annotator)
+        reference = None
+        if config.reference_treebank:  # read now: a bad path stops the build before any work
+            from polyprobe.builders.records.reference import gold_sentences
+
+            reference = gold_sentences(config.reference_treebank, config.source_version)
+        return RawTexts(texts, nouns, noun_source, lexicon, annotator, reference)
 
     def task_set(self, config: C, sources: RawTexts) -> TaskSet:
         """Annotated sentences are UD-style records: every ``build ud`` task is offered."""
@@ -283,7 +290,9 @@ class RawTextFamily(Family[C, RawTexts]):
         )
         from polyprobe.builders.task import TaskContext
 
-        gold = gold_sentences(config.reference_treebank, config.source_version)
+        gold = sources.reference
+        if gold is None:
+            gold = gold_sentences(config.reference_treebank, config.source_version)
         parsed = machine_sentences(
             gold[: config.reference_sentences], sources.texts[0].segmenter, sources.annotator
         )
