@@ -164,3 +164,17 @@ def test_a_missing_reference_treebank_stops_before_any_work(
         )
     assert str(missing) in str(err.value) and "\n" not in str(err.value)
     assert not (tmp_path / "x").exists()
+
+
+def test_a_reference_treebank_of_another_language_is_refused(
+    ewt_lines: Path, ud_dir: Path, tmp_path: Path
+) -> None:
+    with pytest.raises(UsageError, match=r"a treebank of German \(de; .*\), not of the build's"):
+        build_text(
+            [ewt_lines],
+            lang="en",
+            out=tmp_path / "x",
+            annotate=f"spacy:{MODEL}",
+            reference_treebank=[ud_dir / "UD_German-GSD"],
+        )
+    assert not (tmp_path / "x").exists()

@@ -196,7 +196,9 @@ class RawTextFamily(Family[C, RawTexts]):
         if config.reference_treebank:  # read now: a bad path stops the build before any work
             from polyprobe.builders.records.reference import gold_sentences
 
-            reference = gold_sentences(config.reference_treebank, config.source_version)
+            reference = gold_sentences(
+                config.reference_treebank, config.source_version, config.language.iso639_3
+            )
         return RawTexts(texts, nouns, noun_source, lexicon, annotator, reference)
 
     def task_set(self, config: C, sources: RawTexts) -> TaskSet:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from polyprobe.builders.task import Shared, Task, TaskContext
-from polyprobe.errors import InfeasibleError
+from polyprobe.errors import InfeasibleError, UsageError
 from polyprobe.loaders.records import Sentence
 
 __all__ = ["REFERENCE_SENTENCES", "compare", "gold_sentences", "machine_sentences", "task_rows"]
@@ -37,11 +37,23 @@ REFERENCE_SENTENCES = 500  # sentences parsed for the agreement (spaCy sm: a few
 REFERENCE_FLOORS = (5, 1, 1)
 
 
-def gold_sentences(paths: Sequence[Path], source_version: str | None = None) -> list[Sentence]:
-    """Every sentence of the treebanks at ``paths`` (files or folders), in order."""
+def gold_sentences(
+    paths: Sequence[Path], source_version: str | None = None, lang: str | None = None
+) -> list[Sentence]:
+    """Every sentence of the treebanks at ``paths`` (files or folders), in order; with
+    ``lang`` (ISO 639-3), a treebank that declares another language is refused: agreement
+    with a treebank of another language means nothing."""
     from polyprobe.loaders.sources import discover, read_sources
 
     sources = discover(tuple(paths), source_version=source_version)
+    if lang is not None:
+        for source in sources:
+            other = [d for d in source.languages if d.code != lang]
+            if other and not any(d.code == lang for d in source.languages):
+                raise UsageError(
+                    f"--reference-treebank {source.path}: a treebank of {other[0].describe()}, "
+                    f"not of the build's language ({lang})"
+                )
     return list(read_sources(sources, on_invalid="raise", skipped=Counter()))
 
 
