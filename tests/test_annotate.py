@@ -105,6 +105,11 @@ def test_card_records_the_machine_annotation(builds: Any) -> None:
     assert "ner" not in entry["pipeline"] and "parser" in entry["pipeline"]
     assert "converted to UD" in entry["dependency_labels"]
     assert "machine-annotated" in entry["note"] and params["upos"] == "machine-annotated"
+    # which tasks' rows are machine-annotated: every sentence task (the discourse tasks read
+    # the raw text only), also in the sentence stream's profile entry
+    assert {"tense", "voice", "sentence_length"} <= set(entry["machine_annotated_tasks"])
+    assert "sentence_position" in entry["not_annotated_tasks"]
+    assert not set(entry["machine_annotated_tasks"]) & set(entry["not_annotated_tasks"])
     # unmapped labels: only the two without a UD counterpart, counted and totalled
     assert set(entry["unmapped_labels"]) <= {"dep", "meta"}
     assert entry["unmapped_total"] == sum(entry["unmapped_labels"].values())

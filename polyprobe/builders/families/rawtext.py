@@ -154,6 +154,26 @@ class RawTexts:
 
 C = TypeVar("C", bound=RawTextConfig)
 
+
+def machine_mark(annotator: Any) -> dict[str, Any]:
+    """The sentence stream's profile entry: its rows come from machine-annotated records."""
+    if annotator is None:
+        return {}
+    return {"records": f"machine-annotated by {annotator.tool}:{annotator.name}"}
+
+
+def annotation(
+    annotator: Any, sentences: Sequence[str], documents: Sequence[str]
+) -> dict[str, Any]:
+    """The card's annotation entry: the model, and which tasks' rows are machine-annotated
+    (every row of the sentence tasks; the discourse tasks read the raw sentences' text)."""
+    return {
+        **annotator.describe(),
+        "machine_annotated_tasks": list(sentences),
+        "not_annotated_tasks": list(documents),
+    }
+
+
 # The tasks that read what only a tagger and parser give (UPOS, FEATS, heads, relations):
 # what --annotate adds, and what --reference-treebank compares.
 PARSED_TASKS: tuple[type[Any], ...] = tuple(
@@ -234,7 +254,12 @@ class RawTextFamily(Family[C, RawTexts]):
             records = TextRecords(tuple(texts), keep, sources.nouns, annotator=annotator)
             streams.append(
                 Stream(
-                    records, tuple(sentences), defaults=defaults, given=given, language=raw_language
+                    records,
+                    tuple(sentences),
+                    defaults=defaults,
+                    given=given,
+                    language=raw_language,
+                    extra_profile=machine_mark(annotator),
                 )
             )
         if documents:
@@ -247,7 +272,7 @@ class RawTextFamily(Family[C, RawTexts]):
             if annotator
             else f"raw text: PUNCT/SYM/NUM from characters, NOUN from {noun_source}, "
             "everything else X (no tagger)",
-            **({"annotation": annotator.describe()} if annotator else {}),
+            **({"annotation": annotation(annotator, sentences, documents)} if annotator else {}),
             "task_options": card_task_options(defaults, given, config.task_options),
             **self.parameters(config),
         }
