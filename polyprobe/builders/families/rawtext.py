@@ -8,6 +8,9 @@ The recipe: sentences are split and tokenised; one with a template hole or marku
 fewer than ``min_tokens`` tokens (more than ``max_tokens``) or, where asked, no final
 punctuation is dropped and counted in the card; the rest go to the text-only sentence
 tasks, the documents to the discourse tasks, split by ratio (raw text has no splits).
+With ``--annotate`` the sentences are parsed into UD records and every ``build ud`` task is
+offered; ``--reference-treebank`` then compares the machine labels with a treebank's gold
+(``docs/raw-text.md``).
 """
 
 from __future__ import annotations
