@@ -8,13 +8,16 @@ The text keeps polyprobe's own tokens: the model sees them pre-tokenised, so the
 tokens are the same with and without annotation.
 
 Label sets: stanza's pipelines are trained on UD and give UD labels. spaCy's trained
-pipelines give UD UPOS and morphology (``token.pos_``, ``token.morph``) but most use their
-own dependency labels (English: ClearNLP ``nsubj``/``dobj``/...), which the card notes; tasks
-that read relations (subject number, tree depth) then follow the model's scheme.
+pipelines give UD UPOS and morphology (``token.pos_``, ``token.morph``); the English ones
+parse in the ClearNLP-style scheme (``nsubj``/``dobj``/``prep``/``pobj``), which
+:mod:`polyprobe.loaders.spacy_ud` converts to UD relations and heads (a parser whose labels
+are UD passes through). The card records the model's name, version and licence and the
+labels left unmapped.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +25,7 @@ from typing import Any
 from polyprobe.errors import UsageError
 from polyprobe.loaders.records import Sentence, SourceFile, Word
 
-__all__ = ["Annotator", "parse_annotate"]
+__all__ = ["Annotator", "parse_annotate", "sentence_of"]
 
 _NO_SPACE = {"SpaceAfter": "No"}
 
@@ -38,6 +41,14 @@ def parse_annotate(value: str) -> tuple[str, str]:
     return tool, name
 
 
+# Sentences whose parses one process keeps, so the build's later passes (and the capitals
+# prefix) do not parse them again; beyond this, later passes parse again (same output).
+CACHE_SENTENCES = 50_000
+BATCH = 256  # sentences handed to spaCy's nlp.pipe at a time
+
+Rows = tuple[tuple[str, str, str, int, str], ...]  # lemma, upos, feats, head, deprel
+
+
 @dataclass
 class Annotator:
     """An installed spaCy pipeline or stanza pipeline, loaded once per process."""
@@ -47,15 +58,23 @@ class Annotator:
 
     def __post_init__(self) -> None:
         self._nlp: Any = None
+        self._clear: bool = False
+        self._cache: dict[tuple[tuple[str, bool], ...], tuple[Rows, tuple[str, ...]]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"tool": self.tool, "name": self.name, "_nlp": None}
+        return {"tool": self.tool, "name": self.name}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.tool, self.name = state["tool"], state["name"]
+        self.__post_init__()
 
     def check(self) -> None:
         """Load the model now, so an absent one stops the build before anything is read."""
         self._load()
 
     def describe(self) -> dict[str, Any]:
+        """The card's machine-annotation entry: the tool and model, their versions and
+        licence, and which dependency scheme the rows carry."""
         from importlib import metadata
 
         package = "spacy" if self.tool == "spacy" else "stanza"
@@ -63,13 +82,28 @@ class Annotator:
             version = metadata.version(package)
         except metadata.PackageNotFoundError:
             version = None
-        out: dict[str, Any] = {"tool": self.tool, "model": self.name, "version": version}
+        out: dict[str, Any] = {"tool": self.tool, "model": self.name, "tool_version": version}
         if self.tool == "spacy":
-            meta = getattr(self._load(), "meta", {}) or {}
+            nlp = self._load()
+            meta = getattr(nlp, "meta", {}) or {}
+            out["model_name"] = f"{meta.get('lang', '')}_{meta.get('name', '')}".strip("_")
             out["model_version"] = meta.get("version")
-            out["note"] = "machine-annotated; dependency labels are the pipeline's own scheme"
+            out["model_license"] = meta.get("license")
+            out["pipeline"] = list(nlp.pipe_names)
+            if self._clear:
+                out["dependency_labels"] = (
+                    "spaCy English (ClearNLP-style) labels converted to UD relations and "
+                    "heads (polyprobe.loaders.spacy_ud; table in docs/raw-text.md)"
+                )
+            else:
+                out["dependency_labels"] = "the pipeline's own labels (UD: passed through)"
         else:
-            out["note"] = "machine-annotated (UD labels)"
+            out["model_license"] = "stanza models: see the model's own card"
+            out["dependency_labels"] = "UD (stanza), passed through"
+        out["note"] = (
+            "machine-annotated: lemma, UPOS, FEATS, HEAD and DEPREL of every row come from "
+            "this model, not from human annotators"
+        )
         return out
 
     def _load(self) -> Any:
@@ -77,8 +111,16 @@ class Annotator:
             return self._nlp
         if self.tool == "spacy":
             from polyprobe.loaders.segmentation import load_spacy_pipeline
+            from polyprobe.loaders.spacy_ud import is_clear_scheme
 
-            self._nlp = load_spacy_pipeline(self.name)
+            nlp = load_spacy_pipeline(self.name)
+            # named entities feed no task: not run (the card lists the pipes that ran)
+            nlp.select_pipes(disable=[p for p in ("ner",) if p in nlp.pipe_names])
+            labels: tuple[str, ...] = ()
+            if "parser" in nlp.pipe_names:
+                labels = tuple(nlp.get_pipe("parser").labels)
+            self._clear = is_clear_scheme(labels)
+            self._nlp = nlp
             return self._nlp
         try:
             import stanza
@@ -103,6 +145,67 @@ class Annotator:
             ) from None
         return self._nlp
 
+    def _parse(
+        self, batch: Sequence[Sequence[tuple[str, bool]]]
+    ) -> list[tuple[Rows, tuple[str, ...]]]:
+        """Each tokenised sentence's rows and the labels left unmapped in it."""
+        nlp = self._load()
+        out: list[tuple[Rows, tuple[str, ...]]] = []
+        if self.tool == "spacy":
+            from spacy.tokens import Doc
+
+            from polyprobe.loaders.spacy_ud import ParsedToken, to_ud
+
+            docs = [
+                Doc(nlp.vocab, words=[f for f, _ in t], spaces=[s for _, s in t]) for t in batch
+            ]
+            for doc in nlp.pipe(docs, batch_size=BATCH):
+                lemmas = [tok.lemma_ or "_" for tok in doc]
+                upos = [tok.pos_ or "X" for tok in doc]
+                feats = [str(tok.morph) for tok in doc]
+                unmapped: Counter[str] = Counter()
+                if self._clear:
+                    parsed = [
+                        ParsedToken(t.text, t.lemma_, t.pos_, t.tag_, t.head.i, t.dep_) for t in doc
+                    ]
+                    arcs = to_ud(parsed, unmapped)
+                else:
+                    arcs = [(0 if t.head.i == t.i else t.head.i + 1, t.dep_ or "dep") for t in doc]
+                rows = tuple(
+                    (lem, u, f, h, d)
+                    for lem, u, f, (h, d) in zip(lemmas, upos, feats, arcs, strict=True)
+                )
+                out.append((rows, tuple(sorted(unmapped.elements()))))
+            return out
+        parsed_doc = nlp([[f for f, _ in t] for t in batch])
+        for sentence in parsed_doc.sentences:
+            rows = tuple(
+                (w.lemma or "_", w.upos or "X", w.feats or "", int(w.head), w.deprel or "dep")
+                for w in sentence.words
+            )
+            out.append((rows, ()))
+        return out
+
+    def annotate_many(
+        self,
+        items: Sequence[tuple[Sequence[tuple[str, bool]], str, str, str | None, SourceFile, int]],
+        unmapped: Counter[str] | None = None,
+    ) -> list[Sentence]:
+        """The UD-style records of tokenised sentences (tokens, text, sent_id, doc_id,
+        source, line), parsed in batches; ``unmapped`` counts the labels left unmapped."""
+        keys = [tuple(tokens) for tokens, *_ in items]
+        missing = [k for k in dict.fromkeys(keys) if k not in self._cache]
+        parsed = dict(zip(missing, self._parse(missing), strict=True)) if missing else {}
+        if len(self._cache) + len(parsed) <= CACHE_SENTENCES:
+            self._cache.update(parsed)
+        out = []
+        for key, (_, text, sent_id, doc_id, source, line) in zip(keys, items, strict=True):
+            rows, left = parsed[key] if key in parsed else self._cache[key]
+            if unmapped is not None:
+                unmapped.update(left)
+            out.append(sentence_of(key, rows, text, sent_id, doc_id, source, line))
+        return out
+
     def annotate(
         self,
         tokens: Sequence[tuple[str, bool]],
@@ -113,41 +216,45 @@ class Annotator:
         line: int,
     ) -> Sentence:
         """The UD-style record of one tokenised sentence."""
-        nlp = self._load()
-        forms = [f for f, _ in tokens]
-        rows: list[tuple[str, str, dict[str, str], int, str]] = []
-        if self.tool == "spacy":
-            from spacy.tokens import Doc
+        return self.annotate_many([(tokens, text, sent_id, doc_id, source, line)])[0]
 
-            doc = Doc(nlp.vocab, words=forms, spaces=[s for _, s in tokens])
-            for _, proc in nlp.pipeline:
-                doc = proc(doc)
-            for tok in doc:
-                head = 0 if tok.head.i == tok.i else tok.head.i + 1
-                feats = dict(kv.split("=", 1) for kv in str(tok.morph).split("|") if "=" in kv)
-                rows.append((tok.lemma_ or "_", tok.pos_ or "X", feats, head, tok.dep_ or "dep"))
-        else:
-            parsed = nlp([forms]).sentences[0]
-            for w in parsed.words:
-                feats = dict(kv.split("=", 1) for kv in (w.feats or "").split("|") if "=" in kv)
-                rows.append((w.lemma or "_", w.upos or "X", feats, int(w.head), w.deprel or "dep"))
-        words = [
+
+def _feats(value: str) -> dict[str, str]:
+    return dict(kv.split("=", 1) for kv in value.split("|") if "=" in kv)
+
+
+def sentence_of(
+    tokens: Sequence[tuple[str, bool]],
+    rows: Rows,
+    text: str,
+    sent_id: str,
+    doc_id: str | None,
+    source: SourceFile,
+    line: int,
+) -> Sentence:
+    """A record from a sentence's tokens and its parse rows."""
+    feats_of: dict[str, dict[str, str]] = {}
+    words = []
+    for i, ((form, space), (lemma, upos, feats, head, deprel)) in enumerate(
+        zip(tokens, rows, strict=True), 1
+    ):
+        parsed = feats_of.get(feats)
+        if parsed is None:
+            parsed = feats_of[feats] = _feats(feats)
+        words.append(
             Word(
                 i,
                 form,
                 lemma,
                 upos,
                 "_",
-                feats,
+                parsed,
                 head,
                 deprel,
                 "_",
                 {} if space else dict(_NO_SPACE),
             )
-            for i, ((form, space), (lemma, upos, feats, head, deprel)) in enumerate(
-                zip(tokens, rows, strict=True), 1
-            )
-        ]
-        return Sentence(
-            sent_id=sent_id, text=text, doc_id=doc_id, source=source, line=line, words=words
         )
+    return Sentence(
+        sent_id=sent_id, text=text, doc_id=doc_id, source=source, line=line, words=words
+    )

@@ -8,6 +8,9 @@ The recipe: sentences are split and tokenised; one with a template hole or marku
 fewer than ``min_tokens`` tokens (more than ``max_tokens``) or, where asked, no final
 punctuation is dropped and counted in the card; the rest go to the text-only sentence
 tasks, the documents to the discourse tasks, split by ratio (raw text has no splits).
+With ``--annotate`` the sentences are parsed into UD records and every ``build ud`` task is
+offered; ``--reference-treebank`` then compares the machine labels with a treebank's gold
+(``docs/raw-text.md``).
 """
 
 from __future__ import annotations
@@ -29,9 +32,12 @@ from polyprobe.builders.records.rawtext import (
     source_counts,
     text_split,
 )
+from polyprobe.builders.records.reference import REFERENCE_SENTENCES
 from polyprobe.builders.sentence.raw_agreement import RawSubjectVerbAgreement
-from polyprobe.builders.suites import DISCOURSE_TASKS, TEXT_TASKS
+from polyprobe.builders.sentence.word_order import WordOrder, WordOrderPermuted
+from polyprobe.builders.suites import DISCOURSE_TASKS, SENTENCE_TASKS, TEXT_TASKS
 from polyprobe.builders.variants import SplitSpec
+from polyprobe.errors import UsageError
 from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.metadata import SourceInfo
 
@@ -74,6 +80,19 @@ class RawTextConfig(BuildConfig):
         "in the card as machine-annotated",
         metavar="spacy:MODEL|stanza:LANG",
     )
+    reference_treebank: tuple[Path, ...] = paths_option(
+        help="with --annotate: a UD treebank of the same language (folder or CoNLL-U files); "
+        "the card compares this build's label shares with the treebank's and gives, per "
+        "task, how often the machine labels agree with gold on the treebank's own sentences "
+        "(their # text parsed as raw text)",
+        metavar="UD_PATH",
+    )
+    reference_sentences: int = option(
+        REFERENCE_SENTENCES,
+        help="sentences of --reference-treebank parsed for the agreement (its first ones)",
+        parse=int,
+        metavar="N",
+    )
     noun_forms: tuple[Path, ...] = paths_option(
         help="forms that can be nouns, excluded as subject_verb_agreement verbs: UD "
         "treebanks (their NOUN/PROPN forms) or word lists (one form per line)",
@@ -88,6 +107,12 @@ class RawTextConfig(BuildConfig):
         self.text_split()
         if self.annotate is not None:
             parse_annotate(self.annotate)
+        if self.reference_treebank and self.annotate is None:
+            raise UsageError("--reference-treebank compares machine annotation: give --annotate")
+        if self.reference_sentences < 1:
+            raise UsageError(
+                f"--reference-sentences must be at least 1, not {self.reference_sentences}"
+            )
 
     def sentence_filter(self) -> SentenceFilter:
         return SentenceFilter(self.min_tokens, self.max_tokens, self.final_punct)
@@ -113,13 +138,15 @@ class RawTextConfig(BuildConfig):
 @dataclass
 class RawTexts:
     """A raw-text build's inputs: its text sources (dumps, or one plain-text source), the
-    noun lexicon's forms and card entries (``--unimorph``), the annotator (``--annotate``)."""
+    noun lexicon's forms and card entries (``--unimorph``), the annotator (``--annotate``),
+    the reference treebank's gold sentences (``--reference-treebank``)."""
 
     texts: list[Any]  # WikiDumpSource | PlainTextSource
     nouns: frozenset[str]
     noun_source: str | None
     lexicon: list[SourceInfo]
     annotator: Any  # loaders.annotate.Annotator | None
+    reference: list[Any] | None = None  # --reference-treebank's gold sentences
 
     def infos(self) -> list[SourceInfo]:
         return [*(s.info for s in self.texts), *self.lexicon]
@@ -129,6 +156,32 @@ class RawTexts:
 
 
 C = TypeVar("C", bound=RawTextConfig)
+
+
+def machine_mark(annotator: Any) -> dict[str, Any]:
+    """The sentence stream's profile entry: its rows come from machine-annotated records."""
+    if annotator is None:
+        return {}
+    return {"records": f"machine-annotated by {annotator.tool}:{annotator.name}"}
+
+
+def annotation(
+    annotator: Any, sentences: Sequence[str], documents: Sequence[str]
+) -> dict[str, Any]:
+    """The card's annotation entry: the model, and which tasks' rows are machine-annotated
+    (every row of the sentence tasks; the discourse tasks read the raw sentences' text)."""
+    return {
+        **annotator.describe(),
+        "machine_annotated_tasks": list(sentences),
+        "not_annotated_tasks": list(documents),
+    }
+
+
+# The tasks that read what only a tagger and parser give (UPOS, FEATS, heads, relations):
+# what --annotate adds, and what --reference-treebank compares.
+PARSED_TASKS: tuple[type[Any], ...] = tuple(
+    t for t in SENTENCE_TASKS if t not in TEXT_TASKS or t in (WordOrder, WordOrderPermuted)
+)
 
 
 class RawTextFamily(Family[C, RawTexts]):
@@ -162,7 +215,14 @@ class RawTextFamily(Family[C, RawTexts]):
         if config.annotate is not None:
             annotator = Annotator(*parse_annotate(config.annotate))
             annotator.check()  # an absent model: one line, before anything is read
-        return RawTexts(texts, nouns, noun_source, lexicon, annotator)
+        reference = None
+        if config.reference_treebank:  # read now: a bad path stops the build before any work
+            from polyprobe.builders.records.reference import gold_sentences
+
+            reference = gold_sentences(
+                config.reference_treebank, config.source_version, config.language.iso639_3
+            )
+        return RawTexts(texts, nouns, noun_source, lexicon, annotator, reference)
 
     def task_set(self, config: C, sources: RawTexts) -> TaskSet:
         """Annotated sentences are UD-style records: every ``build ud`` task is offered."""
@@ -197,7 +257,12 @@ class RawTextFamily(Family[C, RawTexts]):
             records = TextRecords(tuple(texts), keep, sources.nouns, annotator=annotator)
             streams.append(
                 Stream(
-                    records, tuple(sentences), defaults=defaults, given=given, language=raw_language
+                    records,
+                    tuple(sentences),
+                    defaults=defaults,
+                    given=given,
+                    language=raw_language,
+                    extra_profile=machine_mark(annotator),
                 )
             )
         if documents:
@@ -210,7 +275,7 @@ class RawTextFamily(Family[C, RawTexts]):
             if annotator
             else f"raw text: PUNCT/SYM/NUM from characters, NOUN from {noun_source}, "
             "everything else X (no tagger)",
-            **({"annotation": annotator.describe()} if annotator else {}),
+            **({"annotation": annotation(annotator, sentences, documents)} if annotator else {}),
             "task_options": card_task_options(defaults, given, config.task_options),
             **self.parameters(config),
         }
@@ -225,12 +290,62 @@ class RawTextFamily(Family[C, RawTexts]):
 
     def finish(self, config: C, sources: RawTexts, outcome: Outcome, staging: Path) -> Outcome:
         """Dropped sentences are no invalid input: the card lists them apart, by reason,
-        then what the sources counted while read (pages, lines the cleaner left out)."""
-        from polyprobe.builders.records.rawtext import split_dropped
+        then what the sources counted while read (pages, lines the cleaner left out); with
+        annotation, the parser labels left unmapped and the reference treebank's
+        comparison."""
+        from polyprobe.builders.records.rawtext import split_dropped, split_unmapped
 
+        unmapped = split_unmapped(outcome.skipped)
         outcome.skipped, dropped = split_dropped(outcome.skipped)
         outcome.parameters["sentences_dropped"] = dropped
         for key in ("pages", "cleaning_left_out"):
             if key in outcome.facts:
                 outcome.parameters[key] = outcome.facts[key]
+        annotation = outcome.parameters.get("annotation")
+        if isinstance(annotation, dict):
+            annotation["unmapped_labels"] = unmapped
+            annotation["unmapped_total"] = sum(unmapped.values())
+        if config.reference_treebank and sources.annotator is not None:
+            outcome.parameters["reference_treebank"] = self.reference(config, sources, outcome)
         return outcome
+
+    def reference(self, config: C, sources: RawTexts, outcome: Outcome) -> dict[str, Any]:
+        """The machine annotation against ``--reference-treebank`` (see
+        :mod:`polyprobe.builders.records.reference`)."""
+        from polyprobe.builders.records.reference import (
+            REFERENCE_FLOORS,
+            compare,
+            gold_sentences,
+            machine_sentences,
+        )
+        from polyprobe.builders.task import TaskContext
+
+        gold = sources.reference
+        if gold is None:
+            gold = gold_sentences(config.reference_treebank, config.source_version)
+        parsed = machine_sentences(
+            gold[: config.reference_sentences], sources.texts[0].segmenter, sources.annotator
+        )
+        counts = {
+            a.name: a.report.get("class_counts", {})
+            for a in outcome.assembled
+            if a.report.get("class_counts")
+        }
+        # the gold fits split as this build does (by ratio), so a dev file alone has splits
+        context = TaskContext(
+            lang=config.language.code,
+            seed=config.seed,
+            min_per_class=REFERENCE_FLOORS,
+            split=config.text_split().label,
+        )
+        tasks = compare(PARSED_TASKS, gold, parsed, context, counts)
+        return {
+            "treebank": ", ".join(str(p) for p in config.reference_treebank),
+            "sentences": len(gold),
+            "sentences_parsed": len(parsed),
+            "class_floors_of_the_fits": list(REFERENCE_FLOORS),
+            "agreement_rule": "per task, fitted on the gold sentences; agreement = share of "
+            "rows made from both the gold and the machine record of a parsed sentence with "
+            "the same label; coverage = share of gold rows the machine record also makes",
+            "tasks": tasks,
+        }

@@ -50,6 +50,7 @@ __all__ = [
 ]
 
 DROPPED = "dropped: "  # prefix of the drop reasons counted with the skipped input
+UNMAPPED = "unmapped label: "  # prefix of the parser labels the UD conversion left unmapped
 CAPITAL_PREFIX = 5_000  # sentences read to find the forms that keep their capital
 KEEP_CASE_MIN = 3
 KEEP_CASE_SHARE = 0.95
@@ -113,18 +114,20 @@ class TextRecords:
     sentence_filter: SentenceFilter = field(default_factory=SentenceFilter)
     nouns: frozenset[str] = frozenset()
     exclude: frozenset[int] = frozenset()
-    annotator: Any = None  # builders.text.annotate.Annotator: full UD-style records
+    annotator: Any = None  # loaders.annotate.Annotator: full UD-style records
 
     def segmenter(self) -> Segmenter:
         return self.sources[0].segmenter
 
     def records(self, on_invalid: str, skipped: Counter[str]) -> Iterator[Sentence]:
+        if self.annotator is not None:
+            yield from self._annotated(on_invalid, skipped)
+            return
         policy = InvalidPolicy(on_invalid, skipped)
         segmenter = self.segmenter()
         keep = self.sentence_filter
         upos = UposGuesser(self.nouns)
         exclude = self.exclude
-        annotator = self.annotator
         for source in self.sources:
             for doc in source.documents(policy):
                 run = 0
@@ -140,16 +143,6 @@ class TextRecords:
                         run += 1
                         continue
                     forms, spaces = columns
-                    if annotator is not None:
-                        yield annotator.annotate(
-                            list(zip(forms, spaces, strict=True)),
-                            raw.text,
-                            f"{doc_id}/{index}",
-                            f"{doc_id}#{run}",
-                            where,
-                            raw.line,
-                        )
-                        continue
                     yield raw_sentence_columns(
                         forms,
                         spaces,
@@ -161,6 +154,54 @@ class TextRecords:
                         upos,
                         DocumentPlace(doc_id, doc.line, index, raw.section, opens),
                     )
+
+    def _annotated(self, on_invalid: str, skipped: Counter[str]) -> Iterator[Sentence]:
+        """The kept sentences parsed by the annotator, in batches (same records, same order
+        as one at a time); labels the UD conversion left unmapped are counted under
+        ``UNMAPPED``, which the post-step moves to the card."""
+        from polyprobe.loaders.annotate import BATCH
+
+        policy = InvalidPolicy(on_invalid, skipped)
+        segmenter = self.segmenter()
+        keep = self.sentence_filter
+        exclude = self.exclude
+        annotator = self.annotator
+        pending: list[Any] = []
+        unmapped: Counter[str] = Counter()
+
+        def flush() -> list[Sentence]:
+            done = annotator.annotate_many(pending, unmapped)
+            pending.clear()
+            for label, n in unmapped.items():
+                skipped[UNMAPPED + label] += n
+            unmapped.clear()
+            return done
+
+        for source in self.sources:
+            for doc in source.documents(policy):
+                run = 0
+                doc_id = doc.doc_id
+                for index, raw in enumerate(doc.sentences):
+                    reason, columns = sentence_verdict(raw, segmenter, keep, exclude)
+                    if reason is not None or columns is None:
+                        skipped[DROPPED + str(reason)] += 1
+                        run += 1
+                        continue
+                    forms, spaces = columns
+                    pending.append(
+                        (
+                            list(zip(forms, spaces, strict=True)),
+                            raw.text,
+                            f"{doc_id}/{index}",
+                            f"{doc_id}#{run}",
+                            doc.source,
+                            raw.line,
+                        )
+                    )
+                    if len(pending) >= BATCH:
+                        yield from flush()
+        if pending:
+            yield from flush()
 
     def identity(self, sentence: Sentence) -> tuple[str, str, int]:
         return sentence.source.treebank, sentence.sent_id, -1
@@ -229,10 +270,18 @@ def keep_case_forms(sentences: Iterator[Sentence], limit: int) -> list[str]:
 
 
 def split_dropped(skipped: Mapping[str, int]) -> tuple[dict[str, int], dict[str, int]]:
-    """The stream's skipped counts → (invalid input by reason, dropped sentences by reason)."""
-    invalid = {k: v for k, v in skipped.items() if not k.startswith(DROPPED)}
+    """The stream's skipped counts → (invalid input by reason, dropped sentences by reason);
+    unmapped parser labels are neither (:func:`split_unmapped` takes them first)."""
+    invalid = {
+        k: v for k, v in skipped.items() if not k.startswith(DROPPED) and not k.startswith(UNMAPPED)
+    }
     dropped = {k[len(DROPPED) :]: v for k, v in skipped.items() if k.startswith(DROPPED)}
     return dict(sorted(invalid.items())), dict(sorted(dropped.items()))
+
+
+def split_unmapped(skipped: Mapping[str, int]) -> dict[str, int]:
+    """The parser labels the UD conversion left unmapped (written ``dep``), by label."""
+    return {k[len(UNMAPPED) :]: v for k, v in sorted(skipped.items()) if k.startswith(UNMAPPED)}
 
 
 def source_counts(sources: Sequence[Any]) -> dict[str, Any]:
