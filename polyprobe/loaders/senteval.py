@@ -45,7 +45,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
-from polyprobe.loaders.inputs import LineStats, check_file, no_entries, text_lines
+from polyprobe.loaders.inputs import (
+    LineStats,
+    check_file,
+    no_entries,
+    numbered_lines,
+    text_lines,
+)
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
@@ -236,9 +242,16 @@ def _xprobe_lines(
 def _sts_lines(s: ProbingSet, path: Path, policy: InvalidPolicy) -> Iterator[Example]:
     assert s.gold is not None
     gold = _gold_scores(s.gold, policy)
-    pairs = 0
+    pairs = sum(1 for _ in numbered_lines(path))  # before any pair: the files must align
+    if gold.lines != pairs:
+        raise InputError(
+            s.gold,
+            None,
+            f"{gold.lines:,} gold lines for {pairs:,} sentence pairs in {path.name}: the files "
+            "must align line by line",
+            "misaligned",
+        )
     for n, line in text_lines(path, policy, refused_as_blank=True):
-        pairs = n
         score = gold.get(n, _NO_SCORE)
         if not line.strip():
             continue
@@ -264,14 +277,6 @@ def _sts_lines(s: ProbingSet, path: Path, policy: InvalidPolicy) -> Iterator[Exa
             score=value,
             source=SourceFile(s.name, str(path), "test"),
             line=n,
-        )
-    if gold.lines != pairs:
-        raise InputError(
-            s.gold,
-            None,
-            f"{gold.lines:,} gold lines for {pairs:,} sentence pairs in {path.name}: the files "
-            "must align line by line",
-            "misaligned",
         )
 
 
