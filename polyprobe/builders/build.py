@@ -120,7 +120,7 @@ def produce(p: Prepared, staging: Path, rename: Any = None) -> Outcome:
 def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
     """Run ``family`` with ``config`` and write its dataset folder at ``config.out``
     (atomically: on any error, nothing is left behind)."""
-    from polyprobe.builders.cardmeta import adopt, build_parameters
+    from polyprobe.builders.cardmeta import adopt, build_parameters, hub_fields
     from polyprobe.cards.folder import DatasetFolderWriter
     from polyprobe.cards.release import ReleaseRequest
 
@@ -150,6 +150,7 @@ def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
             tags=list(text.tags),
             source_datasets=list(text.source_datasets),
             summary=text.summary,
+            **hub_fields([(family.name, p.task_set, outcome, p.infos)]),
         )
         final, released = finish(writer, meta, release)
     return BuildResult(
