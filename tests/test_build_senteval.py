@@ -215,3 +215,22 @@ def test_the_family_is_on_the_command_line(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["build", "--help"])
     assert "senteval" in capsys.readouterr().out
+
+
+def test_licence_from_a_file_beside_the_sets_and_notes_skipped(tmp_path: Path) -> None:
+    folder = tmp_path / "release"
+    folder.mkdir()
+    (folder / "obj_number.txt").write_bytes(
+        (FIXTURES / "eger" / "de" / "obj_number.txt").read_bytes()
+    )
+    (folder / "README.txt").write_text("Probing sets of our paper.\n", encoding="utf-8")
+    (folder / "LICENSE").write_text(
+        "Creative Commons Attribution 4.0 International\n"
+        "https://creativecommons.org/licenses/by/4.0/\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "o"
+    build_senteval([folder], lang="de", out=out)
+    card, _ = read_readme(out / "README.md")
+    assert card["license"] == "cc-by-4.0"
+    assert [s["name"] for s in card["polyprobe"]["sources"]] == ["obj_number"]  # no README set

@@ -64,6 +64,8 @@ _STS_INPUT = re.compile(r"^STS\.input\.(.+)\.txt$")
 _STS_YEAR = re.compile(r"^(sts\d\d)\b", re.IGNORECASE)
 _BAD_NAME = re.compile(r"[^A-Za-z0-9_-]+")
 _SUFFIXES = re.compile(r"(\.txt)?(\.gz)?$")
+# files of a folder that are no set: STS gold files (read with their input), a release's notes
+_NOT_SETS = ("STS.gs.", "README", "LICENSE", "readme", "license")
 
 #: Reason keys counted under ``--on-invalid skip`` (one line each).
 REASONS: dict[str, str] = {
@@ -170,7 +172,7 @@ def _folder_sets(folder: Path) -> list[ProbingSet]:
                 sets.append(sub)
         elif _STS_INPUT.match(child.name):
             sets.append(_sts_set(child))
-        elif child.suffix in (".txt", ".gz") and not child.name.startswith("STS.gs."):
+        elif child.suffix in (".txt", ".gz") and not child.name.startswith(_NOT_SETS):
             sets.append(ProbingSet(set_name(child.name), "senteval", ((None, child),)))
     if not sets:
         raise InputError(
@@ -344,6 +346,10 @@ class ProbingFiles:
     def __post_init__(self) -> None:
         if not self.entries:
             self.entries = file_entries([(p.name, p) for p in self.set.paths])
+        if self.license == "unknown":  # a LICENSE file or README licence line beside them
+            from polyprobe.loaders.sources import treebank_metadata
+
+            self.license, _ = treebank_metadata(self.set.paths[0])
 
     @property
     def name(self) -> str:
