@@ -162,3 +162,20 @@ def test_sts_is_scored_similarity_and_analogies_fit_no_task_id(tmp_path: Path) -
     assert card["task_ids"] == []  # present and empty: no Hub sub-task fits an analogy set
     _hub_values_only(card)
     assert validate(out).ok
+
+
+def test_a_failing_build_says_only_its_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The licence warning comes once the folder is in place: a build that fails on bad
+    input (its sources' licences unknown) prints one ``polyprobe`` line, the error."""
+    path = tmp_path / "task.txt"
+    path.write_text("tr\tA\tone two\nzz\tB\tthree\nte\tB\tfour\n", encoding="utf-8")
+    args = ["build", "senteval", str(path), "--lang", "en", "--out", str(tmp_path / "o")]
+    assert main(args) == 2
+    lines = [x for x in capsys.readouterr().err.splitlines() if "polyprobe:" in x]
+    assert lines == [f"polyprobe: error: {path}:2: split 'zz' is not tr, va or te"]
+    path.write_text("tr\tA\tone two\ntr\tB\tthree\nte\tB\tfour\nte\tA\tfive\n", encoding="utf-8")
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "polyprobe: warning: source 'task' (senteval-probing) has no known licence: a " in err

@@ -24,7 +24,7 @@ from polyprobe.builders.assemble import TaskSummary
 from polyprobe.builders.families import family_named
 from polyprobe.builders.family import Family, Outcome, Plan, TaskSet
 from polyprobe.builders.options import BuildConfig, make_config, option_of
-from polyprobe.builders.provenance import card_license, fingerprint
+from polyprobe.builders.provenance import card_license, fingerprint, warn_unknown_licenses
 from polyprobe.builders.variants import VariantSettings
 from polyprobe.errors import UsageError
 from polyprobe.metadata import DatasetMeta, SourceInfo
@@ -176,6 +176,7 @@ def finish(writer: Any, meta: DatasetMeta, release: Any) -> tuple[Path, DatasetM
         return released[-1]
 
     final = writer.finish(meta, before_card=before_card)
+    warn_unknown_licenses(meta.sources)  # the folder is in place: the build succeeded
     return final, released[-1]
 
 

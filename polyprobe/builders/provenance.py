@@ -76,14 +76,14 @@ def licensed(infos: Sequence[SourceInfo], overrides: Mapping[str, str]) -> list[
             documented = documented_license(info.kind)
             if documented is not None:
                 info.license, info.license_basis = documented
-    warn_unknown_licenses(infos)
     return list(infos)
 
 
 def warn_unknown_licenses(infos: Sequence[SourceInfo]) -> list[str]:
     """A warning for every source of rows whose licence is still unknown (no file states
     one, none is documented, no ``--license``), printed while the command shows its
-    progress; the warnings, for the caller."""
+    progress; the warnings, for the caller. The spine calls it once the folder is in place,
+    so a build that fails says one thing: its error."""
     from polyprobe import progress
 
     said = [
