@@ -174,6 +174,9 @@ class SourceInfo:
     # "rows": the dataset's rows come from it; "reference": it only informs choices (a
     # frequency list decides which forms are frequent) — its licence does not bind the rows.
     role: str = "rows"
+    # Where the licence comes from when no file of the source states it: its documented
+    # licence (polyprobe.licenses.DOCUMENTED), printed in the card so the reader can check.
+    license_basis: str = ""
 
     def card_entry(self) -> dict[str, Any]:
         entry: dict[str, Any] = {
@@ -187,6 +190,8 @@ class SourceInfo:
             entry["citation"] = self.citation
         if self.role != "rows":
             entry["role"] = self.role
+        if self.license_basis:
+            entry["license_basis"] = self.license_basis
         return entry
 
 
@@ -285,3 +290,9 @@ class DatasetMeta:
     # ``renamed`` (published name -> the family's, where two members share one). Empty for
     # one family's build.
     members: list[dict[str, Any]] = field(default_factory=list)
+    # The Hub's standard fields as the build knows them (polyprobe.hubmeta): who made the
+    # labels and the texts, and whether the data is multilingual. Empty: the card derives
+    # them from the sources' kinds and the languages alone.
+    annotations_creators: list[str] = field(default_factory=list)
+    language_creators: list[str] = field(default_factory=list)
+    multilinguality: list[str] = field(default_factory=list)

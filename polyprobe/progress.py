@@ -86,6 +86,14 @@ def inputs(files: Sequence[str | os.PathLike[str]]) -> None:
         display.inputs([Path(f) for f in files])
 
 
+def say(message: str) -> None:
+    """A line for the user on stderr while the command shows its phases (a warning). Nothing
+    under ``--quiet``/``--no-progress``, in library use or in a worker process: what the line
+    says is also in the card."""
+    if _display() is not None:
+        print(message, file=sys.stderr)
+
+
 class _Step:
     """A counter shown from its first advance (work that starts after other phases, such as
     configs written once the passes are done, shows up when it starts)."""

@@ -160,6 +160,15 @@ def _costra(data: Path, d: Path) -> None:
     shutil.copy(data / "costra/README", d / "costra/README")
 
 
+def _senteval(data: Path, d: Path) -> None:
+    """SentEval's probing line format: split code, label, sentence; no header."""
+    codes = ["tr"] * 28 + ["va"] * 6 + ["te"] * 6
+    _write(
+        d / "probing/subj_number.txt",
+        [f"{c}\t{'NN' if i % 2 else 'NNS'}\tThe {_middle(i, 40)} cats number {i} ." for i, c in enumerate(codes)],
+    )
+
+
 def _wiki(data: Path, d: Path) -> None:
     pages = []
     for i in range(30):
@@ -341,6 +350,11 @@ FAMILIES: dict[str, Family] = {
             )
         },
     ),
+    # the line format has no ids (duplicate-id does not apply)
+    "senteval": Family(
+        _senteval,
+        {"": Input("probing/subj_number.txt", lambda f, t: ["senteval", t, "--lang", "en"])},
+    ),
     "wiki": Family(
         _wiki,
         {
@@ -392,7 +406,7 @@ CASES: list[Case] = [
     *(
         Case(family, defect)
         for family in ("ud", "unimorph", "rst", "parallel", "classification", "pairs")
-        + ("regression", "similarity", "analogies", "dictionary", "costra", "text")
+        + ("regression", "similarity", "analogies", "dictionary", "costra", "text", "senteval")
         for defect in ALL
     ),
     # TREC: its files' encoding is detected and recorded (the documented exception), so a
@@ -413,7 +427,7 @@ CASES: list[Case] = [
     *(
         Case(family, "truncated-gz", skip="fatal")
         for family in ("ud", "unimorph", "parallel", "classification", "pairs", "regression")
-        + ("similarity", "analogies", "dictionary", "costra", "wiki", "text")
+        + ("similarity", "analogies", "dictionary", "costra", "wiki", "text", "senteval")
     ),
     # ... also where the discourse tasks look for a # newdoc mark before reading
     Case("ud", "truncated-gz", "documents", skip="fatal"),
@@ -629,7 +643,7 @@ def test_fatal_even_under_skip(case: Case, clean: Path, tmp_path: Path, run: Run
 def test_the_table_is_explicit() -> None:
     """Every family is in the table with every whole-file defect, and every case names a
     defect the runner knows: a case that does not apply is left out, never skipped."""
-    assert {c.family for c in CASES} == set(FAMILIES) and len(FAMILIES) == 14
+    assert {c.family for c in CASES} == set(FAMILIES) and len(FAMILIES) == 15
     for family in FAMILIES:
         assert {c.defect for c in CASES if c.family == family} >= set(WHOLE_FILE)
     assert len({c.id for c in CASES}) == len(CASES)

@@ -24,7 +24,7 @@ from polyprobe.builders.assemble import TaskSummary
 from polyprobe.builders.families import family_named
 from polyprobe.builders.family import Family, Outcome, Plan, TaskSet
 from polyprobe.builders.options import BuildConfig, make_config, option_of
-from polyprobe.builders.provenance import card_license, fingerprint
+from polyprobe.builders.provenance import card_license, fingerprint, warn_unknown_licenses
 from polyprobe.builders.variants import VariantSettings
 from polyprobe.errors import UsageError
 from polyprobe.metadata import DatasetMeta, SourceInfo
@@ -120,7 +120,7 @@ def produce(p: Prepared, staging: Path, rename: Any = None) -> Outcome:
 def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
     """Run ``family`` with ``config`` and write its dataset folder at ``config.out``
     (atomically: on any error, nothing is left behind)."""
-    from polyprobe.builders.cardmeta import adopt, build_parameters
+    from polyprobe.builders.cardmeta import adopt, build_parameters, hub_fields
     from polyprobe.cards.folder import DatasetFolderWriter
     from polyprobe.cards.release import ReleaseRequest
 
@@ -150,6 +150,7 @@ def build(family: Family[Any, Any], config: BuildConfig) -> BuildResult:
             tags=list(text.tags),
             source_datasets=list(text.source_datasets),
             summary=text.summary,
+            **hub_fields([(family.name, p.task_set, outcome, p.infos)]),
         )
         final, released = finish(writer, meta, release)
     return BuildResult(
@@ -175,6 +176,7 @@ def finish(writer: Any, meta: DatasetMeta, release: Any) -> tuple[Path, DatasetM
         return released[-1]
 
     final = writer.finish(meta, before_card=before_card)
+    warn_unknown_licenses(meta.sources)  # the folder is in place: the build succeeded
     return final, released[-1]
 
 

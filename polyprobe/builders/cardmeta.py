@@ -12,8 +12,16 @@ from typing import Any
 from polyprobe.builders.family import Outcome
 from polyprobe.builders.options import BuildConfig
 from polyprobe.errors import InfeasibleError
+from polyprobe.hubmeta import (
+    ANNOTATIONS_CREATORS,
+    LANGUAGE_CREATORS,
+    MACHINE,
+    TRANSLATION_CREATORS,
+    ordered,
+    source_creators,
+)
 from polyprobe.languages import Language
-from polyprobe.metadata import DatasetMeta
+from polyprobe.metadata import DatasetMeta, SourceInfo
 
 
 def adopt(writer: Any, built: Sequence[tuple[str, str | None, Outcome]]) -> list[Any]:
@@ -70,6 +78,56 @@ def build_parameters(
         "on_invalid": config.on_invalid,
         "allow_license_mix": config.allow_license_mix,
         **extra,
+    }
+
+
+def hub_fields(
+    builds: Sequence[tuple[str, Any, Outcome, Sequence[SourceInfo]]],
+    renamed: Mapping[str, str] | None = None,
+) -> dict[str, list[str]]:
+    """The Hub's ``annotations_creators``, ``language_creators`` and ``multilinguality`` of
+    the builds ``(family name, task set, outcome, its sources)`` going into one card.
+
+    A task's labels are its rows' sources' (:func:`polyprobe.hubmeta.source_creators`: a
+    treebank's features were annotated by experts, ...), except where the task makes them:
+    a text-only task (sentence length, word content, bigram shift, ...: the suite that runs
+    on raw text) computes its label from the surface and a task with paired copies
+    (original/perturbed) makes a perturbation, so both are ``machine-generated``, and a
+    perturbation's text is too. A translated build's texts are what its ``sample_creation``
+    says (machine- or human-translated). A parallel build is ``translation``; other
+    multilinguality follows the card's languages (the card decides)."""
+    from polyprobe.builders.suites import TEXT_TASKS
+
+    text_only = {t.metadata.name for t in TEXT_TASKS}
+    annotations: list[str] = []
+    language: list[str] = []
+    multilinguality: list[str] = []
+    for family, task_set, outcome, infos in builds:
+        kinds = [i.kind for i in infos if i.role == "rows"]
+        base = [source_creators(k) for k in kinds]
+        by_name = task_set.by_name if task_set is not None else {}
+        for assembled in outcome.assembled:
+            name = (renamed or {}).get(assembled.name, assembled.name)
+            task = by_name.get(name)
+            paired = task is not None and task.metadata.paired_copies
+            if paired or name in text_only:
+                annotations.append(MACHINE)
+            else:
+                annotations += [a for a, _ in base]
+            language += [w for _, w in base]
+            if paired:
+                language.append(MACHINE)
+        translation = outcome.parameters.get("translation")
+        if isinstance(translation, Mapping):
+            how = TRANSLATION_CREATORS.get(str(translation.get("sample_creation")))
+            if how is not None:
+                language.append(how)
+        if family == "parallel":
+            multilinguality = ["translation"]
+    return {
+        "annotations_creators": ordered(annotations, ANNOTATIONS_CREATORS),
+        "language_creators": ordered(language, LANGUAGE_CREATORS),
+        "multilinguality": multilinguality,
     }
 
 
@@ -134,6 +192,10 @@ def suite_meta(
                 "renamed": dict((renamed or {}).get(member.name, {})),
             }
         )
+    hub = hub_fields(
+        [(m.family.name, p.task_set, o, p.infos) for m, p, o in built],
+        {k: v for names in (renamed or {}).values() for k, v in names.items()},
+    )
     summary = (
         f"The {language.name} probing suite: {len(members)} builds from "
         f"{len(infos)} source(s) in one dataset ({', '.join(m['name'] for m in members)}). "
@@ -158,4 +220,5 @@ def suite_meta(
         source_datasets=source_datasets,
         summary=summary,
         members=members,
+        **hub,
     )

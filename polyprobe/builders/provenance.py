@@ -16,7 +16,11 @@ from typing import Any
 from polyprobe.errors import UsageError
 from polyprobe.hashing import digest
 from polyprobe.languages import Language
-from polyprobe.licenses import resolve_card_license
+from polyprobe.licenses import (
+    documented_license,
+    resolve_card_license,
+    unknown_license_warning,
+)
 from polyprobe.loaders.declared import DeclaredLanguage
 from polyprobe.metadata import SourceInfo
 from polyprobe.version import __version__
@@ -68,7 +72,28 @@ def licensed(infos: Sequence[SourceInfo], overrides: Mapping[str, str]) -> list[
         chosen = overrides.get(info.name, overrides.get("*"))
         if chosen is not None:
             info.license = normalize_license(chosen)
+        elif info.license == "unknown":
+            documented = documented_license(info.kind)
+            if documented is not None:
+                info.license, info.license_basis = documented
     return list(infos)
+
+
+def warn_unknown_licenses(infos: Sequence[SourceInfo]) -> list[str]:
+    """A warning for every source of rows whose licence is still unknown (no file states
+    one, none is documented, no ``--license``), printed while the command shows its
+    progress; the warnings, for the caller. The spine calls it once the folder is in place,
+    so a build that fails says one thing: its error."""
+    from polyprobe import progress
+
+    said = [
+        unknown_license_warning(i.name, i.kind)
+        for i in infos
+        if i.role == "rows" and i.license == "unknown"
+    ]
+    for line in said:
+        progress.say(line)
+    return said
 
 
 def check_languages(

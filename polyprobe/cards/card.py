@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from polyprobe import hubmeta
 from polyprobe.cards import schema
 from polyprobe.cards.overview import overview_rows
 from polyprobe.cards.payload import ConfigCard, ConfigPayload
@@ -243,9 +244,39 @@ def config_statistics(cfg: ConfigCard) -> dict[str, Any]:
     return block
 
 
+def hub_fields(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any]:
+    """The Hub's standard fields (:mod:`polyprobe.hubmeta`), in the order its cards give
+    them: who made the labels and the texts and the multilinguality as the build says
+    (else as the sources' kinds say), the size, ``source_datasets`` in the Hub's form, the
+    task categories and the configs' sub-task ids."""
+    kinds = [s.kind for s in meta.sources if s.role == "rows"]
+    creators = [hubmeta.source_creators(k) for k in kinds] or [hubmeta.DEFAULT_CREATORS]
+    annotations = meta.annotations_creators or [a for a, _ in creators]
+    language = meta.language_creators or [w for _, w in creators]
+    translation = any(Level(c.payload.level) is Level.WORD_TRANSLATION for c in configs)
+    ids = (
+        hubmeta.task_id(
+            Level(c.payload.level).value,
+            c.payload.scored,
+            str(c.payload.polyprobe.get("task_type", "probing")),
+        )
+        for c in configs
+    )
+    largest = max(c.stats.num_examples for c in configs)
+    return {
+        "annotations_creators": hubmeta.ordered(annotations, hubmeta.ANNOTATIONS_CREATORS),
+        "language_creators": hubmeta.ordered(language, hubmeta.LANGUAGE_CREATORS),
+        "multilinguality": list(meta.multilinguality)
+        or hubmeta.multilinguality(meta.languages, translation),
+        "size_categories": [size_category(largest)],
+        "source_datasets": hubmeta.source_datasets(kinds, meta.source_datasets),
+        "task_categories": list(meta.task_categories),
+        "task_ids": sorted({i for i in ids if i is not None}),
+    }
+
+
 def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any]:
     """The YAML front matter as plain data."""
-    largest = max(c.stats.num_examples for c in configs)
     license_id = hub_license(meta.license)
     data: dict[str, Any] = {
         "pretty_name": meta.pretty_name,
@@ -254,9 +285,7 @@ def card_data(configs: Sequence[ConfigCard], meta: DatasetMeta) -> dict[str, Any
     }
     if license_id == "other":
         data["license_name"] = "per-source-licences"
-    data["size_categories"] = [size_category(largest)]
-    data["source_datasets"] = list(meta.source_datasets) or ["extended"]
-    data["task_categories"] = list(meta.task_categories)
+    data.update(hub_fields(configs, meta))
     data["tags"] = list(meta.tags)
 
     data["configs"] = []
