@@ -172,7 +172,10 @@ def read_card(dataset: str, revision: str | None) -> Card:
     path = Path(dataset).expanduser()
     readme: Path | None = None
     if path.is_dir():
-        readme = path / "README.md"
+        from polyprobe.cards.boundary import open_folder
+
+        # the boundary every command holds: refused here as validate refuses it
+        return Card(open_folder(path).card, str(path / "README.md"))
     else:
         try:
             from huggingface_hub import hf_hub_download
