@@ -248,7 +248,9 @@ def open_configs(text: str) -> list[str]:
 
 def _deep(folder: Path) -> str:
     _edit_front_matter(folder, "deep: " + "[" * 200 + "]" * 200 + "\n")
-    return f"{folder / README}: the YAML front matter nests deeper than 64 levels, over the card limit"
+    return (
+        f"{folder / README}: the YAML front matter nests deeper than 64 levels, over the card limit"
+    )
 
 
 CARDS: dict[str, Callable[[Path], str]] = {

@@ -158,6 +158,19 @@ def _local_files(folder: DatasetFolder) -> list[LocalFile]:
     return out
 
 
+def _skipped(operations: list[Any]) -> bool:
+    """Whether ``create_commit`` sent nothing because every file equals main's head (its
+    additions know both blob ids once it has asked the Hub)."""
+    if any(not hasattr(op, "_remote_oid") for op in operations):
+        return False  # a deletion, or a client that does not say: a commit was sent
+    try:
+        return all(
+            op._remote_oid is not None and op._remote_oid == op._local_oid for op in operations
+        )
+    except Exception:  # noqa: BLE001 - private attributes of the client: unknown is "sent"
+        return False
+
+
 def _api(api: Any) -> Any:
     if api is not None:
         return api
@@ -390,6 +403,17 @@ def publish(
                 f"another publish won the race and {BRANCH} was not moved by this one (publish "
                 f"again to re-check); nothing was committed{created}"
             ) from None
+    if info.oid != plan.parent_commit and _skipped(operations):
+        # huggingface_hub compares the files with main's head *now* and, finding them the
+        # same, sends no commit (so no parent check) and returns that head: another publish
+        # of these very files moved main since it was read. Tagging its commit here would
+        # make the winner's own tag fail.
+        raise PublishError(
+            f"committing the folder: {BRANCH} on datasets/{repo_id} moved since it was read at "
+            f"{plan.parent_commit} to {info.oid}, which already holds exactly these files: "
+            f"another publish of {plan.tag} won the race and tags it; nothing was committed"
+            f"{created}"
+        )
     say(f"tagging {info.oid} as {plan.tag}")
     untagged = (
         f"commit {info.oid} is on {BRANCH!r} but untagged; tag it with HfApi().create_tag("
