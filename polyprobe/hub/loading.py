@@ -158,6 +158,43 @@ def _is_local(repo_or_path: str | Path) -> bool:
     return not _HUB_ID.match(text)
 
 
+class ReleaseNotFoundError(PolyprobeError, FileNotFoundError):
+    """The Hub has no such dataset, tag or card, or it is not cached and the Hub is offline."""
+
+
+def _hub_card(download: Any, source: str, tag: str) -> Path:
+    """The card at ``tag``, or one line saying why not (polyprobe's classes, not the
+    client's: no such repo, no such tag, no card, offline without a cached copy)."""
+    from huggingface_hub.errors import (
+        EntryNotFoundError,
+        LocalEntryNotFoundError,
+        RepositoryNotFoundError,
+        RevisionNotFoundError,
+    )
+
+    from polyprobe.hub.reach import hub_step
+
+    where = f"{source}@{tag}"
+    with hub_step(f"reading the card of {where}", "nothing was loaded", ReleaseNotFoundError):
+        try:
+            return Path(download(source, "README.md", repo_type="dataset", revision=tag))
+        except LocalEntryNotFoundError:
+            raise ReleaseNotFoundError(
+                f"{where}: not in the local cache, and the Hub cannot be asked (offline or "
+                "unreachable); nothing was loaded"
+            ) from None
+        except RepositoryNotFoundError:
+            raise ReleaseNotFoundError(
+                f"{where}: no such dataset on the Hub (or it is private and no token was given)"
+            ) from None
+        except RevisionNotFoundError:
+            raise ReleaseNotFoundError(
+                f"{where}: the dataset has no tag or branch {tag!r}"
+            ) from None
+        except EntryNotFoundError:
+            raise ReleaseNotFoundError(f"{where}: the dataset has no README.md card") from None
+
+
 def _load_local(datasets: Any, local: Path, config: str | None, cache: Any, kwargs: Any) -> Any:
     try:
         return datasets.load_dataset(str(local), config, cache_dir=cache, **kwargs)
@@ -214,7 +251,7 @@ def load(
     from huggingface_hub import hf_hub_download
 
     tag = release_tag(version) if version is not None else "main"
-    readme = Path(hf_hub_download(source, "README.md", repo_type="dataset", revision=tag))
+    readme = _hub_card(hf_hub_download, source, tag)
     commit = readme.parent.name if _COMMIT.match(readme.parent.name) else None
     card = read_card_text(readme.read_text(encoding="utf-8"))
     _check_card(card, f"{source}@{tag}", version, fingerprint)
