@@ -253,7 +253,7 @@ def load(
     tag = release_tag(version) if version is not None else "main"
     readme = _hub_card(hf_hub_download, source, tag)
     commit = readme.parent.name if _COMMIT.match(readme.parent.name) else None
-    card = read_card_text(readme.read_text(encoding="utf-8"))
+    card = read_card_text(readme.read_text(encoding="utf-8"), f"{source}@{tag}: README.md")
     _check_card(card, f"{source}@{tag}", version, fingerprint)
     revision = tag if version is not None else (commit or tag)
     ds = datasets.load_dataset(source, config, revision=revision, cache_dir=cache, **kwargs)
