@@ -329,3 +329,20 @@ def test_the_valid_folder_passes_every_command(
     assert main(_args("export", valid, valid, tmp_path)) == 0
     assert main(_args("publish", valid, valid, tmp_path)) == 0
     assert polyprobe.load(valid, SN)["test"].num_rows > 0
+
+
+def test_evaluate_holds_the_boundary_on_a_folder_without_a_card(
+    valid: Path, tmp_path: Path, hf_offline: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``evaluate`` also reads plain parquet folders (no card, as ``datasets`` does): a link
+    in one is refused all the same, before any row is read."""
+    plain = tmp_path / "plain"
+    (plain / "data").mkdir(parents=True)
+    shutil.copy(valid / split_file(SN, "train"), plain / "data" / "train-00000-of-00001.parquet")
+    target = _fifo(tmp_path / "elsewhere" / "test.parquet")
+    (plain / "data" / "test-00000-of-00001.parquet").symlink_to(target)
+    args = ["evaluate", str(plain), "--encoder", "random", "--no-progress", "--seeds", "1"]
+    assert main([*args, "--out", str(tmp_path / "res")]) == 2
+    link = plain / "data" / "test-00000-of-00001.parquet"
+    assert _one_error(capsys) == f"polyprobe evaluate: error: {link}: {LINK}"
+    assert not (tmp_path / "res").exists()

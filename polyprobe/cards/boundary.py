@@ -187,8 +187,9 @@ def _is_link(path: Path) -> bool:
 
 
 class _Inspection:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, card_required: bool = True) -> None:
         self.root = root
+        self.card_required = card_required
         self.problems: list[Problem] = []
         self.named: set[str] = set()
 
@@ -208,6 +209,8 @@ class _Inspection:
             self.add(OutsideFolderError, f"{readme}: {_LINK}", True)
             return None
         if not readme.is_file():
+            if not self.card_required:
+                return self._cardless()
             self.add(
                 CardNotFoundError,
                 f"{readme}: missing (a dataset folder needs a README.md card)",
@@ -221,6 +224,8 @@ class _Inspection:
                     f"{MAX_README_BYTES:,}"
                 )
             text = readme.read_text(encoding="utf-8")
+            if not self.card_required and not _FRONT_MATTER.search(text):
+                return self._cardless()
             card, body = parse_card(text, readme)
         except (OSError, UnicodeDecodeError) as exc:
             self.add(CardError, f"{readme}: cannot be read as UTF-8 text ({exc})", True)
@@ -233,6 +238,15 @@ class _Inspection:
         self._configs(folder, readme, tree)
         folder.named, folder.tree = self.named, tree
         folder.extras = sorted(rel for rel in tree if rel == REPORT or rel.startswith(f"{PLOTS}/"))
+        return folder
+
+    def _cardless(self) -> DatasetFolder:
+        """A folder without a card (``evaluate`` reads plain parquet folders as ``datasets``
+        does): no link in it, and every parquet file in it readable."""
+        folder = DatasetFolder(self.root, {}, "")
+        folder.tree = tree = self._walk()
+        for rel in sorted(tree):
+            self._readable(f"{self.root}: (no card)", rel)
         return folder
 
     def _walk(self) -> set[str]:
@@ -339,18 +353,23 @@ _LINK = (
 )
 
 
-def inspect_folder(path: str | Path) -> tuple[DatasetFolder | None, list[Problem]]:
+def inspect_folder(
+    path: str | Path, *, card_required: bool = True
+) -> tuple[DatasetFolder | None, list[Problem]]:
     """The folder as far as it can be read, and every boundary problem found (a fatal one
-    first and alone: then the folder is ``None``)."""
-    check = _Inspection(Path(path))
+    first and alone: then the folder is ``None``). ``card_required=False`` (``evaluate``
+    only, which also reads plain parquet folders) takes a folder without a card, or whose
+    README has no front matter, as one with an empty card: its links and unreadable parquet
+    files are refused all the same."""
+    check = _Inspection(Path(path), card_required)
     folder = check.run()
     return folder, check.problems
 
 
-def open_folder(path: str | Path) -> DatasetFolder:
+def open_folder(path: str | Path, *, card_required: bool = True) -> DatasetFolder:
     """The dataset folder at ``path``, or the first problem :func:`inspect_folder` finds,
     raised as its one line (the line ``validate`` lists)."""
-    folder, problems = inspect_folder(path)
+    folder, problems = inspect_folder(path, card_required=card_required)
     if problems:
         raise problems[0].error(problems[0].reason)
     assert folder is not None

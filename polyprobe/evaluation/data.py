@@ -174,8 +174,9 @@ def read_card(dataset: str, revision: str | None) -> Card:
     if path.is_dir():
         from polyprobe.cards.boundary import open_folder
 
-        # the boundary every command holds: refused here as validate refuses it
-        return Card(open_folder(path).card, str(path / "README.md"))
+        # the boundary every command holds (a plain parquet folder without a card too)
+        folder = open_folder(path, card_required=False)
+        return Card(folder.card, str(path / "README.md") if folder.card else None)
     else:
         try:
             from huggingface_hub import hf_hub_download
