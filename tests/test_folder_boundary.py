@@ -206,11 +206,20 @@ def _edit_front_matter(folder: Path, extra: str) -> None:
 
 
 def _huge(folder: Path) -> str:
-    _edit_front_matter(folder, f"padding: {'x' * (MAX_FRONT_MATTER_BYTES + 1000)}\n")
-    size = len((folder / README).read_text(encoding="utf-8").split("\n---\n")[0][4:].encode())
+    """A front matter of 55 MB: refused without reading past the limit."""
+    _edit_front_matter(folder, f"padding: {'x' * 55_000_000}\n")
     return (
-        f"{folder / README}: the YAML front matter is {size:,} bytes, over the card limit of "
-        f"{MAX_FRONT_MATTER_BYTES:,}"
+        f"{folder / README}: the YAML front matter is over the card limit of "
+        f"{MAX_FRONT_MATTER_BYTES:,} bytes"
+    )
+
+
+def _just_over(folder: Path) -> str:
+    """Closed within the searched head, but over the limit in bytes (two-byte characters)."""
+    _edit_front_matter(folder, f"padding: {'é' * (MAX_FRONT_MATTER_BYTES // 2 + 10)}\n")
+    return (
+        f"{folder / README}: the YAML front matter is over the card limit of "
+        f"{MAX_FRONT_MATTER_BYTES:,} bytes"
     )
 
 
@@ -254,7 +263,8 @@ def _deep(folder: Path) -> str:
 
 
 CARDS: dict[str, Callable[[Path], str]] = {
-    "55 MB-like front matter": _huge,
+    "55 MB front matter": _huge,
+    "front matter just over in bytes": _just_over,
     "billion laughs": _billion_laughs,
     "too many configs": _too_many_configs,
     "deep nesting": _deep,
