@@ -356,3 +356,25 @@ def test_evaluate_holds_the_boundary_on_a_folder_without_a_card(
     link = plain / "data" / "test-00000-of-00001.parquet"
     assert _one_error(capsys) == f"polyprobe evaluate: error: {link}: {LINK}"
     assert not (tmp_path / "res").exists()
+
+
+def test_evaluate_reads_a_card_without_configs_as_datasets_does(
+    valid: Path, tmp_path: Path, hf_offline: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plain folder whose README has front matter but no ``configs`` (a licence only):
+    ``datasets`` infers the config from the files, and so ``evaluate`` still reads it, while
+    ``validate`` refuses it as no polyprobe folder."""
+    plain = tmp_path / "plain"
+    (plain / "data").mkdir(parents=True)
+    for split in ("train", "test"):
+        shutil.copy(
+            valid / split_file(SN, split), plain / "data" / f"{split}-00000-of-00001.parquet"
+        )
+    (plain / README).write_text("---\nlicense: cc-by-4.0\n---\n# plain\n", encoding="utf-8")
+    args = ["evaluate", str(plain), "--encoder", "random", "--no-progress", "--seeds", "1"]
+    assert main([*args, "--out", str(tmp_path / "res")]) == 0, capsys.readouterr().err
+    assert list((tmp_path / "res").rglob("*.json"))
+    assert main(["validate", str(plain)]) == 1
+    assert f"{plain}: {plain / README}: no 'configs' list in the YAML front matter" in (
+        capsys.readouterr().err.splitlines()
+    )

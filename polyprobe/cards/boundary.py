@@ -277,6 +277,10 @@ class _Inspection:
 
     def _configs(self, folder: DatasetFolder, readme: Path, tree: set[str]) -> None:
         entries = folder.card.get("configs")
+        if entries is None and not self.card_required:
+            for rel in sorted(tree):  # datasets infers the configs from the files
+                self._readable(f"{readme}: (no configs)", rel)
+            return
         if not isinstance(entries, list) or not entries:
             self.add(CardError, f"{readme}: no 'configs' list in the YAML front matter")
             return
