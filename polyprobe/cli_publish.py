@@ -12,9 +12,11 @@ def add_publish_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "publish",
         help="publish a dataset folder to the Hugging Face Hub as one commit + a version tag",
-        description="Validate DIR, refuse an existing version tag, then upload the folder in "
-        "one commit on main (parent = the current head; remote files missing from DIR are "
-        "deleted) and tag it v<release>. The token comes from HF_TOKEN or `hf auth login`; it "
+        description="Validate DIR, refuse an existing version tag, then upload the dataset's "
+        "files (README.md, the files its configs name, report.json, plots/; nothing else, no "
+        "link) in one commit on main (parent = the head read; remote files missing from DIR "
+        "are deleted) and tag that commit v<release>. A publish that loses a race with another "
+        "stops in one line before it moves main. The token comes from HF_TOKEN or `hf auth login`; it "
         "is never printed. --dry-run works offline: it then prints the plan and says that the "
         "tag check needs the Hub. Exit 0 published (or planned), 1 refused, 2 unusable input "
         "or the Hub unreachable.",

@@ -49,3 +49,34 @@ class JobsPending(PolyprobeError):
     prints what to do next (rerun once the jobs are done) and exits 0."""
 
     exit_code = 0
+
+
+class DatasetFolderError(PolyprobeError, ValueError):
+    """A dataset folder that no command reads or publishes (``polyprobe.cards.boundary``):
+    one line naming the folder, the file and why. A ``ValueError`` for callers of
+    ``polyprobe.load`` that catch the standard classes; the subclasses below add the standard
+    class of their case."""
+
+
+class FolderNotFoundError(DatasetFolderError, FileNotFoundError):
+    """The path given as a dataset folder does not exist."""
+
+
+class NotAFolderError(DatasetFolderError, NotADirectoryError):
+    """The path given as a dataset folder is a file (or something else that is no folder)."""
+
+
+class CardNotFoundError(DatasetFolderError, FileNotFoundError):
+    """The folder has no ``README.md`` card."""
+
+
+class CardError(DatasetFolderError):
+    """The card cannot be read as one: no front matter, bad YAML, or over a card limit."""
+
+
+class OutsideFolderError(DatasetFolderError):
+    """The folder reaches outside itself: a data file path out of it, or a symbolic link."""
+
+
+class DataFileError(DatasetFolderError):
+    """A data file the card names is missing, not a regular file, or not a readable parquet."""

@@ -426,3 +426,34 @@ def _route(
             raise _Reply(206, data[start : end + 1], headers)
         return data, headers
     raise _Reply(404, {"error": f"stand-in: no route for {method} {path}"})
+
+
+def point_clients_at(server: HubStandIn, monkeypatch: Any, tmp_path: Any, token: str) -> None:
+    """Point ``huggingface_hub`` and ``datasets`` at ``server`` for one test: they read
+    ``HF_ENDPOINT``/``HF_HUB_OFFLINE`` once at import, so the environment *and* the module
+    constants those variables initialise are set (``monkeypatch`` undoes both)."""
+    import datasets.config
+    import huggingface_hub.constants as hc
+
+    ep = server.endpoint
+    monkeypatch.setenv("HF_ENDPOINT", ep)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("HF_DATASETS_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_TOKEN", token)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.setattr(hc, "ENDPOINT", ep)
+    monkeypatch.setattr(
+        hc, "HUGGINGFACE_CO_URL_TEMPLATE", ep + "/{repo_id}/resolve/{revision}/{filename}"
+    )
+    monkeypatch.setattr(hc, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(hc, "HF_HUB_CACHE", str(tmp_path / "hf" / "hub"))
+    monkeypatch.setattr(hc, "HF_TOKEN_PATH", str(tmp_path / "hf" / "token"))
+    for name in ("AGENT_HARNESSES_PATH", "CHECK_FOR_SKILL_UPDATE_DONE_PATH"):  # housekeeping
+        if hasattr(hc, name):
+            monkeypatch.setattr(hc, name, str(tmp_path / "hf" / name.lower()))
+    monkeypatch.setattr(datasets.config, "HF_ENDPOINT", ep)
+    monkeypatch.setattr(
+        datasets.config, "HUB_DATASETS_URL", ep + "/datasets/{repo_id}/resolve/{revision}/{path}"
+    )
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf" / "datasets")

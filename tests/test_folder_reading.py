@@ -41,7 +41,7 @@ def test_a_truncated_parquet_is_named(
     }[command]
     assert main(args) == 2
     line = _one_error(capsys)
-    assert f"{test_file} is not a readable parquet file" in line
+    assert f"{test_file}: not a readable parquet file" in line
     assert "split 'test'" in line and "config 'cue'" in line
     assert not (tmp_path / "x").exists()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from hub_standin import GITATTRIBUTES, HubStandIn
+from hub_standin import GITATTRIBUTES, HubStandIn, point_clients_at
 
 from polyprobe.cards.card import README, split_readme
 from polyprobe.cli import main
@@ -45,32 +45,8 @@ def releases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture
 def hub(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    import datasets.config
-    import huggingface_hub.constants as hc
-
     server = HubStandIn(max_requests=1500, deadline_s=60).start()
-    ep = server.endpoint
-    monkeypatch.setenv("HF_ENDPOINT", ep)
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.delenv("HF_DATASETS_OFFLINE", raising=False)
-    monkeypatch.setenv("HF_TOKEN", FAKE_TOKEN)
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.setattr(hc, "ENDPOINT", ep)
-    monkeypatch.setattr(
-        hc, "HUGGINGFACE_CO_URL_TEMPLATE", ep + "/{repo_id}/resolve/{revision}/{filename}"
-    )
-    monkeypatch.setattr(hc, "HF_HUB_OFFLINE", False)
-    monkeypatch.setattr(hc, "HF_HUB_CACHE", str(tmp_path / "hf" / "hub"))
-    monkeypatch.setattr(hc, "HF_TOKEN_PATH", str(tmp_path / "hf" / "token"))
-    for name in ("AGENT_HARNESSES_PATH", "CHECK_FOR_SKILL_UPDATE_DONE_PATH"):  # client housekeeping
-        if hasattr(hc, name):
-            monkeypatch.setattr(hc, name, str(tmp_path / "hf" / name.lower()))
-    monkeypatch.setattr(datasets.config, "HF_ENDPOINT", ep)
-    monkeypatch.setattr(
-        datasets.config, "HUB_DATASETS_URL", ep + "/datasets/{repo_id}/resolve/{revision}/{path}"
-    )
-    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf" / "datasets")
+    point_clients_at(server, monkeypatch, tmp_path, FAKE_TOKEN)
     try:
         yield server
     finally:

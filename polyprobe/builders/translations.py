@@ -42,6 +42,8 @@ def provenance_from_sidecar(path: Path) -> TranslationProvenance | None:
 
     from polyprobe.loaders.inputs import read_text
 
+    if not path.name:  # '', '.', '/': a folder, and no sidecar can be named beside it
+        raise InputError(path, None, "is a folder, not a file", "not-a-file")
     sidecar = path.with_name(path.name + ".json")
     if not sidecar.is_file():
         return None

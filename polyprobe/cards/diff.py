@@ -17,6 +17,7 @@ release build diffs itself against the previous release before it is renamed int
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from polyprobe.cards import schema
-from polyprobe.cards.card import README, CardFormatError, md_escape, md_table, read_readme
+from polyprobe.cards.boundary import open_folder
+from polyprobe.cards.card import README, md_escape, md_table
 from polyprobe.cards.stats import ordered_splits
 from polyprobe.errors import PolyprobeError
 from polyprobe.hashing import digest
@@ -67,60 +69,29 @@ class FolderView:
 
 
 def read_folder(path: str | Path, card: dict[str, Any] | None = None) -> FolderView:
-    """Configs and split files of a dataset folder: from the card's ``configs`` when it has
-    one, else from ``data/<config>/<split>-*.parquet`` on disk."""
+    """Configs and split files of a dataset folder. A folder with a README is opened through
+    the one boundary every command holds (``cards.boundary``: the files its card names, inside
+    it, regular, readable); a writer's temporary folder (``data/`` only, its ``card`` given)
+    from ``data/<config>/<split>-*.parquet`` on disk."""
     root = Path(path)
-    if not root.is_dir():
-        raise DiffError(f"{root}: not a directory")
-    if card is None and (root / README).is_file():
-        try:
-            card, _ = read_readme(root / README)
-        except (OSError, UnicodeDecodeError, CardFormatError) as exc:
-            raise DiffError(f"{root / README}: {exc}") from exc
+    if card is None or (root / README).exists() or os.path.islink(root / README):
+        folder = open_folder(root)  # its DatasetFolderError is the one line to show
+        files = {
+            config: {split: [root / rel for rel in rels] for split, rels in splits.items()}
+            for config, splits in folder.data_files.items()
+        }
+        return FolderView(root, folder.card if card is None else card, files)
+    data = root / "data"
+    if not data.is_dir():
+        raise DiffError(f"{root}: no README.md and no data/ folder: not a dataset folder")
     files: dict[str, dict[str, list[Path]]] = {}
-    entries = (card or {}).get("configs")
-    if isinstance(entries, list) and entries and (root / README).is_file():
-        for entry in entries:
-            if not isinstance(entry, dict) or "config_name" not in entry:
-                raise DiffError(f"{root / README}: malformed 'configs' entry {entry!r}")
-            splits: dict[str, list[Path]] = {}
-            data_files = entry.get("data_files") or []
-            for df in data_files if isinstance(data_files, list) else []:
-                paths = df.get("path")
-                for rel in [paths] if isinstance(paths, str) else list(paths or []):
-                    splits.setdefault(str(df.get("split", "train")), []).append(root / rel)
-            files[str(entry["config_name"])] = splits
-    else:
-        data = root / "data"
-        if not data.is_dir():
-            raise DiffError(f"{root}: no README.md and no data/ folder: not a dataset folder")
-        for cdir in sorted(p for p in data.iterdir() if p.is_dir()):
-            splits = {}
-            for f in sorted(cdir.glob("*.parquet")):
-                splits.setdefault(f.name.split("-", 1)[0], []).append(f)
-            if splits:
-                files[cdir.name] = splits
-    inside = root.resolve()
-    for config, splits in files.items():
-        for split, paths in splits.items():
-            for p in paths:
-                where = f"{root}: config {config!r} split {split!r}: {p}"
-                if not p.resolve().is_relative_to(inside):
-                    raise DiffError(f"{where} points outside the folder")
-                if not p.is_file():
-                    raise DiffError(f"{where} is missing")
-                _check_parquet(p, where)
+    for cdir in sorted(p for p in data.iterdir() if p.is_dir()):
+        splits: dict[str, list[Path]] = {}
+        for f in sorted(cdir.glob("*.parquet")):
+            splits.setdefault(f.name.split("-", 1)[0], []).append(f)
+        if splits:
+            files[cdir.name] = splits
     return FolderView(root, card, files)
-
-
-def _check_parquet(path: Path, where: str) -> None:
-    """A data file's footer reads (a truncated or foreign file is one line naming it, not
-    Arrow's error from whichever read comes first)."""
-    try:
-        pq.read_metadata(path)
-    except (pa.ArrowException, OSError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise DiffError(f"{where} is not a readable parquet file ({first})") from exc
 
 
 def _read_split(paths: Sequence[Path]) -> pa.Table:

@@ -21,10 +21,9 @@ raises :class:`UnusableFolderError` (CLI exit 2).
 
 from __future__ import annotations
 
-import fnmatch
 import json
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,14 +32,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from polyprobe.cards import baselines, schema
+from polyprobe.cards.boundary import DatasetFolder, inspect_folder
 from polyprobe.cards.card import (
     README,
     REPORT,
     SCORE_COLUMNS,
-    CardFormatError,
     anchored_tables,
     plot_path,
-    read_readme,
 )
 from polyprobe.cards.stats import ScoreMoments, label_counts, ordered_splits, size_category
 from polyprobe.controlchars import CONTROL_PATTERN, control_name, first_control
@@ -140,6 +138,7 @@ class _Validator:
         self.root = root
         self.report = ValidationReport(path=root)
         self.listed: set[str] = set()
+        self.folder = DatasetFolder(root, {}, "")
 
     def problem(self, message: str) -> None:
         self.report.problems.append(message)
@@ -148,24 +147,19 @@ class _Validator:
 
     def run(self) -> ValidationReport:
         root = self.root
-        if not root.exists():
-            raise UnusableFolderError(f"{root}: no such folder")
-        if not root.is_dir():
-            raise UnusableFolderError(f"{root}: not a folder")
-        readme = root / README
-        if not readme.is_file():
-            raise UnusableFolderError(
-                f"{readme}: missing (a dataset folder needs a README.md card)"
-            )
-        try:
-            data, body = read_readme(readme)
-        except (OSError, UnicodeDecodeError, CardFormatError) as exc:
-            raise UnusableFolderError(f"{readme}: {exc}") from exc
+        folder, found = inspect_folder(root)
+        fatal = next((p for p in found if p.fatal), None)
+        if fatal is not None or folder is None:
+            raise UnusableFolderError(fatal.reason if fatal else f"{root}: not a dataset folder")
+        for p in found:  # the boundary every command holds: the same lines they refuse with
+            self.problem(p.reason)
+        self.folder = folder
+        self.listed = set(folder.named)
+        data, body = folder.card, folder.body
 
         configs = data.get("configs")
-        if not isinstance(configs, list) or not configs:
-            self.problem(f"{README}: no 'configs' list in the YAML front matter")
-            configs = []
+        if not isinstance(configs, list):
+            configs = []  # reported by the boundary
         configs = [c for c in configs if self._config_entry_ok(c)]
         names = [c["config_name"] for c in configs]
         for name in sorted({n for n in names if names.count(n) > 1}):
@@ -216,13 +210,13 @@ class _Validator:
         return self.report
 
     def _config_entry_ok(self, entry: Any) -> bool:
-        if not isinstance(entry, dict) or not isinstance(entry.get("config_name"), str):
-            self.problem(f"{README}: a 'configs' entry has no config_name: {entry!r}")
-            return False
-        if not isinstance(entry.get("data_files"), list) or not entry["data_files"]:
-            self.problem(f"{README}: {_where(entry['config_name'])} has no data_files list")
-            return False
-        return True
+        """Entries the boundary reported (no name, no data_files) are not checked further."""
+        return (
+            isinstance(entry, dict)
+            and isinstance(entry.get("config_name"), str)
+            and isinstance(entry.get("data_files"), list)
+            and bool(entry["data_files"])
+        )
 
     def _dataset_infos(self, raw: Any) -> dict[str, dict[str, Any]]:
         if isinstance(raw, dict):
@@ -282,16 +276,9 @@ class _Validator:
                 f"the ClassLabel names {label_names}"
             )
 
-        # Split -> file(s) listed in the card.
-        files: dict[str, list[str]] = {}
-        for df in entry["data_files"]:
-            split = df.get("split") if isinstance(df, dict) else None
-            paths = df.get("path") if isinstance(df, dict) else None
-            if not isinstance(split, str) or paths is None:
-                self.problem(f"{README}: {_where(name)}: malformed data_files entry {df!r}")
-                continue
-            for p in [paths] if isinstance(paths, str) else list(paths):
-                files.setdefault(split, []).extend(self._resolve(name, split, str(p)))
+        # Split -> file(s) listed in the card, as the boundary resolved them (a file it
+        # refused is reported there, once).
+        files = self.folder.data_files.get(name, {})
 
         splits: dict[str, _SplitData] = {}
         first_features: tuple[str, dict[str, Any]] | None = None
@@ -328,28 +315,6 @@ class _Validator:
         if not (self.root / plot_path(name)).is_file():
             self.problem(f"{_where(name)}: plot {plot_path(name)} is missing")
         return {s: d.rows for s, d in splits.items()}
-
-    def _resolve(self, config: str, split: str, rel: str) -> list[str]:
-        where = _where(config, split, rel)
-        pure = PurePosixPath(rel)
-        if pure.is_absolute() or ".." in pure.parts:
-            self.problem(f"{where}: data file path points outside the folder")
-            return []
-        if any(ch in rel for ch in "*?["):
-            found = sorted(
-                p.relative_to(self.root).as_posix()
-                for p in self.root.rglob("*")
-                if p.is_file() and fnmatch.fnmatch(p.relative_to(self.root).as_posix(), rel)
-            )
-            if not found:
-                self.problem(f"{where}: data file pattern matches no file")
-            self.listed.update(found)
-            return found
-        self.listed.add(pure.as_posix())
-        if not (self.root / rel).is_file():
-            self.problem(f"{where}: data file listed in README does not exist")
-            return []
-        return [pure.as_posix()]
 
     def _read_file(
         self,
@@ -415,6 +380,8 @@ class _Validator:
         keys = {k for k in all_keys if k}
         keyless = sum(1 for k in all_keys if not k)
         for found in _control_characters(pf, table):
+            self.problem(f"{where}: {found}")
+        for found in _null_texts(pf, table):
             self.problem(f"{where}: {found}")
         self._check_sample_creation(where, table)
         data = _SplitData(table.num_rows, counts, ids, groups, keys, keyless, scores)
@@ -684,12 +651,8 @@ class _Validator:
             )
 
     def _check_stray_files(self) -> None:
-        data = self.root / "data"
-        if not data.is_dir():
-            return
-        for p in sorted(data.rglob("*")):
-            rel = p.relative_to(self.root).as_posix()
-            if p.is_file() and rel not in self.listed:
+        for rel in sorted(self.folder.tree):
+            if rel.startswith("data/") and rel not in self.listed:
                 self.problem(f"{rel}: file under data/ is not listed in any config's data_files")
 
     def _check_report(self) -> None:
@@ -776,6 +739,76 @@ def _control_characters(pf: pq.ParquetFile, table: pa.Table) -> list[str]:
         out.append(
             f"column {name!r}: {len(rows)} row(s) hold a control character ({control_name(char)} "
             f"in {row}); C0 characters other than tab are not text"
+        )
+    return out
+
+
+# The columns a row cannot go without: its inputs (what ``evaluate`` encodes), its label, and
+# the id, group and key the split checks read. A null in one is refused here as ``evaluate``
+# refuses it, so that a folder ``validate`` passes is one ``evaluate`` reads.
+_REQUIRED = frozenset(
+    {
+        "id",
+        "label",
+        "group",
+        "sentence",
+        "text",
+        "tokens",
+        "word",
+        "word1",
+        "word2",
+        "word3",
+        "word4",
+        "sentence1",
+        "sentence2",
+        "sentence3",
+        "sentence4",
+        "sentences",
+        "left",
+        "right",
+        "target_index",
+    }
+)
+
+
+def _null_texts(pf: pq.ParquetFile, table: pa.Table) -> list[str]:
+    """One line per required column holding nulls: how many rows, and the first one's id.
+    The row groups' statistics answer for a column without nulls (no read); a column is
+    read only when they report nulls or are absent."""
+    meta = pf.metadata
+    names = [n for n in pf.schema_arrow.names if n in _REQUIRED]
+    ids = table.column("id") if "id" in table.column_names else None
+    out = []
+    for name in names:
+        index = pf.schema_arrow.get_field_index(name)
+        leaf = next(
+            (
+                i
+                for i in range(meta.num_columns)
+                if meta.schema.column(i).path.split(".")[0] == name
+            ),
+            None,
+        )
+        clean = leaf is not None and all(
+            (st := meta.row_group(g).column(leaf).statistics) is not None
+            and st.has_null_count
+            and st.null_count == 0
+            for g in range(meta.num_row_groups)
+        )
+        if clean or index < 0:
+            continue
+        column = (
+            table.column(name)
+            if name in table.column_names
+            else pf.read(columns=[name], use_threads=False).column(name)
+        )
+        if column.null_count == 0:
+            continue
+        first = int(pc.index(pc.is_null(column), True).as_py())
+        row = f"row id {ids[first].as_py()!r}" if ids is not None else f"row {first + 1}"
+        out.append(
+            f"column {name!r} is null in {column.null_count} row(s) (first: {row}); every row "
+            "needs its inputs and label (evaluate refuses such a split)"
         )
     return out
 

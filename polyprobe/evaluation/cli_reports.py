@@ -59,6 +59,7 @@ def run_correlate(args: argparse.Namespace) -> int:
         correlation_markdown,
         load_results,
         n_computed,
+        no_results,
         what_to_add,
         write_correlation,
     )
@@ -69,7 +70,7 @@ def run_correlate(args: argparse.Namespace) -> int:
             output_folder(args.out)
         results = load_results(args.results)
         if not results:
-            print("polyprobe: error: no results JSON found", file=sys.stderr)
+            print(f"polyprobe: error: {no_results(args.results)}", file=sys.stderr)
             return EXIT_USAGE
         corr = correlate(results, metric=args.metric, model_layer=args.model_layer)
         written = write_correlation(corr, args.out) if args.out is not None else []
@@ -110,7 +111,7 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_report(args: argparse.Namespace) -> int:
     from polyprobe.errors import PolyprobeError
-    from polyprobe.evaluation.correlate import load_results
+    from polyprobe.evaluation.correlate import load_results, no_results
     from polyprobe.evaluation.lexical.report import load_lexical_results, write_lexical_report
     from polyprobe.evaluation.report import report
     from polyprobe.outputs import output_folder
@@ -120,7 +121,7 @@ def run_report(args: argparse.Namespace) -> int:
         results = load_results(args.results)
         lexical = load_lexical_results(args.results)
         if not results and not lexical:
-            print("polyprobe: error: no results JSON found", file=sys.stderr)
+            print(f"polyprobe: error: {no_results(args.results)}", file=sys.stderr)
             return EXIT_USAGE
         if not results:  # lexical results only: their tables are the report
             print(f"wrote {write_lexical_report(lexical, args.out)}")

@@ -172,7 +172,11 @@ def read_card(dataset: str, revision: str | None) -> Card:
     path = Path(dataset).expanduser()
     readme: Path | None = None
     if path.is_dir():
-        readme = path / "README.md"
+        from polyprobe.cards.boundary import open_folder
+
+        # the boundary every command holds (a plain parquet folder without a card too)
+        folder = open_folder(path, card_required=False)
+        return Card(folder.card, str(path / "README.md") if folder.card else None)
     else:
         try:
             from huggingface_hub import hf_hub_download

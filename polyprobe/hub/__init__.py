@@ -7,7 +7,14 @@ Module names avoid ``load``/``publish`` so that importing them never shadows the
 from __future__ import annotations
 
 from polyprobe.hub.cardinfo import DEFAULT_RELEASE, card_release, release_tag
-from polyprobe.hub.loading import LoadedRelease, ReleaseMismatchError, load
+from polyprobe.hub.loading import (
+    LoadedRelease,
+    LocalLoadError,
+    ReleaseMismatchError,
+    ReleaseNotFoundError,
+    UnknownConfigError,
+    load,
+)
 from polyprobe.hub.publishing import PublishError, PublishPlan, plan_publish, publish
 from polyprobe.hub.reach import HubUnreachableError
 
@@ -15,9 +22,12 @@ __all__ = [
     "DEFAULT_RELEASE",
     "HubUnreachableError",
     "LoadedRelease",
+    "LocalLoadError",
     "PublishError",
     "PublishPlan",
     "ReleaseMismatchError",
+    "ReleaseNotFoundError",
+    "UnknownConfigError",
     "card_release",
     "load",
     "plan_publish",

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from polyprobe.cards.card import README, split_readme
+from polyprobe.cards.boundary import parse_card
 
 DEFAULT_RELEASE = "0.1.0"  # cards written before the ``release`` field existed
 
@@ -30,10 +29,7 @@ def release_tag(release: str) -> str:
     return release if release.startswith("v") else f"v{release}"
 
 
-def read_card_text(text: str) -> dict[str, Any]:
-    data, _ = split_readme(text)
+def read_card_text(text: str, where: str = "README.md") -> dict[str, Any]:
+    """A card's front matter, within the card limits every command holds (a Hub card too)."""
+    data, _ = parse_card(text, where)
     return data
-
-
-def read_folder_card(folder: str | Path) -> dict[str, Any]:
-    return read_card_text((Path(folder) / README).read_text(encoding="utf-8"))

@@ -13,7 +13,11 @@ version" of the dataset, whatever revision was asked for. So ``load``
    the card's. On a mismatch it reloads once with ``download_mode="force_redownload"``; if the
    data still disagrees it raises :class:`ReleaseMismatchError`.
 
-For a local folder the card is the folder's README; ``version`` must equal its release.
+For a local folder the card is the folder's README; ``version`` must equal its release. The
+folder is opened through ``cards.boundary`` first, so every bad case raises polyprobe's own
+error class (each a subclass of the standard one: a missing path is a ``FileNotFoundError``,
+a file a ``NotADirectoryError``, a data file outside the folder, a link or a truncated parquet
+a ``ValueError``), in the line ``validate`` lists.
 
 The result is what ``load_dataset`` returns (a ``DatasetDict``, or a ``Dataset`` with
 ``split=``) with two attributes added: ``.polyprobe`` (the card's ``polyprobe:`` block, a dict)
@@ -23,22 +27,25 @@ new objects without them.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from polyprobe.cards.boundary import open_folder
 from polyprobe.errors import PolyprobeError
 from polyprobe.hub.cardinfo import (
     card_fingerprint,
     card_release,
     polyprobe_block,
     read_card_text,
-    read_folder_card,
     release_tag,
 )
 
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
+# huggingface_hub's repo-id rule: NAME or ORG/NAME of word characters, '-', '.'
+_HUB_ID = re.compile(r"^(?:[\w\-.]{1,96}/)?[\w\-.]{1,96}$")
 
 
 class ReleaseMismatchError(PolyprobeError):
@@ -128,6 +135,77 @@ def _attach(ds: Any, card: dict[str, Any], info: LoadedRelease) -> Any:
     return ds
 
 
+class UnknownConfigError(PolyprobeError, ValueError):
+    """The folder's card lists no config of that name."""
+
+
+class LocalLoadError(PolyprobeError, ValueError):
+    """``datasets`` could not read a folder that passed the boundary (one line, its first)."""
+
+
+def _is_local(repo_or_path: str | Path) -> bool:
+    """A ``Path``, anything that exists on disk, or a string no Hub id can be (``./x``,
+    ``/abs``, ``~/x``, ``a/b/c``): a local folder, whose absence is polyprobe's error rather
+    than ``huggingface_hub``'s "Repo id must be in the form ...". A Hub id is ``NAME`` or
+    ``ORG/NAME``."""
+    if isinstance(repo_or_path, Path):
+        return True
+    text = str(repo_or_path)
+    if os.path.lexists(Path(text).expanduser()):
+        return True
+    if text.startswith((".", "/", "~", "\\")) or text.count("/") > 1 or "\\" in text:
+        return True
+    return not _HUB_ID.match(text)
+
+
+class ReleaseNotFoundError(PolyprobeError, FileNotFoundError):
+    """The Hub has no such dataset, tag or card, or it is not cached and the Hub is offline."""
+
+
+def _hub_card(download: Any, source: str, tag: str) -> Path:
+    """The card at ``tag``, or one line saying why not (polyprobe's classes, not the
+    client's: no such repo, no such tag, no card, offline without a cached copy)."""
+    from huggingface_hub.errors import (
+        EntryNotFoundError,
+        LocalEntryNotFoundError,
+        RepositoryNotFoundError,
+        RevisionNotFoundError,
+    )
+
+    from polyprobe.hub.reach import hub_step
+
+    where = f"{source}@{tag}"
+    with hub_step(f"reading the card of {where}", "nothing was loaded", ReleaseNotFoundError):
+        try:
+            return Path(download(source, "README.md", repo_type="dataset", revision=tag))
+        except LocalEntryNotFoundError:
+            raise ReleaseNotFoundError(
+                f"{where}: not in the local cache, and the Hub cannot be asked (offline or "
+                "unreachable); nothing was loaded"
+            ) from None
+        except RepositoryNotFoundError:
+            raise ReleaseNotFoundError(
+                f"{where}: no such dataset on the Hub (or it is private and no token was given)"
+            ) from None
+        except RevisionNotFoundError:
+            raise ReleaseNotFoundError(
+                f"{where}: the dataset has no tag or branch {tag!r}"
+            ) from None
+        except EntryNotFoundError:
+            raise ReleaseNotFoundError(f"{where}: the dataset has no README.md card") from None
+
+
+def _load_local(datasets: Any, local: Path, config: str | None, cache: Any, kwargs: Any) -> Any:
+    try:
+        return datasets.load_dataset(str(local), config, cache_dir=cache, **kwargs)
+    except (PolyprobeError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - datasets raises many classes for a bad folder
+        text = str(exc).strip()
+        first = text.splitlines()[0] if text else type(exc).__name__
+        raise LocalLoadError(f"{local}: datasets cannot load it: {first}") from exc
+
+
 def load(
     repo_or_path: str | Path,
     config: str | None = None,
@@ -145,16 +223,22 @@ def load(
 
     cache = str(cache_dir) if cache_dir is not None else None
     source = str(repo_or_path)
-    local = Path(source)
-    if local.is_dir():
-        card = read_folder_card(local)
+    local = Path(source).expanduser()
+    if _is_local(repo_or_path):
+        folder = open_folder(local)  # missing, a file, no card, outside, a link, truncated
+        card = folder.card
+        if config is not None and config not in folder.data_files:
+            raise UnknownConfigError(
+                f"{source}: no config {config!r}; the card lists "
+                f"{', '.join(folder.data_files) or 'none'}"
+            )
         _check_card(card, source, version, fingerprint)
-        ds = datasets.load_dataset(str(local), config, cache_dir=cache, **kwargs)
+        ds = _load_local(datasets, local, config, cache, kwargs)
         problems = _data_problems(ds, card, config, None)
         reloaded = False
         if problems:
             kwargs["download_mode"] = "force_redownload"
-            ds = datasets.load_dataset(str(local), config, cache_dir=cache, **kwargs)
+            ds = _load_local(datasets, local, config, cache, kwargs)
             reloaded = True
             problems = _data_problems(ds, card, config, None)
         if problems:
@@ -167,9 +251,9 @@ def load(
     from huggingface_hub import hf_hub_download
 
     tag = release_tag(version) if version is not None else "main"
-    readme = Path(hf_hub_download(source, "README.md", repo_type="dataset", revision=tag))
+    readme = _hub_card(hf_hub_download, source, tag)
     commit = readme.parent.name if _COMMIT.match(readme.parent.name) else None
-    card = read_card_text(readme.read_text(encoding="utf-8"))
+    card = read_card_text(readme.read_text(encoding="utf-8"), f"{source}@{tag}: README.md")
     _check_card(card, f"{source}@{tag}", version, fingerprint)
     revision = tag if version is not None else (commit or tag)
     ds = datasets.load_dataset(source, config, revision=revision, cache_dir=cache, **kwargs)

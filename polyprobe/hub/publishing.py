@@ -2,7 +2,11 @@
 
 Order of operations (each step only after the previous one succeeded):
 
-1. ``validate(DIR)`` — a folder it rejects is never published (exit 1, its problems listed).
+1. The folder's boundary (``cards.boundary``: a link in it, a data file outside it, a card over
+   the limits is one line, exit 2), then ``validate(DIR)`` — a folder it rejects is never
+   published (exit 1, its problems listed). What is uploaded is exactly the boundary's file
+   set: README.md, the files the card names, report.json, plots/ (other files are listed as
+   skipped).
 2. Read-only Hub calls: ``list_repo_refs`` (is the version tag free? what is ``main``'s head?)
    and, for an existing repo, ``list_repo_tree`` at that head (which remote files to delete).
    A tag that already exists is refused here, before anything is written.
@@ -13,6 +17,11 @@ Order of operations (each step only after the previous one succeeded):
    per remote file the folder does not have, so the commit's tree *is* the folder. The Hub's
    own ``.gitattributes`` is kept: it is repository infrastructure, not data.
 5. ``create_tag`` ``v<release>`` at that commit's oid.
+
+Two publishes of one release racing: the one that read ``main`` before the other's commit is
+refused by the Hub at step 4 (its parent moved); the one that read it after sees an untagged
+head holding this release and is refused at step 2. Either way the loser stops before it moves
+``main``, in one line, and ``main`` is left on the winner's commit, which it tags.
 
 ``--dry-run`` runs steps 1–2 and prints the commit (file list and sizes) and the tag. Step 2
 needs the Hub: when it cannot be reached (``HF_HUB_OFFLINE=1``, no network) the dry run still
@@ -33,11 +42,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from polyprobe.cards.boundary import DatasetFolder, open_folder
 from polyprobe.errors import PolyprobeError
 from polyprobe.hub.cardinfo import (
     card_fingerprint,
     card_release,
-    read_folder_card,
+    read_card_text,
     release_tag,
 )
 from polyprobe.hub.reach import HubUnreachableError, hub_step
@@ -75,6 +85,8 @@ class PublishPlan:
     uploads: list[LocalFile]
     deletes: list[str]
     kept: list[str] = field(default_factory=list)
+    # Regular files of the folder that are no part of the dataset: never uploaded.
+    skipped: list[str] = field(default_factory=list)
     # Why the Hub was not read (a dry run offline); None when step 2 ran.
     unchecked: str | None = None
 
@@ -108,6 +120,7 @@ class PublishPlan:
         lines += [f"  add     {f.path_in_repo:<{width}}  {f.size:>12,} bytes" for f in self.uploads]
         lines += [f"  delete  {p}" for p in self.deletes]
         lines += [f"  keep    {p}  (Hub infrastructure, not data)" for p in self.kept]
+        lines += [f"  skip    {p}  (in the folder, not part of the dataset)" for p in self.skipped]
         total = sum(f.size for f in self.uploads)
         deleted = (
             "remote files to delete unknown"
@@ -134,16 +147,28 @@ class PublishResult:
     tag: str
 
 
-def _local_files(folder: Path) -> list[LocalFile]:
-    """Every regular file under the folder except hidden ones (``.cache``, ``.DS_Store``):
-    those are never part of a build."""
+def _local_files(folder: DatasetFolder) -> list[LocalFile]:
+    """The dataset's files as the boundary names them (``cards.boundary``): README.md, the
+    files the card's configs name, report.json, plots/. Nothing else in the folder is
+    uploaded, and no link is followed (a folder holding one was refused)."""
     out = []
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if any(part.startswith(".") for part in rel.parts) or not path.is_file():
-            continue
-        out.append(LocalFile(rel.as_posix(), path, path.stat().st_size))
+    for rel in folder.files():
+        path = folder.path(rel)
+        out.append(LocalFile(rel, path, path.stat().st_size))
     return out
+
+
+def _skipped(operations: list[Any]) -> bool:
+    """Whether ``create_commit`` sent nothing because every file equals main's head (its
+    additions know both blob ids once it has asked the Hub)."""
+    if any(not hasattr(op, "_remote_oid") for op in operations):
+        return False  # a deletion, or a client that does not say: a commit was sent
+    try:
+        return all(
+            op._remote_oid is not None and op._remote_oid == op._local_oid for op in operations
+        )
+    except Exception:  # noqa: BLE001 - private attributes of the client: unknown is "sent"
+        return False
 
 
 def _api(api: Any) -> Any:
@@ -164,19 +189,48 @@ def _read_refs(api: Any, repo_id: str) -> Any | None:
         return None
 
 
-def _head_and_tags(refs: Any | None) -> tuple[str | None, set[str]]:
+def _head_and_tags(refs: Any | None) -> tuple[str | None, dict[str, str]]:
+    """``main``'s head and ``{tag: commit}``, from one read of the refs."""
     if refs is None:
-        return None, set()
+        return None, {}
     head = next((b.target_commit for b in refs.branches if b.name == BRANCH), None)
-    return head, {t.name for t in refs.tags}
+    return head, {t.name: t.target_commit for t in refs.tags}
 
 
-def _refuse_existing_tag(tags: set[str], tag: str, repo_id: str) -> None:
+def _refuse_existing_tag(tags: dict[str, str], tag: str, repo_id: str) -> None:
     if tag in tags:
         raise PublishError(
             f"tag {tag!r} already exists on datasets/{repo_id}; a published version never "
             "changes. Build a new release (bump the version) and publish that instead."
         )
+
+
+def _refuse_untagged_release_head(
+    api: Any, repo_id: str, head: str | None, tags: dict[str, str], remote: list[str], tag: str
+) -> None:
+    """Refuse when ``main``'s head is an untagged commit of this very release: another
+    publish of it committed and has not tagged yet (or stopped before tagging). Without this
+    check two publishes of one release could both commit, the second on top of the first,
+    and ``main`` end on the loser's untagged commit. With it and the commit's parent check,
+    every interleaving leaves one winner: a publish that read the head before the other's
+    commit is refused by the Hub at its own commit (the parent moved), one that read it
+    after is refused here — both before anything moves ``main``."""
+    if head is None or head in tags.values() or "README.md" not in remote:
+        return
+    with hub_step("reading the head's card", "nothing was written", PublishError):
+        readme = api.hf_hub_download(repo_id, "README.md", repo_type=REPO_TYPE, revision=head)
+    try:
+        card = read_card_text(Path(readme).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return  # not a polyprobe card: a commit of someone else's, not a release in flight
+    if release_tag(card_release(card)) != tag:
+        return
+    raise PublishError(
+        f"{BRANCH}'s head {head} on datasets/{repo_id} already holds release {tag} but is not "
+        f"tagged: another publish of {tag} is under way or stopped before tagging; nothing was "
+        f"written. If none is running, tag that commit: HfApi().create_tag({repo_id!r}, "
+        f"tag={tag!r}, revision={head!r}, repo_type='dataset')"
+    )
 
 
 def _remote_files(api: Any, repo_id: str, head: str | None) -> list[str]:
@@ -208,6 +262,7 @@ def plan_publish(
     folder = Path(folder)
     if "/" not in repo_id or repo_id.count("/") != 1:
         raise PublishError(f"--repo-id {repo_id!r}: expected ORG/NAME")
+    dataset = open_folder(folder)  # the boundary's first problem, in validate's words
     report = validate(folder)
     if not report.ok:
         problems = "\n".join(f"  - {p}" for p in report.problems)
@@ -215,7 +270,7 @@ def plan_publish(
             f"{folder} is not a valid dataset folder ({len(report.problems)} problem(s)); "
             f"nothing was published:\n{problems}"
         )
-    card = read_folder_card(folder)
+    card = dataset.card
     release = card_release(card)
     tag = revision_tag or release_tag(release)
     if not _TAG.match(tag):
@@ -227,7 +282,8 @@ def plan_publish(
             "they agree. Rebuild with the release you mean."
         )
     api = _api(api)
-    uploads = _local_files(folder)
+    uploads = _local_files(dataset)
+    skipped = sorted(dataset.tree - {f.path_in_repo for f in uploads})
     nothing = "nothing was written"
     try:
         with hub_step("reading the repo's tags", nothing, PublishError):
@@ -236,6 +292,7 @@ def plan_publish(
         _refuse_existing_tag(tags, tag, repo_id)
         with hub_step("listing the repo's files", nothing, PublishError):
             remote = _remote_files(api, repo_id, head)
+        _refuse_untagged_release_head(api, repo_id, head, tags, remote, tag)
     except HubUnreachableError as exc:
         if not offline_ok:
             raise
@@ -251,6 +308,7 @@ def plan_publish(
             parent_commit=None,
             uploads=uploads,
             deletes=[],
+            skipped=skipped,
             unchecked=exc.reason,
         )
     local = {f.path_in_repo for f in uploads}
@@ -267,6 +325,7 @@ def plan_publish(
         uploads=uploads,
         deletes=[p for p in remote if p not in local and p not in KEEP_REMOTE],
         kept=[p for p in remote if p not in local and p in KEEP_REMOTE],
+        skipped=skipped,
     )
 
 
@@ -284,6 +343,7 @@ def publish(
 
     Returns the plan for ``dry_run``, else a :class:`PublishResult` with the commit's oid."""
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete
+    from huggingface_hub.errors import HfHubHTTPError
 
     api = _api(api)
     plan = plan_publish(
@@ -304,6 +364,7 @@ def publish(
         _refuse_existing_tag(tags, plan.tag, repo_id)
         with hub_step("listing the new repo's files", empty, PublishError):
             remote = _remote_files(api, repo_id, head)
+        _refuse_untagged_release_head(api, repo_id, head, tags, remote, plan.tag)
         local = {f.path_in_repo for f in plan.uploads}
         plan.parent_commit = head
         plan.deletes = [p for p in remote if p not in local and p not in KEEP_REMOTE]
@@ -322,14 +383,36 @@ def publish(
         unanswered="a commit is applied whole or not at all: look at the repo's history "
         "before publishing again",
     ):
-        info = api.create_commit(
-            repo_id,
-            operations,
-            commit_message=plan.commit_message,
-            commit_description=plan.commit_description,
-            repo_type=REPO_TYPE,
-            revision=BRANCH,
-            parent_commit=plan.parent_commit,
+        try:
+            info = api.create_commit(
+                repo_id,
+                operations,
+                commit_message=plan.commit_message,
+                commit_description=plan.commit_description,
+                repo_type=REPO_TYPE,
+                revision=BRANCH,
+                parent_commit=plan.parent_commit,
+            )
+        except HfHubHTTPError as exc:
+            if getattr(getattr(exc, "response", None), "status_code", None) != 412:
+                raise
+            said = " ".join(str(getattr(exc, "server_message", None) or "").split())
+            raise PublishError(
+                f"committing the folder: the Hub answered 412 {said} — {BRANCH} on "
+                f"datasets/{repo_id} moved since it was read at {plan.parent_commit}, so "
+                f"another publish won the race and {BRANCH} was not moved by this one (publish "
+                f"again to re-check); nothing was committed{created}"
+            ) from None
+    if info.oid != plan.parent_commit and _skipped(operations):
+        # huggingface_hub compares the files with main's head *now* and, finding them the
+        # same, sends no commit (so no parent check) and returns that head: another publish
+        # of these very files moved main since it was read. Tagging its commit here would
+        # make the winner's own tag fail.
+        raise PublishError(
+            f"committing the folder: {BRANCH} on datasets/{repo_id} moved since it was read at "
+            f"{plan.parent_commit} to {info.oid}, which already holds exactly these files: "
+            f"another publish of {plan.tag} won the race and tags it; nothing was committed"
+            f"{created}"
         )
     say(f"tagging {info.oid} as {plan.tag}")
     untagged = (

@@ -20,10 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from polyprobe.errors import UsageError
+from polyprobe.errors import PolyprobeError, UsageError
 from polyprobe.hashing import stable_u64
 
 Translate = Callable[[list[str]], list[str]]
+
+
+class TranslatorError(PolyprobeError, RuntimeError):
+    """The translator raised: one line naming it and its error (exit 2), not its traceback."""
 
 
 @dataclass
@@ -37,7 +41,19 @@ class Translator:
     details: dict[str, Any] = field(default_factory=dict)
 
     def __call__(self, texts: list[str]) -> list[str]:
-        out = self.fn(list(texts))
+        try:
+            out = self.fn(list(texts))
+        except PolyprobeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a user's callable or a model: any class
+            text = str(exc).strip()
+            first = text.splitlines()[0] if text else ""
+            raise TranslatorError(
+                f"translator {self.id} raised {type(exc).__name__}"
+                + (f": {first}" if first else "")
+                + f" on a batch of {len(texts)} text(s); the batches translated before it "
+                "are cached, so running the command again resumes there"
+            ) from exc
         if not isinstance(out, list | tuple) or len(out) != len(texts):
             got = len(out) if isinstance(out, list | tuple) else type(out).__name__
             raise UsageError(
