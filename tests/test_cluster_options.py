@@ -5,7 +5,6 @@ needs, and half-written files named by host so that no host sweeps another's."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +13,9 @@ import pytest
 from conftest import needs
 
 from polyprobe.builders.execution.prepare import sweep_partial
+from polyprobe.cards.folder import orphan_partial, partial_path
 from polyprobe.errors import UsageError
 from polyprobe.runtime.cluster import SlurmRecord, slurm_environment, typed_options
-from polyprobe.runtime.inputs import orphan_partial, partial_path
 
 EN = "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
 
@@ -119,10 +118,12 @@ def test_slurm_without_a_shard_cache_is_refused_before_reading(
 def test_partial_files_are_swept_only_on_their_own_host(tmp_path: Path) -> None:
     table = tmp_path / "dump.0-of-2.abc.arrow"
     mine = partial_path(table)
-    assert mine.name == f"{table.name}.tmp-{socket.gethostname()}-{os.getpid()}"
+    host = mine.name.rsplit("-", 1)[1]
+    assert mine.name == f"{table.name}.tmp-{os.getpid()}-{host}" and len(host) == 8
     assert not orphan_partial(mine)  # this process is alive
-    dead_here = tmp_path / f"{table.name}.tmp-{socket.gethostname()}-999999999"
-    elsewhere = tmp_path / f"{table.name}.tmp-node-17.cluster-{os.getpid() + 1}"
+    dead_here = tmp_path / f"{table.name}.tmp-999999999-{host}"
+    other = "0000000f" if host != "0000000f" else "0000000e"
+    elsewhere = tmp_path / f"{table.name}.tmp-999999999-{other}"  # another host's job
     older = tmp_path / f"{table.name}.tmp-999999999"  # no host: whose, nobody knows
     for path in (mine, dead_here, elsewhere, older):
         path.write_bytes(b"partial")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import bz2
 import os
-import socket
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -13,6 +12,7 @@ import pytest
 from conftest import needs
 
 from polyprobe import build_wiki
+from polyprobe.cards.folder import partial_path
 from polyprobe.loaders import wikidump
 from polyprobe.loaders.wikidump import DumpReader
 
@@ -95,7 +95,9 @@ def test_resumed_build_equals_uninterrupted(
     assert len(tables) == 3
     # an interrupted run: one shard never finished, another left a half-written table
     tables[1].unlink()
-    half = tables[2].with_name(f"{tables[2].name}.tmp-{socket.gethostname()}-999999999")
+    half = partial_path(tables[2]).with_name(
+        partial_path(tables[2]).name.replace(f".tmp-{os.getpid()}-", ".tmp-999999999-")
+    )
     half.write_bytes(b"partial")
     kept = tables[0].stat().st_mtime_ns
     again = _files(_build(small_dump, tmp_path / "b", shards=3, shard_cache=cache))

@@ -196,7 +196,7 @@ class Prepare:
     ``shards(folder, workers)``: the work, planned into ``folder`` for ``workers`` processes
     (``--jobs``, else by the size of the plan's ``inputs``): picklable items, each with
     ``out``, the one file it writes. ``function(item)`` (a module-level function) does one
-    and writes ``out`` atomically (aside as ``<out>.tmp-<pid>``, then renamed), so a file
+    and writes ``out`` atomically (aside as ``<out>.tmp-<pid>-<host>``: ``cards.folder.partial_path``, then renamed), so a file
     that exists is finished, and is reused: with ``cache``, a folder kept between builds, a
     rerun (after an interruption, or a cluster job) resumes; without one the execution
     makes a folder of its own and removes it after the streams ran (a killed build's is

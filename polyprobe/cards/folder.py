@@ -177,6 +177,21 @@ def sweep_orphans(parent: Path, prefix: str) -> list[Path]:
     return found
 
 
+def partial_path(out: Path) -> Path:
+    """Where a file is written before it is renamed to ``out``: ``<out>.tmp-<pid>-<host>``,
+    so that a sweep of half-written files on one host (:func:`orphan_partial`) never takes
+    a file that a process of another host (a cluster job) is still writing."""
+    return out.with_name(f"{out.name}.tmp-{os.getpid()}-{_host()}")
+
+
+def orphan_partial(path: Path) -> bool:
+    """Whether ``path`` was named by :func:`partial_path` for a process of *this* host that
+    is gone (another host's files, and names of any other shape, are never judged here)."""
+    _, sep, owner = path.name.rpartition(".tmp-")
+    found = re.fullmatch(r"(\d+)-([0-9a-f]{8})", owner) if sep else None
+    return bool(found and found.group(2) == _host() and not _running(int(found.group(1))))
+
+
 def sweep_leftovers(out: Path) -> None:
     """What killed writers of ``out`` left beside it: their staging folders are removed; a
     folder set aside by an overwrite goes back to ``out`` if the kill came between the two

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import socket
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -31,32 +30,9 @@ from polyprobe.errors import UsageError
 from polyprobe.runtime.parallel import start_method
 from polyprobe.runtime.signals import worker_setup
 
-__all__ = ["EXECUTORS", "RankStep", "orphan_partial", "partial_path", "run_inputs"]
+__all__ = ["EXECUTORS", "RankStep", "run_inputs"]
 
 EXECUTORS: tuple[str, ...] = ("local", "datatrove-local", "datatrove-slurm", "datatrove-ray")
-
-
-def partial_path(out: Path) -> Path:
-    """Where an item writes ``out`` before renaming it: ``<out>.tmp-<host>-<pid>``, named by
-    host and pid so that a build sweeping half-written files on one host never takes the
-    file a process of another host (a cluster job) is still writing."""
-    return out.with_name(f"{out.name}.tmp-{socket.gethostname()}-{os.getpid()}")
-
-
-def orphan_partial(path: Path) -> bool:
-    """Whether ``path`` is a file :func:`partial_path` named for a process of *this* host
-    that is no longer alive (another host's files are never judged here)."""
-    _, sep, owner = path.name.rpartition(".tmp-")
-    host, dash, pid = owner.rpartition("-")
-    if not sep or not dash or not pid.isdigit() or host != socket.gethostname():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
 
 
 class RankStep:

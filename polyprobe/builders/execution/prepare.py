@@ -84,9 +84,9 @@ def prepared(prepare: Prepare, inputs: Sequence[Path], jobs: int | None) -> Iter
 
 
 def sweep_partial(folder: Path) -> None:
-    """Remove files a killed item of this host left half-written (``*.tmp-<host>-<pid>`` of
+    """Remove files a killed item of this host left half-written (``*.tmp-<pid>-<host>`` of
     a dead process; another host's are left to it)."""
-    from polyprobe.runtime.inputs import orphan_partial
+    from polyprobe.cards.folder import orphan_partial
 
     for path in folder.glob("*.tmp-*"):
         if orphan_partial(path):

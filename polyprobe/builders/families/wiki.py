@@ -28,8 +28,8 @@ from polyprobe.version import __version__
 
 
 def executor_options(value: Any) -> dict[str, Any]:
-    """``KEY=VALUE`` items for datatrove's executor (typed from its signature once the
-    executor is known: :func:`polyprobe.runtime.cluster.typed_options`)."""
+    """``KEY=VALUE`` items for datatrove's executor (typed from its signature when the
+    executor starts: :func:`polyprobe.runtime.cluster.typed_options`)."""
     if isinstance(value, Mapping):
         return dict(value)
     out: dict[str, Any] = {}
@@ -94,11 +94,7 @@ class WikiConfig(RawTextConfig):
                 "--executor datatrove-slurm needs --shard-cache DIR, a folder every node "
                 "sees: the jobs write the shards there and a rerun assembles the dataset"
             )
-        if self.executor != "local":
-            from polyprobe.runtime.cluster import typed_options
 
-            typed = typed_options(self.executor, self.executor_options)
-            object.__setattr__(self, "executor_options", typed)
 
 
 class WikiFamily(RawTextFamily[WikiConfig]):

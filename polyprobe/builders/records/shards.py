@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from polyprobe.cards.folder import partial_path
 from polyprobe.hashing import stable_u64
 from polyprobe.loaders.rawtext import RawDocument, RawSentence
 from polyprobe.loaders.records import SourceFile
 from polyprobe.loaders.segmentation import Segmenter
 from polyprobe.metadata import SourceInfo
-from polyprobe.runtime.inputs import partial_path
 
 __all__ = [
     "ShardTask",
