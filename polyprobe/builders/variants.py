@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.builders.floors import class_targets
+from polyprobe.builders.floors import class_targets, floor_remedy
 from polyprobe.errors import UsageError
 
 SPLITS = ("train", "validation", "test")
@@ -1019,6 +1019,41 @@ def _class_floor_reasons(
 NO_ROWS_REASON = "no rows in any split"
 
 
+def _emptied_splits(
+    class_counts: np.ndarray, checked: tuple[bool, bool, bool], mode: str, source_split: Any
+) -> list[str]:
+    """The splits that should hold rows but hold none of the kept classes (possible only under
+    a floor of 0 there). A split asked for 0 rows (``ratio:100/0/0``, sizes ``X,Y,0``) is meant
+    to be empty; in ``ud`` mode so is a split the sources do not have at all (TREC has no
+    validation file, an evaluation set is test only): neither is reported."""
+    out = []
+    for s in range(3):
+        if not checked[s] or class_counts[s].sum() > 0:
+            continue
+        if mode == "ud" and not bool(np.any(np.asarray(source_split) == s)):
+            continue
+        out.append(SPLITS[s])
+    return out
+
+
+def _empty_split_remedy(split: SplitSpec, n: int, floors: tuple[int, int, int]) -> str:
+    """What would give every split rows on this input. No floor can (a floor only drops
+    classes): in a ``ratio`` split, the candidates it takes for the smallest non-zero share to
+    get one; in ``sizes`` mode as many candidates as the sizes ask; in ``ud`` mode, rows in
+    the source's split that came out empty."""
+    if split.mode == "ratio":
+        share = min(r for r in split.ratios if r > 0)
+        need = max(math.ceil(100 / share), n + 1)
+        return (
+            f"remedy: more input - at least {need} candidates ({need - n} more) for a "
+            f"{share} % share to get a row, or a --split ratio giving that split more"
+        )
+    if split.mode == "sizes" and split.counts is not None:
+        need = sum(split.counts)
+        return f"remedy: more input - the split sizes ask for {need} candidates, {n} were made"
+    return "remedy: more input - sentences in the source's split that came out empty"
+
+
 def _unbalanceable(class_counts: np.ndarray, kept_names: list[str]) -> str | None:
     """Why no balanced variant can be made, or None. A balanced split holds as many rows of
     every class as its smallest class has, so a kept class with no row in a split that holds
@@ -1203,7 +1238,19 @@ def make_variants(
             result.infeasible = (
                 f"{k} class(es) left after --min-per-class ({floor_text}); need at least 2"
                 f"{kept_text}" + (f"; dropped {detail}" if detail else "")
+                + "; "
+                + floor_remedy(counts.tolist(), label_names, floors, checked, max(min_classes, 2))
             )
+        return result
+    empty = _emptied_splits(class_counts, checked, settings.split.mode, cols.source_split)
+    if empty:
+        result.infeasible = (
+            f"the {' and '.join(empty)} split{'s' if len(empty) > 1 else ''} would be empty "
+            f"({n} candidates; kept rows by split "
+            + "/".join(str(int(class_counts[s].sum())) for s in range(3))
+            + "): a config is never published with an empty split; "
+            + _empty_split_remedy(settings.split, n, floors)
+        )
         return result
 
     # (3) output order, balances, sizes -----------------------------------------------------

@@ -16,16 +16,19 @@ LINSPECTOR eligibility, made explicit and reported:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
+from polyprobe.builders.floors import format_floors, plan_classes, rows_needed
 from polyprobe.builders.word.common import (
     FREQUENT_SHARE,
     MIN_LABEL_FORMS,
     NONE_LABEL,
     NONE_SHARE,
+    SCALE_FLOOR,
     SizeParams,
     TaskReport,
     TaskResult,
@@ -164,6 +167,8 @@ def single_feature(
     min_label_forms: int = MIN_LABEL_FORMS,
     frequent_share: float = FREQUENT_SHARE,
     class_floor: int = 0,
+    floors: tuple[int, int, int] = (0, 0, 0),
+    split_sizes: tuple[int, int, int] = (7000, 2000, 1000),
     case_sensitive: bool = False,
     syncretism: SyncretismOptions | None = None,
     evidence: TextEvidence | None = None,
@@ -230,6 +235,7 @@ def single_feature(
         report.drops["label-below-min-forms"] += len(by_label.pop(label))
     if thin:
         report.notes.append(f"labels with < {min_label_forms} forms dropped: {', '.join(thin)}")
+    before_floors = {label: list(keys) for label, keys in by_label.items()}
     _drop_below_floor(by_label, class_floor, report)
     labelled = sorted((key, label) for label, keys in by_label.items() for key in keys)
     report.counts["labelled_pool"] = len(labelled)
@@ -246,6 +252,13 @@ def single_feature(
             f"{', '.join(values) or 'nothing'}) after dropping ambiguous forms, labels with "
             f"< {min_label_forms} forms"
             + (f" and labels below the class floors ({class_floor} forms)" if class_floor else "")
+            + (
+                "; "
+                + plan_remedy(before_floors, len(none_pool), sizes.target(carrying), none_share,
+                              split_sizes, floors, class_floor, sizes.scale)
+                if class_floor and len(before_floors) >= 2
+                else ""
+            )
         )
     target = sizes.target(carrying)
     report.counts["target"] = target
@@ -253,6 +266,8 @@ def single_feature(
         report.ineligible(
             f"{len(labelled)} unambiguous labelled forms < {target} required"
             + (" (scale: 50% of carrying forms, floor 1,000)" if sizes.scale else " (min_forms)")
+            + "; "
+            + size_remedy(len(labelled), carrying, sizes)
         )
     if not report.eligible:
         return TaskResult(task, [], report)
@@ -264,21 +279,61 @@ def single_feature(
             f"only {len(none_pool)} forms never carry {task}: None class has {n_none} "
             f"instead of {n_none_wanted}"
         )
-    if 0 < n_none < class_floor:
-        report.notes.append(f"None class dropped: {n_none} forms < {class_floor} its floors need")
+    plan = None
+    if class_floor > 0:
+        plan = plan_classes(
+            {label: len(keys) for label, keys in by_label.items()},
+            len(none_pool),
+            target=target,
+            none_share=none_share,
+            proportions=split_sizes,
+            floors=floors,
+            reserve=class_floor,
+            grow=sizes.scale,
+            fixed_counts=None if sizes.scale else split_sizes,
+        )
+        if plan is None:
+            report.ineligible(
+                f"no class plan keeps 2 of {len(by_label)} values at their floors "
+                f"({'/'.join(map(str, floors))} rows in train/validation/test) within "
+                f"{len(labelled)} labelled forms"
+                + ("" if sizes.scale else f" and --split-sizes {'/'.join(map(str, split_sizes))}")
+                + "; "
+                + plan_remedy(by_label, len(none_pool), target, none_share, split_sizes,
+                              floors, class_floor, sizes.scale)
+            )
+            return TaskResult(task, [], report)
+    if plan is not None and n_none > 0 and plan.none == 0:
+        report.notes.append(f"None class dropped: {n_none} forms < {plan.reserve} its floors need")
         report.drops["label-below-class-floors"] += n_none
-        n_none = 0
-    n_labelled = target - n_none_wanted
+    if plan is not None:
+        n_none = plan.none
+        n_labelled = plan.labelled
+        reserve = plan.reserve
+        gone = sorted(set(by_label) - set(plan.kept))
+        if gone:
+            report.drops["label-beyond-task-size"] += sum(len(by_label[g]) for g in gone)
+            report.notes.append(
+                f"{n_labelled} labelled rows hold {len(plan.kept)} values at their floors "
+                f"({reserve} rows each): dropped the rarer {', '.join(gone)}; "
+                + plan_remedy(by_label, len(none_pool), target, none_share, split_sizes,
+                              floors, class_floor, sizes.scale, keep_all=True)
+            )
+        report.notes.extend(plan.raised)
+        if plan.raised:
+            report.counts["class_plan"] = {
+                "rows": n_labelled + n_none,
+                "split_counts": list(plan.counts),
+                "reserve_per_class": reserve,
+            }
+        labelled = [(k, label) for k, label in labelled if label in set(plan.kept)]
+    else:
+        n_labelled = target - n_none_wanted
+        reserve = class_floor
     is_frequent = _frequency_test(forms, frequencies)
     rng = stable_rng(seed, "word", task, "labelled")
-    labelled = _fit_classes(labelled, n_labelled, class_floor, report)
-    if len({label for _, label in labelled}) < 2:
-        report.ineligible(
-            f"fewer than 2 real values fit in {n_labelled} labelled rows at {class_floor} rows each"
-        )
-        return TaskResult(task, [], report)
     chosen = _stratified_sample(
-        labelled, n_labelled, class_floor, rng, is_frequent, frequent_share, report
+        labelled, n_labelled, reserve, rng, is_frequent, frequent_share, report
     )
     rng = stable_rng(seed, "word", task, "none")
     none_items = [(k, NONE_LABEL) for k in none_pool]
@@ -289,7 +344,8 @@ def single_feature(
     report.label_counts = dict(sorted(Counter(c.label for c in candidates).items()))
     if evidence is not None:
         report.counts["ud_agreement"] = ud_agreement(chosen, forms, evidence, task, sync)
-    return TaskResult(task, candidates, report)
+    split_counts = plan.counts if plan is not None and plan.raised else None
+    return TaskResult(task, candidates, report, split_counts)
 
 
 def _task_dims(task: str) -> frozenset[str]:
@@ -446,25 +502,62 @@ def _drop_below_floor(by_label: dict[str, list[str]], class_floor: int, report: 
     )
 
 
-def _fit_classes(
-    labelled: list[tuple[str, str]], n_rows: int, class_floor: int, report: TaskReport
-) -> list[tuple[str, str]]:
-    """Keep the most frequent values that fit ``n_rows`` at ``class_floor`` rows each (a
-    small task cannot hold 17 cases at their floors); the rest are dropped and named."""
-    if class_floor <= 0:
-        return labelled
-    counts = Counter(label for _, label in labelled)
-    ranked = sorted(counts, key=lambda label: (-counts[label], label))
-    fit = max(2, n_rows // class_floor)
-    if len(ranked) <= fit:
-        return labelled
-    gone = set(ranked[fit:])
-    report.drops["label-beyond-task-size"] += sum(counts[g] for g in gone)
-    report.notes.append(
-        f"{n_rows} labelled rows hold {fit} values at {class_floor} rows each: dropped the "
-        f"rarer {', '.join(sorted(gone))}"
+def size_remedy(labelled: int, carrying: int, sizes: SizeParams) -> str:
+    """The option that lowers a task's size to the unambiguous forms it has: under
+    ``--scale`` the size is ``max(--min-forms, 50 % of carrying forms)``, so only the floor
+    can be lowered; without it ``--scale`` first, when the derived size fits."""
+    half = math.floor(sizes.scale_share * carrying)
+    if not sizes.scale and max(SCALE_FLOOR, half) <= labelled:
+        return "remedy: --scale (the size follows the lexicon: 50% of carrying forms)"
+    if half <= labelled:
+        return f"remedy: --min-forms {labelled}" + ("" if sizes.scale else " --scale")
+    return (
+        f"remedy: a larger lexicon ({half - labelled} more unambiguous forms for 50% of "
+        f"{carrying} carrying forms)"
     )
-    return [(k, label) for k, label in labelled if label not in gone]
+
+
+def plan_remedy(
+    by_label: dict[str, list[str]],
+    none_available: int,
+    target: int,
+    none_share: float,
+    split_sizes: tuple[int, int, int],
+    floors: tuple[int, int, int],
+    class_floor: int,
+    scale: bool,
+    *,
+    keep_all: bool = False,
+) -> str:
+    """The cheapest option that makes the class plan keep two classes (``keep_all``: every
+    class) on this input, checked by planning again with it: ``--scale`` (the size then
+    follows the data and validation/test may be raised), else the highest ``--min-per-class``
+    (in tenths of the given floors) that fits; else more forms."""
+    available = {label: len(keys) for label, keys in by_label.items()}
+    wanted = len(available) if keep_all else 2
+
+    def fits(floors_: tuple[int, int, int], grow: bool) -> bool:
+        reserve = rows_needed(split_sizes, floors_) if any(floors_) else 0
+        left = {v: n for v, n in available.items() if n >= reserve}
+        if len(left) < wanted:
+            return False
+        plan = plan_classes(
+            left, none_available, target=target, none_share=none_share,
+            proportions=split_sizes, floors=floors_, reserve=reserve, grow=grow,
+            fixed_counts=None if grow else split_sizes,
+        )
+        return plan is not None and len(plan.kept) >= wanted
+
+    if not scale and fits(floors, True):
+        return "remedy: --scale (the size follows the lexicon, validation/test hold the floors)"
+    for tenths in range(9, 0, -1):
+        lower = tuple(max(1, f * tenths // 10) if f else 0 for f in floors)
+        if lower != floors and fits(lower, scale):  # type: ignore[arg-type]
+            return (
+                f"remedy: --min-per-class {format_floors(lower)} "
+                f"(fewer rows per class in each split: less power per class)"
+            )
+    return "remedy: a larger lexicon (more unambiguous forms of each value)"
 
 
 def _stratified_sample(

@@ -295,9 +295,11 @@ class SingleWordTask(WordTask):
         if not result.candidates:
             return _fitted(result.report, (), ())
         opts: WordOptions = self.options
-        counts = opts.split_counts(len(result.candidates))
+        counts = result.split_counts or opts.split_counts(len(result.candidates))
         reason = f"{'/'.join(map(str, counts))} rows " + (
-            "(the task's size in the proportions of --split-sizes, --scale)"
+            "(the class plan: validation/test raised to hold every class's floors)"
+            if result.split_counts
+            else "(the task's size in the proportions of --split-sizes, --scale)"
             if opts.scale
             else "(--split-sizes)"
         )
@@ -324,6 +326,8 @@ class FeatureTask(SingleWordTask):
             frequencies=corpus.frequencies,
             seed=self.seed,
             class_floor=self.class_floor,
+            floors=tuple(self.context.min_per_class),  # type: ignore[arg-type]
+            split_sizes=opts.split_sizes,
             case_sensitive=case_sensitive,
             syncretism=SyncretismOptions(
                 opts.syncretism, opts.syncretism_threshold, opts.syncretism_min_lemmas
