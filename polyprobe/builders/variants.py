@@ -1036,21 +1036,21 @@ def _emptied_splits(
     return out
 
 
-def _empty_split_remedy(split: SplitSpec, n: int, floors: tuple[int, int, int]) -> str:
+def _empty_split_remedy(split: SplitSpec, n_comp: int) -> str:
     """What would give every split rows on this input. No floor can (a floor only drops
-    classes): in a ``ratio`` split, the candidates it takes for the smallest non-zero share to
-    get one; in ``sizes`` mode as many candidates as the sizes ask; in ``ud`` mode, rows in
-    the source's split that came out empty."""
+    classes); rows that share a group or a lexical key move together, so what counts is
+    components: in a ``ratio`` split, the components it takes for the smallest non-zero share
+    to get one; in ``sizes`` mode at least one per split; in ``ud`` mode, rows in the
+    source's split that came out empty."""
     if split.mode == "ratio":
         share = min(r for r in split.ratios if r > 0)
-        need = max(math.ceil(100 / share), n + 1)
+        need = max(math.ceil(100 / share), n_comp + 1)
         return (
-            f"remedy: more input - at least {need} candidates ({need - n} more) for a "
-            f"{share} % share to get a row, or a --split ratio giving that split more"
+            f"remedy: more input - at least {need} components ({need - n_comp} more: "
+            f"sentences or forms with other words) for a {share} % share to get one"
         )
-    if split.mode == "sizes" and split.counts is not None:
-        need = sum(split.counts)
-        return f"remedy: more input - the split sizes ask for {need} candidates, {n} were made"
+    if split.mode == "sizes":
+        return "remedy: more input - at least one component per split (forms of other lemmas)"
     return "remedy: more input - sentences in the source's split that came out empty"
 
 
@@ -1169,7 +1169,6 @@ def make_variants(
         split, notes = _ratio_split(gid, n_groups, kid, n_keys, cols.order, ratios)  # type: ignore[arg-type]
         # A split the user gave 0 % is meant to be empty: no floor applies to it.
         checked = (ratios[0] > 0, ratios[1] > 0, ratios[2] > 0)
-    del gid, kid
 
     # (2) class floors on the natural split -------------------------------------------------
     counts = np.zeros((3, k_all), dtype=np.int64)
@@ -1244,14 +1243,18 @@ def make_variants(
         return result
     empty = _emptied_splits(class_counts, checked, settings.split.mode, cols.source_split)
     if empty:
+        comp_of_group, _ = _components(gid, n_groups, kid, n_keys)
+        n_comp = int(comp_of_group.max()) + 1 if comp_of_group.size else 0
         result.infeasible = (
             f"the {' and '.join(empty)} split{'s' if len(empty) > 1 else ''} would be empty "
-            f"({n} candidates; kept rows by split "
+            f"({n} candidates in {n_comp} components of rows sharing a group or lexical key, "
+            "which stay in one split; kept rows by split "
             + "/".join(str(int(class_counts[s].sum())) for s in range(3))
             + "): a config is never published with an empty split; "
-            + _empty_split_remedy(settings.split, n, floors)
+            + _empty_split_remedy(settings.split, n_comp)
         )
         return result
+    del gid, kid
 
     # (3) output order, balances, sizes -----------------------------------------------------
     # One global sort by `order` gives every split's pool in output order at once.
