@@ -129,3 +129,69 @@ def test_plan_with_no_floors_is_none_free(floors: tuple[int, int, int]) -> None:
     plan = plan_classes({"a": 10, "b": 5}, 0, target=15, none_share=0.0,
                         proportions=(7, 2, 1), floors=floors, reserve=0, grow=True)
     assert plan is not None and plan.kept == ("a", "b") and plan.labelled == 15
+
+
+# ------------------------------------------------------------------ computed remedies (item 5)
+
+
+def _treebank(path: Path, n: int) -> Path:
+    """``n`` two-word sentences with their own verb each, tenses alternating."""
+    blocks = []
+    for i in range(n):
+        tense = "Past" if i % 2 else "Pres"
+        blocks.append(
+            f"# sent_id = s{i}\n# text = n{i} v{i}\n"
+            f"1\tn{i}\tn{i}\tNOUN\t_\tNumber=Sing\t2\tnsubj\t_\t_\n"
+            f"2\tv{i}\tv{i}\tVERB\t_\tTense={tense}\t0\troot\t_\t_\n"
+        )
+    path.write_text("\n".join(blocks) + "\n", encoding="utf-8")
+    return path
+
+
+def test_small_test_warning_names_a_split_that_reaches_500(tmp_path: Path) -> None:
+    from polyprobe import build_ud
+
+    bank = _treebank(tmp_path / "en_many-ud-train.conllu", 3000)
+    first = build_ud([bank], lang="en", tasks=["tense"], split="ratio", out=tmp_path / "a")
+    card = (first.out / "README.md").read_text(encoding="utf-8")
+    assert "test split: the recommended config has 276 test rows (\\< 500" in card
+    spec = card.split("remedy: --split ", 1)[1].split()[0]
+    assert spec == "ratio:71/10/19", spec
+    again = build_ud([bank], lang="en", tasks=["tense"], split=spec, out=tmp_path / "b")
+    assert len(config_rows(again.out, "tense")["test"]) >= 500
+
+
+def test_floor_losses_name_the_floors_that_keep_every_class() -> None:
+    import numpy as np
+
+    from polyprobe.builders.variants import (
+        CandidateColumns,
+        MinPerClass,
+        SplitSpec,
+        VariantSettings,
+        make_variants,
+    )
+
+    # three classes, the third with 40 rows: 10 % test gives it ~4 test rows < 20
+    labels = [0] * 400 + [1] * 400 + [2] * 40
+    n = len(labels)
+    cols = CandidateColumns(
+        label=np.asarray(labels, dtype=np.int16),
+        group=np.arange(1, n + 1, dtype=np.uint64),
+        key=np.zeros(n, dtype=np.uint64),
+        source_split=np.full(n, -1, dtype=np.int8),
+        order=(np.arange(n, dtype=np.uint64) * 2654435761) % 4294967291,
+    )
+
+    def run(floors: tuple[int, int, int]) -> Any:
+        return make_variants(cols, ["a", "b", "c"], VariantSettings(
+            split=SplitSpec("ratio", (80, 10, 10)), min_per_class=MinPerClass(*floors)))
+
+    first = run((50, 20, 20))
+    assert first.dropped_classes.keys() == {"c"}
+    note = next(x for x in first.notes if x.startswith("classes below --min-per-class: c; "))
+    value = note.split("remedy: --min-per-class ", 1)[1].split()[0]
+    floors = tuple(int(x) for x in value.split(","))
+    assert len(floors) == 3 and floors[1] < 20
+    again = run(floors)  # type: ignore[arg-type]
+    assert again.dropped_classes == {} and again.label_names == ["a", "b", "c"]

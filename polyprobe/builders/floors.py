@@ -20,6 +20,7 @@ __all__ = [
     "format_floors",
     "plan_classes",
     "rows_needed",
+    "test_rows_remedy",
 ]
 
 
@@ -273,3 +274,38 @@ def _plan_at(
             )
         return ClassPlan(kept, labelled, n_none, counts, need, notes)
     return None
+
+
+# The largest test share a remedy names (``--split ratio:T/V/X``): beyond it train would
+# hold fewer rows than test, and the probe too little to learn from.
+MAX_REMEDY_TEST_SHARE = 40
+
+
+def test_rows_remedy(
+    own: int, split_rows: Sequence[int], wanted: int, unit: str, resplit: bool = True
+) -> str:
+    """The cheapest change that gives the recommended config ``wanted`` test rows: a larger
+    test share (``--split ratio:T/10/X``, the smallest X that reaches it, up to
+    :data:`MAX_REMEDY_TEST_SHARE` %), else more input. ``split_rows``: the natural split's
+    rows per split; ``own``: the recommended config's test rows (a balanced config holds a
+    share of the natural test split, which scales with it). ``resplit`` false: the build
+    already tried the ratio splits (each lost a class), so only more input is named."""
+    total = sum(split_rows)
+    natural_test = split_rows[2] if len(split_rows) > 2 else 0
+    if total <= 0 or own <= 0:
+        return f"remedy: more input ({unit} of every class)"
+    kept = own / natural_test if natural_test else 1.0
+    for share in range(11, MAX_REMEDY_TEST_SHARE + 1 if resplit else 11):
+        if total * share / 100 * kept >= wanted:
+            return (
+                f"remedy: --split ratio:{90 - share}/10/{share} (about "
+                f"{int(total * share / 100 * kept)} test rows; train keeps {90 - share} %)"
+            )
+    more = int(wanted / (MAX_REMEDY_TEST_SHARE / 100 * kept)) - total + 1
+    if not resplit:
+        more = int(wanted / (natural_test / total * kept)) - total + 1 if natural_test else more
+        return f"remedy: more input - about {more} more {unit} at this split's test share"
+    return (
+        f"remedy: more input - about {more} more {unit} (with --split ratio:50/10/40 the "
+        f"{total} rows give {int(total * 0.4 * kept)} test rows)"
+    )

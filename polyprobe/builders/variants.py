@@ -1241,6 +1241,17 @@ def make_variants(
                 + floor_remedy(counts.tolist(), label_names, floors, checked, max(min_classes, 2))
             )
         return result
+    floor_losses = [c for c, why in enumerate(reasons) if why not in (None, NO_ROWS_REASON)]
+    usable = [
+        c for c in range(k_all) if all(counts[s, c] > 0 for s in range(3) if checked[s])
+    ]
+    if floor_losses and len(usable) > k and min(floors) > 0:
+        notes.append(
+            "classes below --min-per-class: "
+            + ", ".join(label_names[c] for c in floor_losses)
+            + "; "
+            + floor_remedy(counts.tolist(), label_names, floors, checked, len(usable))
+        )
     empty = _emptied_splits(class_counts, checked, settings.split.mode, cols.source_split)
     if empty:
         comp_of_group, _ = _components(gid, n_groups, kid, n_keys)
