@@ -196,11 +196,6 @@ class Syncretism:
         """The value pairs syncretic in at least one context (sorted)."""
         return sorted({(a, b) for _, a, b in self.syncretic_cells})
 
-    @property
-    def mapping(self) -> dict[str, str | None]:
-        """Kept for the card: cell-level decisions map no value as a whole."""
-        return {}
-
     def label(self, value: str) -> str | None:
         """The class of an (already cell-decided) value: None for a dropped syncretic form."""
         return None if value == SYNCRETIC else value

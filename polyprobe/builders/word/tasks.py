@@ -137,9 +137,10 @@ class WordOptions:
     min_forms: int | None = None
     scale: bool = False
     split_sizes: tuple[int, int, int] = DEFAULT_SPLIT_SIZES
-    # Feature tasks: what paradigm-level syncretism does (merge, drop, keep), when a pair of
-    # values counts as syncretic, and whether forms are compared case-sensitively (None: from
-    # the data). See polyprobe.builders.word.syncretism and docs/tasks.md.
+    # Feature tasks: what a form syncretic in its paradigm cell becomes (merge: its cell's
+    # joined class, drop, keep: LINSPECTOR's label, flagged in the card), when a pair of values
+    # counts as syncretic in a context, and whether forms are compared case-sensitively (None:
+    # from the data). See polyprobe.builders.word.syncretism and docs/tasks.md.
     syncretism: str = "merge"
     syncretism_threshold: float = DEFAULT_THRESHOLD
     syncretism_min_lemmas: int = DEFAULT_MIN_LEMMAS
