@@ -190,6 +190,8 @@ class Syncretism:
     dims: frozenset[str] = frozenset()
     options: SyncretismOptions = field(default_factory=SyncretismOptions)
     joined: dict[str, frozenset[str]] = field(default_factory=dict)
+    # per context, the values some lemma has a cell of
+    context_values: dict[Context, set[str]] = field(default_factory=dict)
 
     @property
     def syncretic(self) -> list[tuple[str, str]]:
@@ -206,18 +208,48 @@ class Syncretism:
     def partners(self, entry: LexEntry, value: str) -> set[str]:
         """The other values of the entry's cell context that its form cannot be told from:
         attested (its lemma spells that cell the same) or inferred (the pair is syncretic in
-        this context and the lemma does not spell that cell differently)."""
+        this context and the lemma does not spell that cell differently). A context with
+        fewer than ``min_lemmas`` lemmas attesting both cells decides nothing by itself: the
+        pooled pair decides there (German verbs spread over many tense/mood contexts, each
+        with a handful of lemmas attesting both ``1;PL`` and ``3;PL``, which are alike in
+        every one)."""
         ctx = self.context(entry)
         cell = self.cells.get((entry.lemma, ctx), {})
         form = key_of(entry.form)
         out = {w for w, forms in cell.items() if w != value and form in forms}
-        for _ctx, a, b in self._by_context().get(ctx, ()):
+        present = self.context_values.get(ctx, set())
+        for a, b in self.pooled_syncretic_pairs | self._context_pairs(ctx):
             if value not in (a, b):
                 continue
             other = b if value == a else a
+            if other not in present or not self._decides(ctx, a, b):
+                continue
             if other not in cell or form in cell[other]:
                 out.add(other)
         return out
+
+    def _decides(self, ctx: Context, a: str, b: str) -> bool:
+        """Whether the pair is syncretic in ``ctx``: by the context when it has enough
+        lemmas with both cells, else by the pooled pair."""
+        n = self.cell_pairs.get((ctx, a, b), (0, 0))[0]
+        if n >= self.options.min_lemmas:
+            return (ctx, a, b) in self.syncretic_cells
+        return (a, b) in self.pooled_syncretic_pairs
+
+    def _context_pairs(self, ctx: Context) -> set[tuple[str, str]]:
+        return {(a, b) for _c, a, b in self._by_context().get(ctx, ())}
+
+    @property
+    def pooled_syncretic_pairs(self) -> set[tuple[str, str]]:
+        """Pooled pairs at the threshold: the decision where a context is under-attested."""
+        cache = self.__dict__.get("_pooled_cache")
+        if cache is None:
+            o = self.options
+            cache = {
+                p for p, (n, k) in self.pairs.items() if n >= o.min_lemmas and k / n >= o.threshold
+            }
+            self.__dict__["_pooled_cache"] = cache
+        return cache
 
     def entry_value(self, entry: LexEntry, value: str) -> str:
         """What the entry's value becomes under the option: the joined class (``merge``),
@@ -248,7 +280,8 @@ class Syncretism:
             f"whose forms are identical; a pair with >= {self.options.min_lemmas} such lemmas "
             f"and a share >= {self.options.threshold} is syncretic in that context; a form is "
             "syncretic when its lemma spells another cell of its context alike, or the pair is "
-            "syncretic there and its lemma does not spell that cell differently ("
+            "syncretic there (pooled over contexts where fewer lemmas attest both cells) and "
+            "its lemma does not spell that cell differently ("
             + {
                 "merge": "it takes the joined class of the values, named by joining them "
                 "with '/'",
@@ -276,6 +309,7 @@ class Syncretism:
             "syncretic": [
                 f"{context_name(c)}: {a} ~ {b}" for c, a, b in sorted(self.syncretic_cells)
             ],
+            "pooled_syncretic": [f"{a} ~ {b}" for a, b in sorted(self.pooled_syncretic_pairs)],
         }
 
     def _by_context(self) -> dict[Context, list[tuple[Context, str, str]]]:
@@ -313,6 +347,7 @@ def paradigm_syncretism(
             continue
         context = result.context(e)
         cells.setdefault((e.lemma, context), {}).setdefault(v, set()).add(key_of(e.form))
+        result.context_values.setdefault(context, set()).add(v)
     both: Counter[tuple[str, str]] = Counter()
     same: Counter[tuple[str, str]] = Counter()
     cell_both: Counter[tuple[Context, str, str]] = Counter()
