@@ -195,3 +195,35 @@ def test_floor_losses_name_the_floors_that_keep_every_class() -> None:
     assert len(floors) == 3 and floors[1] < 20
     again = run(floors)  # type: ignore[arg-type]
     assert again.dropped_classes == {} and again.label_names == ["a", "b", "c"]
+
+
+def test_type_level_task_raises_its_held_out_splits(tmp_path: Path) -> None:
+    """``character_bin`` under --scale: 6 bins of 200 forms, a 1,000-row task whose 10 % test
+    split (100 rows) cannot hold 6 x 20; before, every bin fell to 16-17 test rows and the task
+    was infeasible. Validation/test are raised, and every bin meets its floors."""
+    import random
+
+    rng = random.Random(1)
+    seen: set[str] = set()
+    lines = []
+    for lo, hi in ((2, 4), (5, 8), (9, 12), (13, 16), (17, 20), (21, 24)):
+        n = 0
+        while n < 200:
+            word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz")
+                           for _ in range(rng.randint(lo, hi)))
+            if word not in seen:
+                seen.add(word)
+                n += 1
+                lines.append(f"{word}\t{word}\tN;SG")
+    lexicon = tmp_path / "bins"
+    lexicon.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = build_unimorph([lexicon], lang="en", scale=True, tasks=["character_bin"],
+                         out=tmp_path / "out").out
+    report = _report(out, "character_bin")
+    assert len(report["class_counts"]) == 6 and report["dropped_classes"] == {}
+    test = config_rows(out, "character_bin")["test"]
+    counts: dict[int, int] = {}
+    for r in test:
+        counts[r["label"]] = counts.get(r["label"], 0) + 1
+    assert len(counts) == 6 and min(counts.values()) >= 20, counts
+    assert "validation/test raised from 200/100 to 200/120" in " ".join(report["derived"]["notes"])

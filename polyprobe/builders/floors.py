@@ -20,6 +20,7 @@ __all__ = [
     "format_floors",
     "plan_classes",
     "rows_needed",
+    "split_with_floors",
     "test_rows_remedy",
 ]
 
@@ -136,6 +137,15 @@ class ClassPlan:
     counts: tuple[int, int, int]
     reserve: int
     raised: tuple[str, ...] = ()
+
+
+def split_with_floors(
+    total: int, proportions: tuple[int, int, int], classes: int, floors: tuple[int, int, int]
+) -> tuple[int, int, int] | None:
+    """``total`` rows in ``proportions`` with validation and test raised to hold ``classes``
+    floors each (train the rest), within :data:`MAX_HELDOUT_SHARE`; None when it cannot."""
+    got = _split_of(total, proportions, classes, floors)
+    return got[0] if got is not None else None
 
 
 def _split_of(
