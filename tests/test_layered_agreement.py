@@ -90,4 +90,7 @@ def test_turkish_transitive_subjects_stay_plain(ud_dir: Path) -> None:
     assert set(fit.subject_layers.values()) == {"plain"}
     rates = fit.report["subject_layer_evidence"]["nsubj/transitive"]["rates"]
     assert rates["psor"]["number"] > rates["plain"]["number"]  # the margin decides
-    assert fit.notes == ()  # no layer note: the reading is the usual one
+    # no layer note: the reading is the usual one (issue 37: the number note says that
+    # number agreement is off here, 22.8% of 501 plural-subject clauses)
+    assert not [n for n in fit.notes if n.startswith("Verb agreement is read from the layer")]
+    assert [n for n in fit.notes if n.startswith("Number agreement is not used here")]

@@ -175,6 +175,7 @@ def test_option_names() -> None:
         "exclude_moods",
         "exclude_aux_lemmas",
         "periphrastic",
+        "derive_auxiliary_past",  # issue 37: an auxiliary's past read from the data
     )
     assert ObjectNumber.option_names() == ("object_upos",)
     assert Voice.option_names() == ("signals",)

@@ -310,8 +310,11 @@ def test_feature_task_fit_is_a_value(german: list[LexEntry]) -> None:
     task = _task(UNIMORPH.tasks.get("case"))
     corpus = _corpus(german)
     fit = task.fit(corpus)
-    # issue 14: Accusative is syncretic with Nominative at paradigm level (merged)
-    assert fit.label_names == ("Accusative/Nominative", "Dative", "Genitive", "None")
+    # issue 37: syncretism per paradigm cell - the singular's and the plural's joined classes
+    assert fit.label_names == (
+        "Accusative/Dative/Nominative", "Accusative/Genitive/Nominative", "Dative", "Genitive",
+        "None",
+    )
     assert [p.disjoint for p in fit.pools] == ["form", "lemma"]
     direct = single_feature(
         german,
@@ -325,8 +328,10 @@ def test_feature_task_fit_is_a_value(german: list[LexEntry]) -> None:
     assert sum(fit.pools[0].counts) == len(direct.candidates)  # as 7000/2000/1000
     counts = {k: v for k, v in fit.report["counts"].items() if k != "case_evidence"}
     assert counts == direct.report.counts and fit.report["eligible"]
-    # case-sensitive forms (issue 14): fewer merged analyses, so fewer ambiguous ones
-    assert fit.drops["ambiguous-form"] >= 300 and fit.infeasible is None
+    # case-sensitive forms (issue 14): fewer merged analyses, so fewer ambiguous ones; per
+    # cell (issue 37), a form listed under two cells its cell joins (Pinscher: N;GEN;PL and
+    # N;ACC;PL) is one class, not ambiguous: 253
+    assert fit.drops["ambiguous-form"] >= 200 and fit.infeasible is None
     assert task.fit(corpus) == fit
     assert set(vars(task)) == {"options", "context", "drops"}
     gender = _task(UNIMORPH.tasks.get("gender")).fit(corpus)

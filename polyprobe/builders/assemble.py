@@ -28,6 +28,7 @@ from polyprobe.builders.confounds import (
     pair_counts,
     predicate_audit,
 )
+from polyprobe.builders.floors import test_rows_remedy
 from polyprobe.builders.variants import (
     CATCH_ALL_LABELS,
     NO_ROWS_REASON,
@@ -235,6 +236,13 @@ def _variants(
     return cset, tv, entries
 
 
+def _test_remedy(tv: TaskVariants, own: int, resplit: bool = True) -> str:
+    """The cheapest change giving :data:`MIN_TEST_ROWS` test rows on this input
+    (:func:`~polyprobe.builders.floors.test_rows_remedy`)."""
+    rows = [int(tv.class_counts[s].sum()) for s in range(3)] if tv.class_counts.size else []
+    return test_rows_remedy(own, rows, MIN_TEST_ROWS, "candidate rows", resplit)
+
+
 def recommended_test_rows(cset: CandidateSet, tv: TaskVariants) -> int:
     """Rows of the recommended config's test split (0 when nothing is built)."""
     if tv.infeasible is not None or cset.suffix:
@@ -363,7 +371,7 @@ def _resplit(
         cset.notes = (
             *cset.notes,
             f"test split: the recommended config has {own} test rows (< {MIN_TEST_ROWS}, "
-            f"see Test power); not re-split because {why}",
+            f"see Test power); not re-split because {why}; " + _test_remedy(tv, own),
         )
         return cset, tv
     best = _most_test_rows(cset, settings, _kept(tv))
@@ -371,7 +379,8 @@ def _resplit(
         cset.notes = (
             *cset.notes,
             f"test split: the recommended config has {own} test rows (< {MIN_TEST_ROWS}); no "
-            "ratio split of the candidates gives more without losing a class",
+            "ratio split of the candidates gives more without losing a class; "
+            + _test_remedy(tv, own, resplit=False),
         )
         return cset, tv
     _, rows, spec, other = best

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from polyprobe.builders.floors import class_targets
+from polyprobe.builders.floors import class_targets, floor_remedy
 from polyprobe.errors import UsageError
 
 SPLITS = ("train", "validation", "test")
@@ -1019,6 +1019,41 @@ def _class_floor_reasons(
 NO_ROWS_REASON = "no rows in any split"
 
 
+def _emptied_splits(
+    class_counts: np.ndarray, checked: tuple[bool, bool, bool], mode: str, source_split: Any
+) -> list[str]:
+    """The splits that should hold rows but hold none of the kept classes (possible only under
+    a floor of 0 there). A split asked for 0 rows (``ratio:100/0/0``, sizes ``X,Y,0``) is meant
+    to be empty; in ``ud`` mode so is a split the sources do not have at all (TREC has no
+    validation file, an evaluation set is test only): neither is reported."""
+    out = []
+    for s in range(3):
+        if not checked[s] or class_counts[s].sum() > 0:
+            continue
+        if mode == "ud" and not bool(np.any(np.asarray(source_split) == s)):
+            continue
+        out.append(SPLITS[s])
+    return out
+
+
+def _empty_split_remedy(split: SplitSpec, n_comp: int) -> str:
+    """What would give every split rows on this input. No floor can (a floor only drops
+    classes); rows that share a group or a lexical key move together, so what counts is
+    components: in a ``ratio`` split, the components it takes for the smallest non-zero share
+    to get one; in ``sizes`` mode at least one per split; in ``ud`` mode, rows in the
+    source's split that came out empty."""
+    if split.mode == "ratio":
+        share = min(r for r in split.ratios if r > 0)
+        need = max(math.ceil(100 / share), n_comp + 1)
+        return (
+            f"remedy: more input - at least {need} components ({need - n_comp} more: "
+            f"sentences or forms with other words) for a {share} % share to get one"
+        )
+    if split.mode == "sizes":
+        return "remedy: more input - at least one component per split (forms of other lemmas)"
+    return "remedy: more input - sentences in the source's split that came out empty"
+
+
 def _unbalanceable(class_counts: np.ndarray, kept_names: list[str]) -> str | None:
     """Why no balanced variant can be made, or None. A balanced split holds as many rows of
     every class as its smallest class has, so a kept class with no row in a split that holds
@@ -1134,7 +1169,6 @@ def make_variants(
         split, notes = _ratio_split(gid, n_groups, kid, n_keys, cols.order, ratios)  # type: ignore[arg-type]
         # A split the user gave 0 % is meant to be empty: no floor applies to it.
         checked = (ratios[0] > 0, ratios[1] > 0, ratios[2] > 0)
-    del gid, kid
 
     # (2) class floors on the natural split -------------------------------------------------
     counts = np.zeros((3, k_all), dtype=np.int64)
@@ -1203,8 +1237,35 @@ def make_variants(
             result.infeasible = (
                 f"{k} class(es) left after --min-per-class ({floor_text}); need at least 2"
                 f"{kept_text}" + (f"; dropped {detail}" if detail else "")
+                + "; "
+                + floor_remedy(counts.tolist(), label_names, floors, checked, max(min_classes, 2))
             )
         return result
+    floor_losses = [c for c, why in enumerate(reasons) if why not in (None, NO_ROWS_REASON)]
+    usable = [
+        c for c in range(k_all) if all(counts[s, c] > 0 for s in range(3) if checked[s])
+    ]
+    if floor_losses and len(usable) > k and min(floors) > 0:
+        notes.append(
+            "classes below --min-per-class: "
+            + ", ".join(label_names[c] for c in floor_losses)
+            + "; "
+            + floor_remedy(counts.tolist(), label_names, floors, checked, len(usable))
+        )
+    empty = _emptied_splits(class_counts, checked, settings.split.mode, cols.source_split)
+    if empty:
+        comp_of_group, _ = _components(gid, n_groups, kid, n_keys)
+        n_comp = int(comp_of_group.max()) + 1 if comp_of_group.size else 0
+        result.infeasible = (
+            f"the {' and '.join(empty)} split{'s' if len(empty) > 1 else ''} would be empty "
+            f"({n} candidates in {n_comp} components of rows sharing a group or lexical key, "
+            "which stay in one split; kept rows by split "
+            + "/".join(str(int(class_counts[s].sum())) for s in range(3))
+            + "): a config is never published with an empty split; "
+            + _empty_split_remedy(settings.split, n_comp)
+        )
+        return result
+    del gid, kid
 
     # (3) output order, balances, sizes -----------------------------------------------------
     # One global sort by `order` gives every split's pool in output order at once.

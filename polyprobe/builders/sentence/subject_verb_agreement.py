@@ -527,7 +527,9 @@ class SubjectVerbAgreement(Task[Sentence]):
             "group).",
             "The agreeing word is the finite root VERB, or its single finite auxiliary when the "
             "root is non-finite; subject features are plain, verb features plain or from the "
-            "[subj] layer. NOUN/PROPN subjects count as 3rd person.",
+            "agreement layer derived per clause type ([subj]; Basque [erg]/[abs]: the layer "
+            "note below names it when it is not the plain features or [subj]). NOUN/PROPN "
+            "subjects count as 3rd person.",
             "The replacement has the same lemma, UPOS and all other features, a different form, "
             "is never a NOUN in the corpus and is incompatible with the subject in every "
             "analysis it has. Number-only changes are used only where the corpus shows number "
@@ -648,7 +650,7 @@ class SubjectVerbAgreement(Task[Sentence]):
         return SubjectVerbAgreementFit(
             label_names=LABELS,
             report=report,
-            notes=layer_notes(layers, evidence),
+            notes=layer_notes(layers, evidence) + number_note(number, derived, share, total, o),
             spellings=TreebankSpellings.of(inventory),
             number_agreement=number,
             subject_layers=layers,
@@ -848,6 +850,36 @@ def agreement_features(fit: Fit) -> dict[str, list[str]]:
         "person": list(dict.fromkeys([*(k[0] for k in keys), "Person"])),
         "number": list(dict.fromkeys([*(k[1] for k in keys), "Number"])),
     }
+
+
+def number_note(
+    number: bool,
+    derived: bool,
+    share: float | None,
+    total: int,
+    options: SubjectVerbAgreementOptions,
+) -> tuple[str, ...]:
+    """A card note when number-only changes are off: the disagree copies then change the
+    verb's person only (Basque, whose verbs' number is not derived as agreeing), which the
+    static notes cannot know."""
+    if number:
+        return ()
+    why = (
+        "forced by the profile (number_agreement = false)"
+        if options.number_agreement is not None
+        else "derived: "
+        + (
+            f"{share:.1%} of {total} plural-subject clauses have a plural verb on the layer read"
+            if share is not None
+            else "no plural-subject clause with a numbered verb"
+        )
+        + f", below number_agreement_threshold {options.number_agreement_threshold}"
+    )
+    return (
+        "Number agreement is not used here (" + why + "): every disagree copy's verb differs "
+        "from its subject in person (it may differ in number too); no copy differs in number "
+        "alone.",
+    )
 
 
 def layer_notes(layers: Mapping[str, str], evidence: Mapping[str, TypeEvidence]) -> tuple[str, ...]:

@@ -43,6 +43,8 @@ PERIPHRASTIC_CHOICES: tuple[str, ...] = ("drop", "auxiliary")
 # auxiliary's present.
 SYNTHETIC_MIN_SHARE = 0.01
 _MOOD_PART = re.compile(r"[A-Z][a-z]*")
+# Tense values an auxiliary's past is never derived from (a future is not a past).
+_NOT_PAST = frozenset({"Pres", "Fut"})
 
 
 def _passive_participle(sentence: Sentence, root: Word) -> bool:
@@ -55,6 +57,45 @@ def mood_components(value: str) -> list[str]:
     """Mood values may combine several moods: Turkish ``CndPot``, ``GenNecPot``; multi-values
     are comma-separated. ``"CndPot"`` -> ``["Cnd", "Pot"]``."""
     return [m for part in value.split(",") for m in _MOOD_PART.findall(part)]
+
+
+def _tense_of(word: Word, root: Word, fit: TenseFit) -> str:
+    """A predicate member's Tense, an auxiliary's derived past read as ``Past``."""
+    tense = word.feats["Tense"]
+    if word is not root and (word.lemma, tense) in fit.auxiliary_past:
+        return "Past"
+    return tense
+
+
+def auxiliary_pasts(observation: TenseObservation, options: TenseOptions) -> dict[str, Any]:
+    """The aux/cop Tense values the data shows to be that auxiliary's past, read as ``Past``.
+
+    Why: UD writes the tense a language's grammar names. Armenian's past auxiliary *էր* is
+    ``Tense=Imp`` (imperfect), so ``tense_periphrastic`` kept the periphrastic present (aux
+    ``Tense=Pres``) and dropped every periphrastic past as "Tense=Imp, not mapped" (118 rows):
+    94% of Present rows had an aux/cop, 0% of Past rows. A value ``V`` (not Past, Pres or Fut,
+    not in the profile's ``map``) of an aux/cop lemma is its past when the data shows (1) the
+    lemma is never ``Tense=Past`` as aux/cop (``V`` is not an imperfect beside a past: Spanish
+    *ser* has both), (2) it is also ``Tense=Pres`` (a present/past pair), and (3) it is the
+    auxiliary of a past participle (``Tense=Past`` or ``Aspect=Perf``) at least once. Per
+    value, the lemmas and their counts go to the card (``auxiliary_past``)."""
+    out: dict[str, Any] = {}
+    for lemma, counts in sorted(observation.aux_tenses.items()):
+        if counts.get("Past", 0) or not counts.get("Pres", 0):
+            continue
+        for tense, n in sorted(counts.items()):
+            if tense in _NOT_PAST or tense == "Past" or tense in options.map:
+                continue
+            chains = observation.past_chains.get((lemma, tense), 0)
+            if not chains:
+                continue
+            out.setdefault(tense, {})[lemma] = {
+                "uses": n,
+                "past_participle_chains": chains,
+                "present_uses": counts["Pres"],
+                "past_uses": 0,
+            }
+    return out
 
 
 @dataclass(frozen=True)
@@ -71,6 +112,9 @@ class TenseOptions:
     exclude_moods: tuple[str, ...] = DEFAULT_EXCLUDE_MOODS
     exclude_aux_lemmas: tuple[str, ...] = ()
     periphrastic: str = "drop"
+    # Read an aux/cop Tense value the data shows to be that auxiliary's past as Past
+    # (:meth:`Tense.fit`, ``auxiliary_past``); false: only ``map`` renames values.
+    derive_auxiliary_past: bool = True
 
     def __post_init__(self) -> None:
         if self.periphrastic not in PERIPHRASTIC_CHOICES:
@@ -91,12 +135,19 @@ class TenseOptions:
             set_(self, "participle_tenses", tuple(str(t) for t in self.participle_tenses))
         set_(self, "exclude_moods", tuple(str(m) for m in self.exclude_moods))
         set_(self, "exclude_aux_lemmas", tuple(str(m) for m in self.exclude_aux_lemmas))
+        if not isinstance(self.derive_auxiliary_past, bool):
+            raise UsageError(
+                "[tasks.tense] derive_auxiliary_past must be true or false, not "
+                f"{self.derive_auxiliary_past!r}"
+            )
 
 
 @dataclass(frozen=True)
 class TenseFit(Fit):
     participle_tenses: frozenset[str] = frozenset()
     synthetic_tenses: frozenset[str] = frozenset()
+    # (aux/cop lemma, Tense value) read as Past: the auxiliary's past as the data shows it
+    auxiliary_past: frozenset[tuple[str, str]] = frozenset()
 
 
 class TenseObservation(Observation):
@@ -107,6 +158,9 @@ class TenseObservation(Observation):
         self.participles: dict[str, list[int]] = {}
         self.tense_values: Counter[str] = Counter()
         self.synthetic: Counter[str] = Counter()  # Tense of finite non-participle roots
+        # per aux/cop lemma, its Tense values; (lemma, Tense) on a past-participle chain
+        self.aux_tenses: dict[str, Counter[str]] = {}
+        self.past_chains: Counter[tuple[str, str]] = Counter()
 
     def observe(self, sentence: Sentence, shared: Shared) -> None:
         root = sentence.root
@@ -115,6 +169,16 @@ class TenseObservation(Observation):
             tense = w.feats.get("Tense")
             if tense is not None:
                 self.tense_values[tense] += 1
+        past_chain = is_participle(root) and (
+            root.feats.get("Tense") == "Past" or root.feats.get("Aspect") == "Perf"
+        )
+        for d in deps:
+            tense = d.feats.get("Tense")
+            if tense is None:
+                continue
+            self.aux_tenses.setdefault(d.lemma, Counter())[tense] += 1
+            if past_chain:
+                self.past_chains[d.lemma, tense] += 1
         tense = root.feats.get("Tense")
         if tense is not None and not is_participle(root) and is_finite(root):
             self.synthetic[tense] += 1
@@ -134,6 +198,9 @@ class TenseObservation(Observation):
             counts[1] += total
         self.tense_values.update(later.tense_values)
         self.synthetic.update(later.synthetic)
+        for lemma, counts in later.aux_tenses.items():
+            self.aux_tenses.setdefault(lemma, Counter()).update(counts)
+        self.past_chains.update(later.past_chains)
 
 
 class Tense(Task[Sentence]):
@@ -206,7 +273,7 @@ class Tense(Task[Sentence]):
 
     Options: ClassVar[type] = TenseOptions
     reported: ClassVar[frozenset[str]] = frozenset(
-        {"labels", "participle_roots", "tense_values", "synthetic_tenses"}
+        {"labels", "participle_roots", "tense_values", "synthetic_tenses", "auxiliary_past"}
     )
 
     def __init__(self, options: Any = None, context: TaskContext | None = None):
@@ -246,6 +313,12 @@ class Tense(Task[Sentence]):
             ] + ["periphrastic tense without a synthetic counterpart"]
         if isinstance(fit, TenseFit):
             params["participle_tenses"] = sorted(fit.participle_tenses)
+            if fit.auxiliary_past:
+                params["auxiliary_past"] = (
+                    "read as Past (derived: the aux/cop lemma is never Tense=Past, is also "
+                    "Tense=Pres, and is the auxiliary of a past participle): "
+                    + ", ".join(f"{lemma} Tense={t}" for lemma, t in sorted(fit.auxiliary_past))
+                )
         params["predicate_types"] = self.predicate_types.table()
         return params
 
@@ -282,11 +355,17 @@ class Tense(Task[Sentence]):
         )
         if o.periphrastic != "drop":
             report["synthetic_tenses"] = synthetic
+        auxiliary_past = auxiliary_pasts(observation, o) if o.derive_auxiliary_past else {}
+        if auxiliary_past:
+            report["auxiliary_past"] = auxiliary_past
         return TenseFit(
             LABELS,
             report,
             participle_tenses=frozenset(chosen),
             synthetic_tenses=frozenset(synthetic),
+            auxiliary_past=frozenset(
+                (lemma, tense) for tense, facts in auxiliary_past.items() for lemma in facts
+            ),
         )
 
     # --- candidates -------------------------------------------------------------------
@@ -324,7 +403,7 @@ class Tense(Task[Sentence]):
         finite = [w for w in members if is_finite(w) and not is_participle(w)]
         if not finite:
             return "no finite verb in the predicate"
-        values = [w.feats["Tense"] for w in finite if "Tense" in w.feats]
+        values = [_tense_of(w, root, fit) for w in finite if "Tense" in w.feats]
         if not values:
             return "no Tense in the predicate"
         for w in participles:
@@ -370,7 +449,7 @@ class Tense(Task[Sentence]):
                     return self.drop(f"excluded mood in the predicate (Mood={mood})")
             if any(d.lemma in o.exclude_aux_lemmas for d in deps):
                 return self.drop("aux/cop lemma excluded by the profile")
-            values = [w.feats["Tense"] for w in members if "Tense" in w.feats]
+            values = [_tense_of(w, root, fit) for w in members if "Tense" in w.feats]
             if not values:
                 return self.drop("no Tense in the predicate")
         mapping = o.map

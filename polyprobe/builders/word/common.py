@@ -71,9 +71,13 @@ class TaskReport:
 
 @dataclass
 class TaskResult:
+    """A task's candidates and report; ``split_counts``: rows per split when the class plan
+    raised validation/test to hold every class's floors (None: the task's default split)."""
+
     task: str
     candidates: list[WordCandidate]
     report: TaskReport
+    split_counts: tuple[int, int, int] | None = None
 
     @property
     def eligible(self) -> bool:

@@ -16,16 +16,19 @@ LINSPECTOR eligibility, made explicit and reported:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
+from polyprobe.builders.floors import format_floors, plan_classes, rows_needed
 from polyprobe.builders.word.common import (
     FREQUENT_SHARE,
     MIN_LABEL_FORMS,
     NONE_LABEL,
     NONE_SHARE,
+    SCALE_FLOOR,
     SizeParams,
     TaskReport,
     TaskResult,
@@ -36,9 +39,11 @@ from polyprobe.builders.word.common import (
     key_of,
 )
 from polyprobe.builders.word.syncretism import (
+    SYNCRETIC,
     Syncretism,
     SyncretismOptions,
     TextEvidence,
+    context_name,
     lexicon_name,
     paradigm_syncretism,
     unit_key,
@@ -63,6 +68,8 @@ FEATURE_TASKS: dict[str, str] = {
 TYPE_TASKS = ("pos", "tag_count", "character_bin")
 # Decoded VerbForm values that are parts of speech of their own for ``pos`` (UniMorph
 # V.PTCP, V.CVB, V.MSDR).
+# The card flags a class when more than this share of its rows is paradigm-syncretic.
+SYNCRETIC_FLAG_SHARE = 0.05
 VERBAL_POS_FORMS = frozenset(schema.TAGS[t][1] for t in schema.VERB_FORMS)
 
 
@@ -131,9 +138,14 @@ class _Forms:
         report.counts["entries"] = n
         report.counts["forms"] = len(self.form)
 
+    # The feature's own values in the lexicon (before cell decisions), set by the task.
+    base_names: set[str] | None = None
+
     @cached_property
     def value_names(self) -> set[str]:
         """Every value of the feature the lexicon's forms carry (to name treebank values)."""
+        if self.base_names is not None:
+            return self.base_names
         return set().union(*self.values.values())
 
     def candidate(self, key: str, label: str) -> WordCandidate:
@@ -164,6 +176,8 @@ def single_feature(
     min_label_forms: int = MIN_LABEL_FORMS,
     frequent_share: float = FREQUENT_SHARE,
     class_floor: int = 0,
+    floors: tuple[int, int, int] = (0, 0, 0),
+    split_sizes: tuple[int, int, int] = (7000, 2000, 1000),
     case_sensitive: bool = False,
     syncretism: SyncretismOptions | None = None,
     evidence: TextEvidence | None = None,
@@ -191,35 +205,29 @@ def single_feature(
     }
     entries = entries if isinstance(entries, list) else list(entries)
     value = feature_getter(task)
-    forms = _Forms(entries, value, report, case_sensitive)
-    carrying = len(forms.values)
+    sync = None
+    labelled_value = value
+    if syncretism is not None:
+        sync = paradigm_syncretism(entries, value, _task_dims(task), syncretism)
+        decided = sync
+
+        def labelled_value(entry: LexEntry) -> str | None:
+            v = value(entry)
+            return None if v is None else decided.entry_value(entry, v)
+
+    forms = _Forms(entries, labelled_value, report, case_sensitive)
+    forms.base_names = {v for e in entries if (v := value(e)) is not None}
+    # Forms whose every value is a dropped syncretic cell no longer carry the feature for the
+    # task (``--syncretism drop``): the derived size follows what is left.
+    carrying = sum(1 for vs in forms.values.values() if vs - {SYNCRETIC})
     report.counts["carrying_forms"] = carrying
     report.params["case_sensitive"] = case_sensitive
-    sync = None
-    if syncretism is not None:
-        sizes_by_value = Counter(v for vs in forms.values.values() for v in vs)
-        sync = paradigm_syncretism(
-            entries, value, _task_dims(task), syncretism, dict(sizes_by_value)
-        )
+    syncretic_with: dict[str, set[str]] = {}
+    if sync is not None:
+        syncretic_with = _syncretic_units(entries, value, sync, case_sensitive)
         report.counts["syncretism"] = sync.report()
-        if sync.syncretic:
-            report.notes.append(
-                "syncretic at paradigm level (share of lemmas whose two cells are identical): "
-                + "; ".join(
-                    f"{a} ~ {b} {sync.pairs[(a, b)][1]}/{sync.pairs[(a, b)][0]}"
-                    for a, b in sync.syncretic
-                )
-                + (
-                    "; classes "
-                    + ", ".join(
-                        f"{v} -> {m or 'dropped'}"
-                        for v, m in sorted(sync.mapping.items())
-                        if m != v
-                    )
-                    if sync.mapping
-                    else ""
-                )
-            )
+        if sync.syncretic_cells:
+            report.notes.append(_syncretism_note(sync, len(syncretic_with)))
     ambiguous, by_label = _label_forms(forms, sync, report)
     report.drops["ambiguous-form"] += len(ambiguous)
     report.counts["ambiguous_examples"] = [forms.form[k] for k in ambiguous[:10]]
@@ -230,6 +238,7 @@ def single_feature(
         report.drops["label-below-min-forms"] += len(by_label.pop(label))
     if thin:
         report.notes.append(f"labels with < {min_label_forms} forms dropped: {', '.join(thin)}")
+    before_floors = {label: list(keys) for label, keys in by_label.items()}
     _drop_below_floor(by_label, class_floor, report)
     labelled = sorted((key, label) for label, keys in by_label.items() for key in keys)
     report.counts["labelled_pool"] = len(labelled)
@@ -246,6 +255,13 @@ def single_feature(
             f"{', '.join(values) or 'nothing'}) after dropping ambiguous forms, labels with "
             f"< {min_label_forms} forms"
             + (f" and labels below the class floors ({class_floor} forms)" if class_floor else "")
+            + (
+                "; "
+                + plan_remedy(before_floors, len(none_pool), sizes.target(carrying), none_share,
+                              split_sizes, floors, class_floor, sizes.scale)
+                if class_floor and len(before_floors) >= 2
+                else ""
+            )
         )
     target = sizes.target(carrying)
     report.counts["target"] = target
@@ -253,6 +269,8 @@ def single_feature(
         report.ineligible(
             f"{len(labelled)} unambiguous labelled forms < {target} required"
             + (" (scale: 50% of carrying forms, floor 1,000)" if sizes.scale else " (min_forms)")
+            + "; "
+            + size_remedy(len(labelled), carrying, sizes)
         )
     if not report.eligible:
         return TaskResult(task, [], report)
@@ -264,21 +282,61 @@ def single_feature(
             f"only {len(none_pool)} forms never carry {task}: None class has {n_none} "
             f"instead of {n_none_wanted}"
         )
-    if 0 < n_none < class_floor:
-        report.notes.append(f"None class dropped: {n_none} forms < {class_floor} its floors need")
+    plan = None
+    if class_floor > 0:
+        plan = plan_classes(
+            {label: len(keys) for label, keys in by_label.items()},
+            len(none_pool),
+            target=target,
+            none_share=none_share,
+            proportions=split_sizes,
+            floors=floors,
+            reserve=class_floor,
+            grow=sizes.scale,
+            fixed_counts=None if sizes.scale else split_sizes,
+        )
+        if plan is None:
+            report.ineligible(
+                f"no class plan keeps 2 of {len(by_label)} values at their floors "
+                f"({'/'.join(map(str, floors))} rows in train/validation/test) within "
+                f"{len(labelled)} labelled forms"
+                + ("" if sizes.scale else f" and --split-sizes {'/'.join(map(str, split_sizes))}")
+                + "; "
+                + plan_remedy(by_label, len(none_pool), target, none_share, split_sizes,
+                              floors, class_floor, sizes.scale)
+            )
+            return TaskResult(task, [], report)
+    if plan is not None and n_none > 0 and plan.none == 0:
+        report.notes.append(f"None class dropped: {n_none} forms < {plan.reserve} its floors need")
         report.drops["label-below-class-floors"] += n_none
-        n_none = 0
-    n_labelled = target - n_none_wanted
+    if plan is not None:
+        n_none = plan.none
+        n_labelled = plan.labelled
+        reserve = plan.reserve
+        gone = sorted(set(by_label) - set(plan.kept))
+        if gone:
+            report.drops["label-beyond-task-size"] += sum(len(by_label[g]) for g in gone)
+            report.notes.append(
+                f"{n_labelled} labelled rows hold {len(plan.kept)} values at their floors "
+                f"({reserve} rows each): dropped the rarer {', '.join(gone)}; "
+                + plan_remedy(by_label, len(none_pool), target, none_share, split_sizes,
+                              floors, class_floor, sizes.scale, keep_all=True)
+            )
+        report.notes.extend(plan.raised)
+        if plan.raised:
+            report.counts["class_plan"] = {
+                "rows": n_labelled + n_none,
+                "split_counts": list(plan.counts),
+                "reserve_per_class": reserve,
+            }
+        labelled = [(k, label) for k, label in labelled if label in set(plan.kept)]
+    else:
+        n_labelled = target - n_none_wanted
+        reserve = class_floor
     is_frequent = _frequency_test(forms, frequencies)
     rng = stable_rng(seed, "word", task, "labelled")
-    labelled = _fit_classes(labelled, n_labelled, class_floor, report)
-    if len({label for _, label in labelled}) < 2:
-        report.ineligible(
-            f"fewer than 2 real values fit in {n_labelled} labelled rows at {class_floor} rows each"
-        )
-        return TaskResult(task, [], report)
     chosen = _stratified_sample(
-        labelled, n_labelled, class_floor, rng, is_frequent, frequent_share, report
+        labelled, n_labelled, reserve, rng, is_frequent, frequent_share, report
     )
     rng = stable_rng(seed, "word", task, "none")
     none_items = [(k, NONE_LABEL) for k in none_pool]
@@ -287,9 +345,18 @@ def single_feature(
     )
     candidates = [forms.candidate(k, label) for k, label in chosen + chosen_none]
     report.label_counts = dict(sorted(Counter(c.label for c in candidates).items()))
+    if sync is not None:
+        shares = syncretic_shares(chosen, forms, syncretic_with, sync)
+        report.counts["syncretic_share"] = shares
+        report.notes.append(_share_note(shares, sync.options.mode))
     if evidence is not None:
-        report.counts["ud_agreement"] = ud_agreement(chosen, forms, evidence, task, sync)
-    return TaskResult(task, candidates, report)
+        agreement = ud_agreement(chosen, forms, evidence, task, sync)
+        report.counts["ud_agreement"] = agreement
+        note = agreement_note(agreement)
+        if note:
+            report.notes.append(note)
+    split_counts = plan.counts if plan is not None and plan.raised else None
+    return TaskResult(task, candidates, report, split_counts)
 
 
 def _task_dims(task: str) -> frozenset[str]:
@@ -361,14 +428,14 @@ def _none_pool(forms: _Forms, labelled: list[tuple[str, str]]) -> list[str]:
 def _text_labels(
     forms: _Forms, key: str, evidence: TextEvidence, task: str, sync: Syncretism | None
 ) -> set[str]:
+    """The lexicon's names of the values the form carries in the treebanks."""
     dim = "person" if task == "person" else FEATURE_TASKS.get(task, task)
     seen = evidence.labels(forms.form[key], dim, forms.case_sensitive)
-    out = set()
-    for name in seen:
-        v = lexicon_name(name, forms.value_names)
-        mapped = sync.label(v) if sync else v
-        out.add(mapped if mapped is not None else f"dropped:{v}")
-    return out
+    return {lexicon_name(name, forms.value_names) for name in seen}
+
+
+def _parts(label: str, sync: Syncretism | None) -> frozenset[str]:
+    return sync.parts(label) if sync is not None else frozenset({label})
 
 
 def _drop_text_ambiguous(
@@ -381,12 +448,14 @@ def _drop_text_ambiguous(
 ) -> None:
     """Drop forms that carry two or more classes of the feature in the UD treebanks given as
     ``--frequencies`` (German ``Frau``: Nom, Acc, Dat, Gen): a probe cannot be right about
-    them, whatever the lexicon lists."""
+    them, whatever the lexicon lists. Values inside the form's joined class are one class."""
     examples: list[str] = []
     for label in list(by_label):
         kept = []
+        parts = _parts(label, sync)
         for key in by_label[label]:
-            if len(_text_labels(forms, key, evidence, task, sync)) > 1:
+            seen = _text_labels(forms, key, evidence, task, sync)
+            if len(seen) > 1 and not seen <= parts:
                 report.drops["ambiguous-in-treebanks"] += 1
                 if len(examples) < 10:
                     examples.append(forms.form[key])
@@ -407,7 +476,10 @@ def ud_agreement(
     sync: Syncretism | None,
 ) -> dict[str, Any]:
     """How the published labels compare with the treebanks' on the forms both have: a form
-    agrees when the one class it carries there is its label."""
+    agrees when every value it carries there is one of its class's values (a joined class
+    has several). A disagreeing form is counted as *another cell* when the value the
+    treebank gives is one of the feature's values the lexicon lists for other forms - the
+    token is the same spelling used in a cell the lexicon does not list for it."""
     shared = agree = 0
     disagree: list[str] = []
     for key, label in chosen:
@@ -415,7 +487,7 @@ def ud_agreement(
         if not seen:
             continue
         shared += 1
-        if seen == {label}:
+        if seen <= _parts(label, sync):
             agree += 1
         elif len(disagree) < 10:
             disagree.append(f"{forms.form[key]}: {label} vs {', '.join(sorted(seen))}")
@@ -427,6 +499,114 @@ def ud_agreement(
         "agreement": round(agree / shared, 4) if shared else None,
         "disagree_examples": disagree,
     }
+
+
+def agreement_note(agreement: dict[str, Any]) -> str | None:
+    """What the treebank agreement figure means, in the card (its numbers, not a boilerplate):
+    the lexicon lists a form under the cells it samples, a treebank tags each token in its
+    sentence, so a published form that a treebank uses in another cell (an unlisted syncretic
+    cell, or a different word spelled alike) disagrees."""
+    shared = agreement["in_treebanks"]
+    if not shared:
+        return None
+    examples = "; ".join(agreement["disagree_examples"][:3])
+    return (
+        f"treebank agreement {agreement['agreement']:.2f}: of {agreement['labelled_rows']} "
+        f"labelled rows, {shared} forms occur in {', '.join(agreement['treebanks'])} with the "
+        f"feature and {agreement['agree']} carry only their published class there; the other "
+        f"{shared - agreement['agree']} are tagged there with another value (the lexicon lists a "
+        "form under the cells it samples, the treebank tags each token in its sentence: an "
+        "unlisted syncretic cell or another word spelled alike)"
+        + (f", e.g. {examples}" if examples else "")
+        + "; forms tagged with two or more classes there were dropped before sampling"
+    )
+
+
+def _syncretic_units(
+    entries: Sequence[LexEntry],
+    value: Callable[[LexEntry], str | None],
+    sync: Syncretism,
+    case_sensitive: bool,
+) -> dict[str, set[str]]:
+    """Per form unit, the values its cells cannot tell it from (its own value included),
+    for every unit with at least one such cell: what the card's per-class shares count."""
+    out: dict[str, set[str]] = {}
+    for entry in entries:
+        v = value(entry)
+        if v is None or has_space(entry.form):
+            continue
+        partners = sync.partners(entry, v)
+        if partners:
+            out.setdefault(unit_key(entry.form, case_sensitive), set()).update({v, *partners})
+    return out
+
+
+def syncretic_shares(
+    chosen: Sequence[tuple[str, str]],
+    forms: _Forms,
+    syncretic_with: dict[str, set[str]],
+    sync: Syncretism,
+) -> dict[str, dict[str, Any]]:
+    """Per published class, its rows and how many the paradigm calls syncretic with a value
+    outside the class (a merged row's joined class holds its partners: not counted)."""
+    out: dict[str, dict[str, Any]] = {}
+    for key, label in chosen:
+        slot = out.setdefault(label, {"rows": 0, "syncretic": 0, "examples": []})
+        slot["rows"] += 1
+        others = syncretic_with.get(key, set()) - sync.parts(label)
+        if others:
+            slot["syncretic"] += 1
+            if len(slot["examples"]) < 3:
+                slot["examples"].append(f"{forms.form[key]} ~ {', '.join(sorted(others))}")
+    for slot in out.values():
+        slot["share"] = round(slot["syncretic"] / slot["rows"], 4) if slot["rows"] else 0.0
+    return dict(sorted(out.items()))
+
+
+def _share_note(shares: dict[str, dict[str, Any]], mode: str) -> str:
+    worst = max(shares.items(), key=lambda kv: (kv[1]["share"], kv[0]), default=None)
+    if worst is None:
+        return "paradigm-syncretic rows: no labelled rows"
+    flagged = [(k, v) for k, v in shares.items() if v["share"] > SYNCRETIC_FLAG_SHARE]
+    if not flagged:
+        return (
+            f"paradigm-syncretic rows per class at most {worst[1]['share']:.1%} ({worst[0]}); "
+            + {
+                "merge": "syncretic forms carry the joined class of their cell",
+                "drop": "syncretic forms were dropped",
+                "keep": "syncretic forms keep their labels (--syncretism keep)",
+            }[mode]
+        )
+    return (
+        f"FLAG: classes with more than {SYNCRETIC_FLAG_SHARE:.0%} paradigm-syncretic rows "
+        "(their form is also another cell of their lemma's paradigm; kept, as LINSPECTOR keeps "
+        "them): "
+        + "; ".join(
+            f"{k} {v['share']:.0%} ({', '.join(v['examples'][:2])})" for k, v in flagged
+        )
+        + "; --syncretism merge or drop would relabel or drop them"
+    )
+
+
+def _syncretism_note(sync: Syncretism, units: int) -> str:
+    shown = sorted(sync.syncretic_cells, key=lambda t: -sync.cell_pairs[t][0])[:8]
+    more = len(sync.syncretic_cells) - len(shown)
+    return (
+        "syncretic per paradigm cell (lemmas spelling both cells alike / lemmas with both): "
+        + "; ".join(
+            f"{context_name(c)}: {a} ~ {b} {sync.cell_pairs[(c, a, b)][1]}/"
+            f"{sync.cell_pairs[(c, a, b)][0]}"
+            for c, a, b in shown
+        )
+        + (f"; and {more} more pairs (report.json)" if more > 0 else "")
+        + f"; {units} forms are syncretic in their cell ("
+        + {
+            "merge": "they carry the joined class of the values it cannot tell apart",
+            "drop": "dropped",
+            "keep": "kept with their labels; shares flagged below",
+        }[sync.options.mode]
+        + ")"
+    )
 
 
 def _drop_below_floor(by_label: dict[str, list[str]], class_floor: int, report: TaskReport) -> None:
@@ -446,25 +626,62 @@ def _drop_below_floor(by_label: dict[str, list[str]], class_floor: int, report: 
     )
 
 
-def _fit_classes(
-    labelled: list[tuple[str, str]], n_rows: int, class_floor: int, report: TaskReport
-) -> list[tuple[str, str]]:
-    """Keep the most frequent values that fit ``n_rows`` at ``class_floor`` rows each (a
-    small task cannot hold 17 cases at their floors); the rest are dropped and named."""
-    if class_floor <= 0:
-        return labelled
-    counts = Counter(label for _, label in labelled)
-    ranked = sorted(counts, key=lambda label: (-counts[label], label))
-    fit = max(2, n_rows // class_floor)
-    if len(ranked) <= fit:
-        return labelled
-    gone = set(ranked[fit:])
-    report.drops["label-beyond-task-size"] += sum(counts[g] for g in gone)
-    report.notes.append(
-        f"{n_rows} labelled rows hold {fit} values at {class_floor} rows each: dropped the "
-        f"rarer {', '.join(sorted(gone))}"
+def size_remedy(labelled: int, carrying: int, sizes: SizeParams) -> str:
+    """The option that lowers a task's size to the unambiguous forms it has: under
+    ``--scale`` the size is ``max(--min-forms, 50 % of carrying forms)``, so only the floor
+    can be lowered; without it ``--scale`` first, when the derived size fits."""
+    half = math.floor(sizes.scale_share * carrying)
+    if not sizes.scale and max(SCALE_FLOOR, half) <= labelled:
+        return "remedy: --scale (the size follows the lexicon: 50% of carrying forms)"
+    if half <= labelled:
+        return f"remedy: --min-forms {labelled}" + ("" if sizes.scale else " --scale")
+    return (
+        f"remedy: a larger lexicon ({half - labelled} more unambiguous forms for 50% of "
+        f"{carrying} carrying forms)"
     )
-    return [(k, label) for k, label in labelled if label not in gone]
+
+
+def plan_remedy(
+    by_label: dict[str, list[str]],
+    none_available: int,
+    target: int,
+    none_share: float,
+    split_sizes: tuple[int, int, int],
+    floors: tuple[int, int, int],
+    class_floor: int,
+    scale: bool,
+    *,
+    keep_all: bool = False,
+) -> str:
+    """The cheapest option that makes the class plan keep two classes (``keep_all``: every
+    class) on this input, checked by planning again with it: ``--scale`` (the size then
+    follows the data and validation/test may be raised), else the highest ``--min-per-class``
+    (in tenths of the given floors) that fits; else more forms."""
+    available = {label: len(keys) for label, keys in by_label.items()}
+    wanted = len(available) if keep_all else 2
+
+    def fits(floors_: tuple[int, int, int], grow: bool) -> bool:
+        reserve = rows_needed(split_sizes, floors_) if any(floors_) else 0
+        left = {v: n for v, n in available.items() if n >= reserve}
+        if len(left) < wanted:
+            return False
+        plan = plan_classes(
+            left, none_available, target=target, none_share=none_share,
+            proportions=split_sizes, floors=floors_, reserve=reserve, grow=grow,
+            fixed_counts=None if grow else split_sizes,
+        )
+        return plan is not None and len(plan.kept) >= wanted
+
+    if not scale and fits(floors, True):
+        return "remedy: --scale (the size follows the lexicon, validation/test hold the floors)"
+    for tenths in range(9, 0, -1):
+        lower = tuple(max(1, f * tenths // 10) if f else 0 for f in floors)
+        if lower != floors and fits(lower, scale):  # type: ignore[arg-type]
+            return (
+                f"remedy: --min-per-class {format_floors(lower)} "
+                f"(fewer rows per class in each split: less power per class)"
+            )
+    return "remedy: a larger lexicon (more unambiguous forms of each value)"
 
 
 def _stratified_sample(

@@ -5,12 +5,18 @@ Why: a form whose value cannot be told from another value must not carry that la
 noun accusatives are formally identical to another case in almost every paradigm, yet the
 SIGMORPHON subset lists each form under one cell only (``Qualifikationen``: ``N;ACC;PL``),
 so the lexicon looked unambiguous and ``case`` published an ``Accusative`` class a probe
-cannot learn. The evidence is in the data, at paradigm level: for each pair of values of a
-feature, within one part of speech and the same other features (``N;PL``: ``NOM`` vs
-``ACC``), the share of lemmas that have both cells and spell them the same. A value that is
-(near-)always identical to another is not a separate class: the two are merged into one
-class (``Accusative/Nominative``, the default) or dropped with their forms, and the card
-prints the shares.
+cannot learn. The evidence is in the data, per paradigm **cell**: for each pair of values of
+a feature within one context (one part of speech and the same other features: ``N;PL``,
+``NOM`` vs ``ACC``), the share of lemmas that have both cells and spell them the same. A form
+is syncretic for the feature when its own lemma spells another cell of its context the same
+(attested), or when the lexicon's lemmas (near-)always do for that pair in that context
+(inferred: the SIGMORPHON subsets list most lemmas under one cell only, German
+``Absichten``: ``N;GEN;PL``, whose plural spells NOM, ACC and GEN alike). Pooling contexts
+hid the plural: Genitive and Nominative differ in the singular, so their pooled share was low.
+What the build does with a syncretic form is the ``syncretism`` option: ``merge`` (default)
+gives it the joined class of the values its cell cannot tell apart
+(``Accusative/Genitive/Nominative``), ``drop`` drops it, ``keep`` (LINSPECTOR's choice) keeps
+its label and the card flags the share of each published class that is syncretic.
 
 Homographs: forms are compared case-insensitively unless the lexicon shows that case tells
 its words apart (German: ``Scheitern`` the noun, ``scheitern`` the verb); whether it does is
@@ -158,32 +164,130 @@ class SyncretismOptions:
     min_lemmas: int = DEFAULT_MIN_LEMMAS
 
 
+Context = tuple[tuple[str, str], ...]
+# What an entry's value becomes in ``drop`` mode when its cell is syncretic.
+SYNCRETIC = "\x00syncretic"
+
+
+def context_name(context: Context) -> str:
+    """``N;PL``-like name of a context for the card (its feature values, sorted)."""
+    return ";".join(v for _, v in context) or "-"
+
+
 @dataclass
 class Syncretism:
-    """The paradigm statistics of one feature and what they decided: ``mapping`` from each
-    value to the class it becomes (merged name, itself, or None when dropped)."""
+    """The paradigm statistics of one feature and what they decided.
+
+    ``pairs``: pooled over contexts (reported); ``cell_pairs``: per context, the basis of the
+    decision; ``syncretic_cells``: the (context, a, b) pairs at the threshold; ``cells``: per
+    (lemma, context), each value's form keys. :meth:`entry_value` is what an entry's value
+    becomes; :meth:`partners` the values its cell cannot tell it from."""
 
     pairs: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
-    syncretic: list[tuple[str, str]] = field(default_factory=list)
-    mapping: dict[str, str | None] = field(default_factory=dict)
+    cell_pairs: dict[tuple[Context, str, str], tuple[int, int]] = field(default_factory=dict)
+    syncretic_cells: set[tuple[Context, str, str]] = field(default_factory=set)
+    cells: dict[tuple[str, Context], dict[str, set[str]]] = field(default_factory=dict)
+    dims: frozenset[str] = frozenset()
     options: SyncretismOptions = field(default_factory=SyncretismOptions)
+    joined: dict[str, frozenset[str]] = field(default_factory=dict)
+    # per context, the values some lemma has a cell of
+    context_values: dict[Context, set[str]] = field(default_factory=dict)
+
+    @property
+    def syncretic(self) -> list[tuple[str, str]]:
+        """The value pairs syncretic in at least one context (sorted)."""
+        return sorted({(a, b) for _, a, b in self.syncretic_cells})
 
     def label(self, value: str) -> str | None:
-        return self.mapping.get(value, value)
+        """The class of an (already cell-decided) value: None for a dropped syncretic form."""
+        return None if value == SYNCRETIC else value
+
+    def context(self, entry: LexEntry) -> Context:
+        return tuple(sorted((d, x) for d, x in entry.features.items() if d not in self.dims))
+
+    def partners(self, entry: LexEntry, value: str) -> set[str]:
+        """The other values of the entry's cell context that its form cannot be told from:
+        attested (its lemma spells that cell the same) or inferred (the pair is syncretic in
+        this context and the lemma does not spell that cell differently). A context with
+        fewer than ``min_lemmas`` lemmas attesting both cells decides nothing by itself: the
+        pooled pair decides there (German verbs spread over many tense/mood contexts, each
+        with a handful of lemmas attesting both ``1;PL`` and ``3;PL``, which are alike in
+        every one)."""
+        ctx = self.context(entry)
+        cell = self.cells.get((entry.lemma, ctx), {})
+        form = key_of(entry.form)
+        out = {w for w, forms in cell.items() if w != value and form in forms}
+        present = self.context_values.get(ctx, set())
+        for a, b in self.pooled_syncretic_pairs | self._context_pairs(ctx):
+            if value not in (a, b):
+                continue
+            other = b if value == a else a
+            if other not in present or not self._decides(ctx, a, b):
+                continue
+            if other not in cell or form in cell[other]:
+                out.add(other)
+        return out
+
+    def _decides(self, ctx: Context, a: str, b: str) -> bool:
+        """Whether the pair is syncretic in ``ctx``: by the context when it has enough
+        lemmas with both cells, else by the pooled pair."""
+        n = self.cell_pairs.get((ctx, a, b), (0, 0))[0]
+        if n >= self.options.min_lemmas:
+            return (ctx, a, b) in self.syncretic_cells
+        return (a, b) in self.pooled_syncretic_pairs
+
+    def _context_pairs(self, ctx: Context) -> set[tuple[str, str]]:
+        return {(a, b) for _c, a, b in self._by_context().get(ctx, ())}
+
+    @property
+    def pooled_syncretic_pairs(self) -> set[tuple[str, str]]:
+        """Pooled pairs at the threshold: the decision where a context is under-attested."""
+        cache = self.__dict__.get("_pooled_cache")
+        if cache is None:
+            o = self.options
+            cache = {
+                p for p, (n, k) in self.pairs.items() if n >= o.min_lemmas and k / n >= o.threshold
+            }
+            self.__dict__["_pooled_cache"] = cache
+        return cache
+
+    def entry_value(self, entry: LexEntry, value: str) -> str:
+        """What the entry's value becomes under the option: the joined class (``merge``),
+        :data:`SYNCRETIC` (``drop``), or the value itself (``keep``; not syncretic)."""
+        if self.options.mode == "keep":
+            return value
+        partners = self.partners(entry, value)
+        if not partners:
+            return value
+        if self.options.mode == "drop":
+            return SYNCRETIC
+        parts = frozenset({value, *partners})
+        name = join_values(parts)
+        self.joined[name] = parts
+        return name
+
+    def parts(self, label: str) -> frozenset[str]:
+        """The base values of a published class (itself, or a joined class's values)."""
+        return self.joined.get(label, frozenset({label}))
 
     def report(self) -> dict[str, Any]:
         return {
             "mode": self.options.mode,
             "threshold": self.options.threshold,
             "min_lemmas": self.options.min_lemmas,
-            "rule": "for each pair of values, within one part of speech and the same other "
-            "features: share of lemmas with both cells attested whose forms are identical; "
-            f"a pair with >= {self.options.min_lemmas} such lemmas and a share >= "
-            f"{self.options.threshold} is syncretic ("
+            "rule": "per paradigm cell: for each pair of values within one context (part of "
+            "speech and the same other features), the share of lemmas with both cells attested "
+            f"whose forms are identical; a pair with >= {self.options.min_lemmas} such lemmas "
+            f"and a share >= {self.options.threshold} is syncretic in that context; a form is "
+            "syncretic when its lemma spells another cell of its context alike, or the pair is "
+            "syncretic there (pooled over contexts where fewer lemmas attest both cells) and "
+            "its lemma does not spell that cell differently ("
             + {
-                "merge": "its values become one class, named by joining them with '/'",
-                "drop": "its values are dropped, with their forms",
-                "keep": "reported only",
+                "merge": "it takes the joined class of the values, named by joining them "
+                "with '/'",
+                "drop": "it is dropped",
+                "keep": "it keeps its label and the card reports each class's share "
+                "(LINSPECTOR's choice)",
             }[self.options.mode]
             + ")",
             "pairs": {
@@ -194,9 +298,35 @@ class Syncretism:
                 }
                 for (a, b), (both, same) in sorted(self.pairs.items())
             },
-            "syncretic": [f"{a} ~ {b}" for a, b in self.syncretic],
-            "classes": {v: m for v, m in sorted(self.mapping.items()) if m != v},
+            "cell_pairs": {
+                f"{context_name(c)}: {a} ~ {b}": {
+                    "lemmas_with_both": both,
+                    "identical": same,
+                    "share": round(same / both, 4) if both else None,
+                }
+                for (c, a, b), (both, same) in sorted(self.cell_pairs.items())
+            },
+            "syncretic": [
+                f"{context_name(c)}: {a} ~ {b}" for c, a, b in sorted(self.syncretic_cells)
+            ],
+            "pooled_syncretic": [f"{a} ~ {b}" for a, b in sorted(self.pooled_syncretic_pairs)],
         }
+
+    def _by_context(self) -> dict[Context, list[tuple[Context, str, str]]]:
+        cache = self.__dict__.get("_context_cache")
+        if cache is None:
+            cache = {}
+            for triple in sorted(self.syncretic_cells):
+                cache.setdefault(triple[0], []).append(triple)
+            self.__dict__["_context_cache"] = cache
+        return cache
+
+
+def join_values(values: Iterable[str]) -> str:
+    """``Accusative/Genitive/Nominative``: the joined class of base values (sorted). Value
+    names may hold a ``/`` themselves (``Prolative/translative``), so a joined class's parts
+    are kept by :class:`Syncretism` (``joined``), never re-read from the name."""
+    return "/".join(sorted(set(values)))
 
 
 def paradigm_syncretism(
@@ -206,59 +336,39 @@ def paradigm_syncretism(
     options: SyncretismOptions,
     sizes: Mapping[str, int] | None = None,
 ) -> Syncretism:
-    """Pairwise syncretism of a feature (``value`` reads it, ``dims`` are the dimensions it
-    is made of, left out of the context). Syncretic pairs link values into clusters; in
-    ``merge`` mode a cluster is one class, in ``drop`` mode none of its values is a class.
-    ``sizes`` (forms per value) is accepted for reports and not used in the decision."""
-    cells: dict[tuple[str, tuple[tuple[str, str], ...]], dict[str, set[str]]] = {}
+    """Pairwise syncretism of a feature per context (``value`` reads it, ``dims`` are the
+    dimensions it is made of, left out of the context), and the cells the per-entry decision
+    reads. ``sizes`` (forms per value) is accepted for reports and not used in the decision."""
+    result = Syncretism(options=options, dims=dims)
+    cells = result.cells
     for e in entries:
         v = value(e)
         if v is None or has_space(e.form):
             continue
-        context = tuple(sorted((d, x) for d, x in e.features.items() if d not in dims))
+        context = result.context(e)
         cells.setdefault((e.lemma, context), {}).setdefault(v, set()).add(key_of(e.form))
+        result.context_values.setdefault(context, set()).add(v)
     both: Counter[tuple[str, str]] = Counter()
     same: Counter[tuple[str, str]] = Counter()
-    for forms in cells.values():
+    cell_both: Counter[tuple[Context, str, str]] = Counter()
+    cell_same: Counter[tuple[Context, str, str]] = Counter()
+    for (_lemma, context), forms in cells.items():
         values = sorted(forms)
         for i, a in enumerate(values):
             for b in values[i + 1 :]:
+                identical = bool(forms[a] & forms[b])
                 both[(a, b)] += 1
-                if forms[a] & forms[b]:
+                cell_both[(context, a, b)] += 1
+                if identical:
                     same[(a, b)] += 1
-    result = Syncretism(options=options)
+                    cell_same[(context, a, b)] += 1
     result.pairs = {p: (both[p], same[p]) for p in sorted(both)}
-    result.syncretic = [
+    result.cell_pairs = {p: (cell_both[p], cell_same[p]) for p in sorted(cell_both)}
+    result.syncretic_cells = {
         p
-        for p, (n, s) in result.pairs.items()
-        if n >= options.min_lemmas and s / n >= options.threshold
-    ]
-    if options.mode == "keep" or not result.syncretic:
-        return result
-    # clusters of values linked by syncretic pairs
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            x = parent[x]
-        return x
-
-    for a, b in result.syncretic:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    clusters: dict[str, list[str]] = {}
-    for v in parent:
-        clusters.setdefault(find(v), []).append(v)
-    for members in clusters.values():
-        members.sort()
-        if options.mode == "merge":
-            name = "/".join(members)
-            for v in members:
-                result.mapping[v] = name
-        else:
-            for v in members:
-                result.mapping[v] = None
+        for p, (n, k) in result.cell_pairs.items()
+        if n >= options.min_lemmas and k / n >= options.threshold
+    }
     return result
 
 

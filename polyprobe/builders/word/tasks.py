@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import SAHIN_2020
-from polyprobe.builders.floors import rows_needed
+from polyprobe.builders.floors import rows_needed, split_with_floors
 from polyprobe.builders.task import Fit, Task
 from polyprobe.builders.word.common import (
     CHARACTER_BINS,
@@ -137,9 +137,10 @@ class WordOptions:
     min_forms: int | None = None
     scale: bool = False
     split_sizes: tuple[int, int, int] = DEFAULT_SPLIT_SIZES
-    # Feature tasks: what paradigm-level syncretism does (merge, drop, keep), when a pair of
-    # values counts as syncretic, and whether forms are compared case-sensitively (None: from
-    # the data). See polyprobe.builders.word.syncretism and docs/tasks.md.
+    # Feature tasks: what a form syncretic in its paradigm cell becomes (merge: its cell's
+    # joined class, drop, keep: LINSPECTOR's label, flagged in the card), when a pair of values
+    # counts as syncretic in a context, and whether forms are compared case-sensitively (None:
+    # from the data). See polyprobe.builders.word.syncretism and docs/tasks.md.
     syncretism: str = "merge"
     syncretism_threshold: float = DEFAULT_THRESHOLD
     syncretism_min_lemmas: int = DEFAULT_MIN_LEMMAS
@@ -295,9 +296,12 @@ class SingleWordTask(WordTask):
         if not result.candidates:
             return _fitted(result.report, (), ())
         opts: WordOptions = self.options
-        counts = opts.split_counts(len(result.candidates))
+        planned = result.split_counts or self._held_out_raised(result)
+        counts = planned or opts.split_counts(len(result.candidates))
         reason = f"{'/'.join(map(str, counts))} rows " + (
-            "(the task's size in the proportions of --split-sizes, --scale)"
+            "(the class plan: validation/test raised to hold every class's floors)"
+            if planned
+            else "(the task's size in the proportions of --split-sizes, --scale)"
             if opts.scale
             else "(--split-sizes)"
         )
@@ -307,6 +311,32 @@ class SingleWordTask(WordTask):
             WordPool(unit, cands, counts, reason, seed_lemmas=lemmas) for unit in ("form", "lemma")
         )
         return _fitted(result.report, self.label_order({c.label for c in cands}), pools)
+
+
+    def _held_out_raised(self, result: TaskResult) -> tuple[int, int, int] | None:
+        """Under ``--scale``, the split counts with validation and test raised so each holds
+        every class's floor (the type-level tasks: ``tag_count`` and ``character_bin`` have
+        up to six or more classes at 1,000 rows, whose 10 % test split holds 100); None when
+        the default counts fit or no raise within the limits does (the engine's floors then
+        drop classes and the card names the remedy)."""
+        opts: WordOptions = self.options
+        if not opts.scale or not result.candidates:
+            return None
+        floors = tuple(self.context.min_per_class)
+        classes = len({c.label for c in result.candidates})
+        total = len(result.candidates)
+        default = opts.split_counts(total)
+        if all(default[s] >= classes * floors[s] for s in (1, 2) if opts.split_sizes[s]):
+            return None
+        got = split_with_floors(total, opts.split_sizes, classes, floors)  # type: ignore[arg-type]
+        if got is None:
+            return None
+        result.report.notes.append(
+            "validation/test raised from " + "/".join(map(str, default[1:])) + " to "
+            + "/".join(map(str, got[1:])) + f" rows so that each holds the floors of {classes} "
+            "classes"
+        )
+        return got
 
 
 class FeatureTask(SingleWordTask):
@@ -324,6 +354,8 @@ class FeatureTask(SingleWordTask):
             frequencies=corpus.frequencies,
             seed=self.seed,
             class_floor=self.class_floor,
+            floors=tuple(self.context.min_per_class),  # type: ignore[arg-type]
+            split_sizes=opts.split_sizes,
             case_sensitive=case_sensitive,
             syncretism=SyncretismOptions(
                 opts.syncretism, opts.syncretism_threshold, opts.syncretism_min_lemmas
