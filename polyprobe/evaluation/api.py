@@ -106,6 +106,7 @@ def run_lexical(
     plan: DatasetPlan,
     names: list[str],
     encoders: Sequence[Encoder],
+    store: EmbeddingCache,
     out: str | Path | None,
     revision: str | None,
     cache_dir: str | Path | None,
@@ -114,7 +115,8 @@ def run_lexical(
     top_n: int | None,
     force: bool,
 ) -> None:
-    """Lexical configs (``task_type: lexical``) go to :mod:`polyprobe.evaluation.lexical`."""
+    """Lexical configs (``task_type: lexical``) go to :mod:`polyprobe.evaluation.lexical`,
+    through the same embedding cache as the probing configs."""
     from polyprobe.evaluation.lexical import evaluate_lexical
 
     evaluate_lexical(
@@ -128,6 +130,7 @@ def run_lexical(
         top_n=top_n,
         on_result=on_result,
         force=force,
+        cache=store,
     )
 
 
@@ -247,8 +250,8 @@ def evaluate(
             usable = [e for e in encs if applies(e, LEXICAL)]
             if plan.of_kind(LEXICAL) and usable:  # scored by their own metrics: no probe
                 run_lexical(
-                    plan, plan.of_kind(LEXICAL), usable, out, revision, cache_dir, batch_size,
-                    finished, top_n, force,
+                    plan, plan.of_kind(LEXICAL), usable, store, out, revision, cache_dir,
+                    batch_size, finished, top_n, force,
                 )  # fmt: skip
     finally:
         bars.close()

@@ -276,6 +276,9 @@ def _interrupted(exc: KeyboardInterrupt, finished: list[dict[str, Any]], out: Pa
     else:
         done = "no result file was written"
     print(f"polyprobe evaluate: {what}; {done}", file=sys.stderr)
+    import atexit
+    import gc
+    atexit.register(gc.freeze)
     return int(getattr(exc, "exit_code", 130))
 
 
