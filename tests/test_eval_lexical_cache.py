@@ -128,3 +128,21 @@ def test_command_line_rerun_reads_the_cache(
     (path,) = (tmp_path / "res").rglob("lexical.json")
     result = json.loads(path.read_text(encoding="utf-8"))
     assert result["cache"] == {"hits": COSTRA_SENTENCES, "misses": 0}
+
+
+def test_evaluate_lexical_alone_writes_no_cache(
+    costra: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Called on its own without ``cache``, ``evaluate_lexical`` keeps no disk cache (as
+    before): nothing appears under ``$POLYPROBE_CACHE``; given one, it uses it."""
+    from polyprobe.evaluation.lexical import evaluate_lexical
+
+    monkeypatch.setenv("POLYPROBE_CACHE", str(tmp_path / "root"))
+    encoder = CountingEncoder()
+    (result,) = evaluate_lexical(str(costra), "transformations", [encoder])
+    assert encoder.texts == COSTRA_SENTENCES and not (tmp_path / "root").exists()
+    assert result["cache"] == {"hits": 0, "misses": COSTRA_SENTENCES}
+    evaluate_lexical(str(costra), "transformations", [encoder], cache=tmp_path / "c")
+    encoder.texts = 0
+    (again,) = evaluate_lexical(str(costra), "transformations", [encoder], cache=tmp_path / "c")
+    assert encoder.texts == 0 and again["cache"] == {"hits": COSTRA_SENTENCES, "misses": 0}

@@ -123,9 +123,13 @@ def evaluate_lexical(
     there from an equal ``job`` (dataset fingerprint and revision, config, encoder id, word
     space size) is read back instead (marked ``resumed``) unless ``force``, so a re-run of a
     long plan skips what it finished. ``on_result`` sees each result as it is done.
-    ``cache``: the embedding cache (a folder, or an open :class:`EmbeddingCache`, which is
-    left open; default ``$POLYPROBE_CACHE/embeddings``, as for ``evaluate``)."""
-    store = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache(cache)
+    ``cache``: the embedding cache, a folder or an open :class:`EmbeddingCache` (left open);
+    ``evaluate`` passes its own. None: no disk cache (everything encoded, nothing written
+    outside ``out``), as this function always did when called on its own."""
+    if isinstance(cache, EmbeddingCache):
+        store = cache
+    else:
+        store = EmbeddingCache(cache, enabled=cache is not None)
     try:
         return _evaluate_lexical(
             dataset, config, encoders, store, out, revision, cache_dir, top_n, batch_size,
