@@ -1,10 +1,11 @@
 """Every kind of config goes through ``polyprobe evaluate`` and ``polyprobe report`` (issue 35):
 a regression set (``build regression``, STS-B layout: scored sentence pairs) is reported with
 its test Spearman and Pearson — ``report`` used to refuse the results folder ``evaluate`` had
-just written ("missing metrics.accuracy.mean") — and one command over a UD probing build, TREC
-(a downstream classifier), an NLI-style pair set, the regression set, FinnSim (word
-similarity) and COSTRA (sentence transformations and orderings) writes a result for each
-config and one report holding all of them.
+just written ("missing metrics.accuracy.mean") — and one command over a UD probing build
+(sentence and word-in-context tasks), UniMorph (word level), TREC (a downstream classifier),
+an NLI-style pair set, the regression set, FinnSim (word similarity), Google analogies and
+COSTRA (sentence transformations and orderings) writes a result for each config and one
+report holding all of them.
 
 The sentence pairs are made at test time from the first sentences of the English EWT dev
 file (real text; nothing is copied into the repository): a sentence with itself scores 5, with
@@ -23,6 +24,7 @@ import pytest
 from polyprobe.cli import main
 
 ENCODER = "char-ngrams?dim=256"
+GOOGLE = "word_similarity/vecto_word_benchmarks/word-analogy/monolingual/en/google-analogies.csv"
 STS_HEAD = "index\tgenre\tfilename\tyear\told_index\tsource1\tsource2\tsentence1\tsentence2\tscore"
 
 
@@ -86,7 +88,11 @@ def built(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
     builds = {
         "sts": ["regression", *files, "--preset", "sts-b", "--lang", "en"],
         "ud": ["ud", str(data_dir / "ud" / "UD_Georgian-GLC"), "--lang", "ka",
-               "--tasks", "sentence_length", "--sizes", "150"],
+               "--tasks", "sentence_length,contextual_number", "--sizes", "150"],
+        "um": ["unimorph", str(data_dir / "unimorph" / "sigmorphon2018" / "english-dev"),
+               "--lang", "en"],
+        "an": ["analogies", str(data_dir / GOOGLE), "--lang", "en",
+               "--tasks", "google-analogies-family"],
         "trec": ["trec", str(data_dir / "trec"), "--lang", "en", "--sizes", "500"],
         "nli": ["pairs", str(nli), "--preset", "nli", "--lang", "en"],  # '-' rows: dropped
         "sim": ["similarity", str(finnsim), "--lang", "fi"],
@@ -172,7 +178,7 @@ def _configs(folder: Path) -> list[str]:
 def test_every_kind_of_config_through_evaluate_and_report(
     built: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    names = ("ud", "trec", "nli", "sts", "sim", "costra")
+    names = ("ud", "um", "trec", "nli", "sts", "sim", "an", "costra")
     results = tmp_path / "results"
     code, out, err = _run(capsys, [
         "evaluate", *(str(built[n]) for n in names), "--all", "--encoder", ENCODER,
@@ -198,14 +204,17 @@ def test_every_kind_of_config_through_evaluate_and_report(
         "## accuracy: tasks × encoders",
         "## Scored sentence pairs (STS, SICK-R)",
         "## Word similarity",
+        "## Word analogies",
         "## COSTRA: transformations",
         "## COSTRA: orderings",
     ):
         assert md.count(section) == 1, section
     probing: dict[str, Any] = json.loads((rep / "report.json").read_text(encoding="utf-8"))
     datasets = {d["dataset"] for d in probing["details"]}
-    assert datasets == {"ud", "trec", "nli"}  # classifiers: accuracy and selectivity
+    assert datasets == {"ud", "um", "trec", "nli"}  # classifiers: accuracy and selectivity
+    levels = {d["task"].split(".")[0] for d in probing["details"] if d["dataset"] == "ud"}
+    assert levels == {"sentence_length", "contextual_number"}  # sentence, word in context
     scored = json.loads((rep / "scored-report.json").read_text(encoding="utf-8"))
     assert [r["dataset"] for r in scored["rows"]] == ["sts"]
     lexical = json.loads((rep / "lexical-report.json").read_text(encoding="utf-8"))
-    assert {r["dataset"]["name"] for r in lexical} == {"sim", "costra"}
+    assert {r["dataset"]["name"] for r in lexical} == {"sim", "an", "costra"}
