@@ -6,7 +6,6 @@ that names no file, ``report`` on JSON of another schema."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -195,27 +194,3 @@ def test_build_trec_translation_that_names_no_file(
     }[given]
     assert _one_error(capsys) == f"polyprobe: error: {want}"
     assert not out.exists()
-
-
-def test_report_on_json_of_another_schema(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    results = tmp_path / "results"
-    results.mkdir()
-    (results / "a.json").write_text(json.dumps({"accuracy": 0.9, "model": "x"}), "utf-8")
-    (results / "b.json").write_text(json.dumps([1, 2]), "utf-8")
-    out = tmp_path / "report"
-    assert main(["report", str(results), "--out", str(out)]) == 2
-    assert _one_error(capsys) == (
-        f"polyprobe: error: {results}: none of its 2 JSON file(s) is a polyprobe results file "
-        f"(one has 'schema_version' and 'metrics'; {results / 'a.json'} holds keys accuracy, "
-        "model)"
-    )
-    assert not out.exists()
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    assert main(["report", str(empty), "--out", str(out)]) == 2
-    assert _one_error(capsys) == (
-        f"polyprobe: error: {empty}: no JSON file (give the results files polyprobe evaluate "
-        "writes)"
-    )

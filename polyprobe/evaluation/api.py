@@ -56,6 +56,7 @@ from polyprobe.evaluation.results import (
     reusable_result,
     write_result,
 )
+from polyprobe.evaluation.scratch import torch_scratch
 from polyprobe.evaluation.seeds import (
     CONTROL_LABELS,
     ENCODER_VECTORS,
@@ -106,6 +107,7 @@ def run_lexical(
     plan: DatasetPlan,
     names: list[str],
     encoders: Sequence[Encoder],
+    store: EmbeddingCache,
     out: str | Path | None,
     revision: str | None,
     cache_dir: str | Path | None,
@@ -114,7 +116,8 @@ def run_lexical(
     top_n: int | None,
     force: bool,
 ) -> None:
-    """Lexical configs (``task_type: lexical``) go to :mod:`polyprobe.evaluation.lexical`."""
+    """Lexical configs (``task_type: lexical``) go to :mod:`polyprobe.evaluation.lexical`,
+    through the same embedding cache as the probing configs."""
     from polyprobe.evaluation.lexical import evaluate_lexical
 
     evaluate_lexical(
@@ -128,6 +131,7 @@ def run_lexical(
         top_n=top_n,
         on_result=on_result,
         force=force,
+        cache=store,
     )
 
 
@@ -195,6 +199,34 @@ def evaluate(
     many C values beyond an edge of the grid when the chosen C lies on it
     (``protocols.extend_grid``; 0 keeps the grid and warns). ``progress``: one bar for the
     whole plan's jobs (dataset × config × encoder) and one for the texts being encoded."""
+    with torch_scratch():  # torch's compile cache in a folder removed afterwards (scratch.py)
+        return _evaluate(
+            dataset, config, encoders, probe, seeds, out, revision, cache, cache_dir, device,
+            batch_size, folds, n_boot, progress, on_result, force, top_n, extend_grid, on_note,
+        )  # fmt: skip
+
+
+def _evaluate(
+    dataset: str | Path | Sequence[str | Path],
+    config: str | list[str] | None,
+    encoders: Sequence[EncoderLike],
+    probe: str | ProbeSpec,
+    seeds: int | Sequence[int],
+    out: str | Path | None,
+    revision: str | None,
+    cache: str | Path | EmbeddingCache | None,
+    cache_dir: str | Path | None,
+    device: str | None,
+    batch_size: int,
+    folds: int,
+    n_boot: int,
+    progress: bool,
+    on_result: Callable[[dict[str, Any]], None] | None,
+    force: bool,
+    top_n: int | None,
+    extend_grid: int,
+    on_note: Callable[[str], None] | None,
+) -> list[dict[str, Any]]:
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
     if extend_grid and spec.kind != "lr":
         raise UsageError(
@@ -247,8 +279,8 @@ def evaluate(
             usable = [e for e in encs if applies(e, LEXICAL)]
             if plan.of_kind(LEXICAL) and usable:  # scored by their own metrics: no probe
                 run_lexical(
-                    plan, plan.of_kind(LEXICAL), usable, out, revision, cache_dir, batch_size,
-                    finished, top_n, force,
+                    plan, plan.of_kind(LEXICAL), usable, store, out, revision, cache_dir,
+                    batch_size, finished, top_n, force,
                 )  # fmt: skip
     finally:
         bars.close()

@@ -279,6 +279,26 @@ def _interrupted(exc: KeyboardInterrupt, finished: list[dict[str, Any]], out: Pa
     return int(getattr(exc, "exit_code", 130))
 
 
+def quick_exit() -> None:
+    """No cyclic garbage collection when the process ends: with torch, transformers and
+    ``datasets`` loaded, the interpreter's last collection walks millions of objects that
+    the exit frees anyway — 4.5 s on a 2-core machine between "terminated" and the exit
+    (measured on a SIGTERM during MiniLM encoding; 0.2-0.7 s without it), far past what a
+    SIGTERM's sender waits before SIGKILL. ``gc.freeze`` at exit (``atexit`` runs before
+    that collection) leaves every object to the exit; an in-process caller (a test) is
+    not affected until its own process ends. Registered once."""
+    global _QUICK_EXIT
+    if not _QUICK_EXIT:
+        import atexit
+        import gc
+
+        atexit.register(gc.freeze)
+        _QUICK_EXIT = True
+
+
+_QUICK_EXIT = False
+
+
 @contextlib.contextmanager
 def library_bars(show: bool) -> Iterator[None]:
     """``datasets``' and the Hub client's own progress bars (split generation, downloads):
@@ -327,9 +347,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if isinstance(config, list) and len(config) == 1:
         config = config[0]
     finished: list[dict[str, Any]] = []  # results whose file is written, as they finish
+    quick_exit()
     try:
         from polyprobe.evaluation.api import evaluate
         from polyprobe.evaluation.encoders import parse_spec, with_baselines
+        from polyprobe.evaluation.scratch import torch_scratch
         from polyprobe.outputs import output_folder
 
         output_folder(args.out)
@@ -337,7 +359,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         encoders = with_baselines(args.encoder, args.baselines)
         for spec in encoders:
             parse_spec(spec)  # fail fast on a typo, before loading any dataset
-        with library_bars(not args.no_progress):
+        with library_bars(not args.no_progress), torch_scratch():
             results = evaluate(
                 args.dataset,
                 config=config,

@@ -57,20 +57,23 @@ def run_correlate(args: argparse.Namespace) -> int:
     from polyprobe.evaluation.correlate import (
         correlate,
         correlation_markdown,
-        load_results,
         n_computed,
-        no_results,
         what_to_add,
         write_correlation,
     )
+    from polyprobe.evaluation.report_inputs import read_inputs
     from polyprobe.outputs import output_folder
 
     try:
         if args.out is not None:
             output_folder(args.out)
-        results = load_results(args.results)
+        results, lexical = read_inputs(args.results)
         if not results:
-            print(f"polyprobe: error: {no_results(args.results)}", file=sys.stderr)
+            print(
+                f"polyprobe: error: only lexical results ({len(lexical)}): correlate pairs "
+                "probing with downstream results; `polyprobe report` tabulates lexical ones",
+                file=sys.stderr,
+            )
             return EXIT_USAGE
         corr = correlate(results, metric=args.metric, model_layer=args.model_layer)
         written = write_correlation(corr, args.out) if args.out is not None else []
@@ -100,38 +103,53 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="tables and plots from results JSON",
         description="Write report.md (tasks × encoders: mean ± std [95% CI], majority "
         "baseline, selectivity or why not), report.json, a task × encoder heatmap and "
-        "per-layer curves (PNG) into --out.",
+        "per-layer curves (PNG) into --out. Scored sentence pairs (STS, SICK-R) get a table "
+        "of test Spearman and Pearson (scored-report.json), lexical sets their own tables "
+        "(lexical-report.json).",
     )
     p.add_argument("results", nargs="+", type=Path, help="results JSON files or folders")
     p.add_argument("--out", required=True, type=Path, help="folder to write the report into")
-    p.add_argument("--metric", choices=METRICS, default="accuracy")
+    p.add_argument(
+        "--metric",
+        choices=METRICS,
+        default="accuracy",
+        help="the probing table's metric (default accuracy); scored pairs always show "
+        "Spearman and Pearson",
+    )
     p.set_defaults(func=run_report)
     return p
 
 
 def run_report(args: argparse.Namespace) -> int:
     from polyprobe.errors import PolyprobeError
-    from polyprobe.evaluation.correlate import load_results, no_results
-    from polyprobe.evaluation.lexical.report import load_lexical_results, write_lexical_report
+    from polyprobe.evaluation.lexical.report import write_lexical_report
     from polyprobe.evaluation.report import report
+    from polyprobe.evaluation.report_inputs import read_inputs
+    from polyprobe.evaluation.scored_report import is_scored_result, write_scored_report
     from polyprobe.outputs import output_folder
 
     try:
         output_folder(args.out)
-        results = load_results(args.results)
-        lexical = load_lexical_results(args.results)
-        if not results and not lexical:
-            print(f"polyprobe: error: {no_results(args.results)}", file=sys.stderr)
-            return EXIT_USAGE
-        if not results:  # lexical results only: their tables are the report
-            print(f"wrote {write_lexical_report(lexical, args.out)}")
-            return EXIT_OK
-        paths = report(results, args.out, metric=args.metric)
+        results, lexical = read_inputs(args.results)  # at least one, or a one-line error
+        probing = [r for r in results if not is_scored_result(r)]
+        scored = [r for r in results if is_scored_result(r)]
+        written: list[str] = []
+        if probing:  # the tasks × encoders table, heatmap, curves
+            paths = report(probing, args.out, metric=args.metric)
+            written += [str(paths["markdown"]), str(paths["json"]), str(paths["heatmap"])]
+            n_curves = len(paths["layer_curves"])
+            if n_curves:
+                written.append(f"{n_curves} per-layer curve(s)")
+        if scored:  # STS, SICK-R: correlations, their own table
+            path = write_scored_report(scored, args.out, append=bool(probing))
+            written += [] if probing else [str(args.out / "report.md")]
+            written.append(str(path))
         if lexical:
-            write_lexical_report(lexical, args.out, append=True)
+            write_lexical_report(lexical, args.out, append=bool(probing or scored))
+            written += [] if probing or scored else [str(args.out / "report.md")]
+            written.append(str(args.out / "lexical-report.json"))
     except PolyprobeError as exc:
         return _fail(exc)
-    print(f"wrote {paths['markdown']}, {paths['json']}, {paths['heatmap']}", end="")
-    n_curves = len(paths["layer_curves"])
-    print(f" and {n_curves} per-layer curve(s)" if n_curves else "")
+    head, last = written[:-1], written[-1]
+    print(f"wrote {', '.join(head)} and {last}" if head else f"wrote {last}")
     return EXIT_OK

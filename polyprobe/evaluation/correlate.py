@@ -83,27 +83,6 @@ def load_results(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
     return out
 
 
-def no_results(paths: Iterable[str | Path]) -> str:
-    """The one line for results paths that hold no results file: how many JSON files were
-    looked at and what the first one holds instead (a report of another schema reads as what
-    it is, not as "nothing found")."""
-    given = [Path(p) for p in paths]
-    found = [f for p in given for f in (sorted(p.rglob("*.json")) if p.is_dir() else [p])]
-    where = ", ".join(str(p) for p in given)
-    if not found:
-        return f"{where}: no JSON file (give the results files polyprobe evaluate writes)"
-    first = _read_json(found[0])
-    held = (
-        f"keys {', '.join(sorted(map(str, first))[:6])}"
-        if isinstance(first, dict)
-        else f"a JSON {type(first).__name__}"
-    )
-    return (
-        f"{where}: none of its {len(found)} JSON file(s) is a polyprobe results file (one has "
-        f"'schema_version' and 'metrics'; {found[0]} holds {held})"
-    )
-
-
 def _checked(obj: dict[str, Any], path: Path) -> dict[str, Any]:
     version = obj.get("schema_version")
     if version != RESULTS_SCHEMA_VERSION:

@@ -46,6 +46,9 @@ SPLIT_NAMES: dict[str, str] = {
     "test": "test",
 }
 FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "trec-lines")
+# The card's count of rows a preset drops by design (its ``no_label`` values): not invalid
+# input, so dropped under ``--on-invalid raise`` too, as the preset's help says.
+NO_GOLD_LABEL = "no-gold-label"
 _TREC_LINE = re.compile(r"^([A-Z]+):(\S+)\s+(.+)$")
 
 
@@ -316,7 +319,10 @@ class TabularSource:
                     continue
             else:
                 label = row.get(cols["label"], "").strip()
-                if label in self.no_label or not label:
+                if label in self.no_label:  # the format's own "no label" (SNLI's '-'):
+                    policy.skipped[NO_GOLD_LABEL] += 1  # dropped whatever --on-invalid, counted
+                    continue
+                if not label:
                     policy.reject(InputError(self.path, no, f"no label ({label!r})", "no-label"))
                     continue
             split = self.split

@@ -258,8 +258,20 @@ def write_lexical_report(
     return md
 
 
+def _cache(r: dict[str, Any]) -> str:
+    """The embedding cache's hits/misses of a computed result (a reused one encoded nothing;
+    files from before results recorded it say nothing)."""
+    cache = r.get("cache")
+    if r.get("resumed") or not isinstance(cache, dict) or "read_from" in cache:
+        return ""
+    if cache.get("cached") is False:
+        return "\tnot cached"
+    return f"\tcache {cache.get('hits', 0)}/{cache.get('misses', 0)} hit/miss"
+
+
 def lexical_summary(results: list[dict[str, Any]]) -> str:
-    """One line per result: config, encoder and its headline number."""
+    """One line per result: config, encoder, its headline number and, when it was computed
+    now, the embedding cache's hits and misses."""
     lines = []
     for r in results:
         s = r["scores"]
@@ -279,5 +291,5 @@ def lexical_summary(results: list[dict[str, Any]]) -> str:
             head = f"r(cos, string sim) {_f(s['pearson_cosine_vs_string_similarity'])}"
         else:
             head = f"costra {_f(s['package_groups']['costra'])}"
-        lines.append(f"{_where(r)[0]}\t{r['config']}\t{_enc(r)}\t{head}")
+        lines.append(f"{_where(r)[0]}\t{r['config']}\t{_enc(r)}\t{head}{_cache(r)}")
     return "\n".join(lines)

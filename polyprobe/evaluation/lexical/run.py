@@ -25,7 +25,10 @@ Results are JSON files ``<out>/<dataset>/<config>/<encoder>/lexical.json`` with
 different reports), ``dataset``, ``config``, ``task``, ``level``, ``encoder``, ``space`` (the
 vocabulary and lookup used), ``scores`` and ``runtime_seconds``; later, optional:
 ``family``/``member`` and ``dataset.name`` (as in probing results), ``encoder.model_name``,
-and ``job`` (what a re-run compares to reuse the file).
+``job`` (what a re-run compares to reuse the file), and ``cache`` (hits and misses over the
+unique texts and words, as in probing results; ``cached: false`` for an encoder that is
+recomputed rather than cached). Texts and words are read through the embedding cache
+(``space.py``), so a re-run with a cached encoder encodes nothing.
 """
 
 from __future__ import annotations
@@ -41,10 +44,11 @@ from typing import Any
 import numpy as np
 
 from polyprobe.errors import UsageError
+from polyprobe.evaluation.cache import EmbeddingCache
 from polyprobe.evaluation.data import Card, dataset_revision, read_card, resolve_configs
 from polyprobe.evaluation.encoders import Encoder, build_encoder
 from polyprobe.evaluation.lexical import metrics
-from polyprobe.evaluation.lexical.space import WordSpace, encode_texts, word_space
+from polyprobe.evaluation.lexical.space import Encoding, WordSpace
 from polyprobe.evaluation.plan import dataset_name
 from polyprobe.evaluation.results import (
     dataset_identity,
@@ -112,12 +116,43 @@ def evaluate_lexical(
     batch_size: int = 64,
     on_result: Callable[[dict[str, Any]], None] | None = None,
     force: bool = False,
+    cache: str | Path | EmbeddingCache | None = None,
 ) -> list[dict[str, Any]]:
     """Evaluate ``encoders`` on the lexical configs of ``dataset``; one result per config and
     encoder (see the module docstring), written under ``out`` when given. A result already
     there from an equal ``job`` (dataset fingerprint and revision, config, encoder id, word
     space size) is read back instead (marked ``resumed``) unless ``force``, so a re-run of a
-    long plan skips what it finished. ``on_result`` sees each result as it is done."""
+    long plan skips what it finished. ``on_result`` sees each result as it is done.
+    ``cache``: the embedding cache, a folder or an open :class:`EmbeddingCache` (left open);
+    ``evaluate`` passes its own. None: no disk cache (everything encoded, nothing written
+    outside ``out``), as this function always did when called on its own."""
+    if isinstance(cache, EmbeddingCache):
+        store = cache
+    else:
+        store = EmbeddingCache(cache, enabled=cache is not None)
+    try:
+        return _evaluate_lexical(
+            dataset, config, encoders, store, out, revision, cache_dir, top_n, batch_size,
+            on_result, force,
+        )  # fmt: skip
+    finally:
+        if not isinstance(cache, EmbeddingCache):
+            store.close()
+
+
+def _evaluate_lexical(
+    dataset: str,
+    config: str | list[str] | None,
+    encoders: Sequence[str | Callable[[list[str]], Any] | Encoder],
+    store: EmbeddingCache,
+    out: str | Path | None,
+    revision: str | None,
+    cache_dir: str | Path | None,
+    top_n: int | None,
+    batch_size: int,
+    on_result: Callable[[dict[str, Any]], None] | None,
+    force: bool,
+) -> list[dict[str, Any]]:
     card = read_card(dataset, revision)
     names = resolve_configs(dataset, config, revision, card)
     encs = [build_encoder(e) for e in encoders]
@@ -149,9 +184,14 @@ def evaluate_lexical(
             else:
                 assert tables is not None
                 t0 = time.perf_counter()
-                scores, space = _evaluate_config(
-                    card, name, block, tables.tables, enc, top_n, batch_size
-                )
+                encoding = Encoding(enc, store, batch_size)
+                scores, space = _evaluate_config(card, name, block, tables.tables, encoding, top_n)
+                stats = encoding.stats
+                cache_block: dict[str, Any] = {"hits": stats.hits, "misses": stats.misses}
+                if encoding.from_file:
+                    cache_block["read_from"] = "the vector file (nothing encoded)"
+                elif not enc.cacheable:
+                    cache_block["cached"] = False
                 result = {
                     "lexical_schema_version": LEXICAL_SCHEMA_VERSION,
                     "dataset": {
@@ -173,6 +213,7 @@ def evaluate_lexical(
                     "space": space,
                     "scores": scores,
                     "runtime_seconds": round(time.perf_counter() - t0, 3),
+                    "cache": cache_block,
                     **provenance(card, name),
                     "job": jobs[enc.id],
                 }
@@ -227,9 +268,8 @@ def _evaluate_config(
     name: str,
     block: dict[str, Any],
     tables: dict[str, Any],
-    enc: Encoder,
+    enc: Encoding,
     top_n: int | None,
-    batch_size: int,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     level = block["level"]
     if level == "word-pair":
@@ -237,7 +277,7 @@ def _evaluate_config(
             raise UsageError(f"config {name!r}: a word-pair lexical config must be scored")
         w1, w2 = _column(tables, "test", "word1"), _column(tables, "test", "word2")
         gold = _column(tables, "test", "label")
-        space = word_space(enc, [*w1, *w2], top_n, batch_size)
+        space = enc.words([*w1, *w2], top_n)
         return similarity_scores(space, w1, w2, gold), space.describe()
     if level == "word-analogy":
         cols = [_column(tables, "test", f"word{i}") for i in range(1, 5)]
@@ -245,17 +285,17 @@ def _evaluate_config(
         names = list(block.get("labels") or [])
         cats = [names[i] for i in labels]
         semantic = _semantic(card, block.get("task", name), names)
-        space = word_space(enc, [w for c in cols for w in c], top_n, batch_size)
+        space = enc.words([w for c in cols for w in c], top_n)
         questions = list(zip(*cols, strict=True))
         return analogy_scores(space, questions, cats, semantic), space.describe()
     if level == "word-translation":
-        return translation_scores(tables, enc, top_n, batch_size)
+        return translation_scores(tables, enc, top_n)
     if level == "sentence-transformation":
         seeds, sents = _column(tables, "test", "sentence1"), _column(tables, "test", "sentence2")
         strsim = _column(tables, "test", "string_similarity")
         names = list(block.get("labels") or [])
         types = [names[i] for i in _column(tables, "test", "label")]
-        vectors = _sentence_vectors(enc, [*seeds, *sents], batch_size)
+        vectors = _sentence_vectors(enc, [*seeds, *sents])
         cos = metrics.cosines(
             np.stack([vectors[s] for s in seeds]), np.stack([vectors[s] for s in sents])
         )
@@ -264,7 +304,7 @@ def _evaluate_config(
         cols = [_column(tables, "test", f"sentence{i}") for i in range(1, 5)]
         names = list(block.get("labels") or [])
         labels = [names[i] for i in _column(tables, "test", "label")]
-        vectors = _sentence_vectors(enc, [s for c in cols for s in c], batch_size)
+        vectors = _sentence_vectors(enc, [s for c in cols for s in c])
         correct = metrics.ordering_accuracy(*(np.stack([vectors[s] for s in c]) for c in cols))
         return costra_ordering_scores(labels, correct), _sentence_space(vectors)
     raise UsageError(f"config {name!r}: level {level!r} is not lexical")
@@ -277,9 +317,9 @@ def _semantic(card: Card, task: str, names: Sequence[str]) -> dict[str, bool]:
     return {n: bool((cats.get(n) or {}).get("is_semantic", True)) for n in names}
 
 
-def _sentence_vectors(enc: Encoder, texts: Sequence[str], batch_size: int) -> dict[str, np.ndarray]:
+def _sentence_vectors(enc: Encoding, texts: Sequence[str]) -> dict[str, np.ndarray]:
     distinct = list(dict.fromkeys(texts))
-    vectors = encode_texts(enc, distinct, batch_size)
+    vectors = enc.texts(distinct)
     return dict(zip(distinct, vectors, strict=True))
 
 
@@ -367,14 +407,14 @@ def analogy_scores(
 
 
 def translation_scores(
-    tables: dict[str, Any], enc: Encoder, top_n: int | None, batch_size: int
+    tables: dict[str, Any], enc: Encoding, top_n: int | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Procrustes on train pairs, P@k on test pairs in both directions (NN and CSLS k=10).
     Both languages are looked up in the one space the encoder gives (a multilingual encoder,
     or an aligned vector file holding both vocabularies)."""
     tr_s, tr_t = _column(tables, "train", "word1"), _column(tables, "train", "word2")
     te_s, te_t = _column(tables, "test", "word1"), _column(tables, "test", "word2")
-    space = word_space(enc, [*tr_s, *tr_t, *te_s, *te_t], top_n, batch_size)
+    space = enc.words([*tr_s, *tr_t, *te_s, *te_t], top_n)
     unit = metrics.normalise(space.vectors)
     train = [(space.find(a), space.find(b)) for a, b in zip(tr_s, tr_t, strict=True)]
     train = [(i, j) for i, j in train if i is not None and j is not None]

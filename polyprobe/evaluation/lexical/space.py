@@ -11,6 +11,12 @@ Two kinds of encoder give one:
 * any other encoder (``st:``, ``hf:``, ``random``, ``char-ngrams``, a callable): every word is
   encoded **alone**, as a one-token text; the vocabulary is then the words the evaluated
   dataset holds (its size recorded as N), and nothing is out of vocabulary.
+
+Texts and words go through the embedding cache (:func:`polyprobe.evaluation.cache.encode_cached`)
+as probing configs' do: COSTRA's two configs encode the same 6,941 sentences, and a re-run of a
+lexical config with a cached encoder (``st:``, ``hf:``, a callable with a ``polyprobe_id``)
+encodes nothing. A word is cached as the one-token item it is encoded as, a sentence as a
+text without tokens, so their keys never meet a probing config's (whose items carry tokens).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from polyprobe.evaluation.cache import CacheStats, EmbeddingCache, encode_cached
 from polyprobe.evaluation.encoders import Encoder, Item
 
 
@@ -75,10 +82,17 @@ def file_space(encoder: Encoder, top_n: int | None) -> WordSpace:
     )
 
 
-def encoded_space(encoder: Encoder, words: Iterable[str], batch_size: int = 64) -> WordSpace:
+def encoded_space(
+    encoder: Encoder,
+    words: Iterable[str],
+    batch_size: int = 64,
+    *,
+    cache: EmbeddingCache | None = None,
+    stats: CacheStats | None = None,
+) -> WordSpace:
     """Every distinct word of ``words`` encoded alone (a one-token text)."""
     distinct = list(dict.fromkeys(w for w in words if w))
-    vectors = encode_texts(encoder, distinct, batch_size, tokens=True)
+    vectors = encode_texts(encoder, distinct, batch_size, tokens=True, cache=cache, stats=stats)
     return WordSpace(
         distinct,
         vectors,
@@ -88,21 +102,60 @@ def encoded_space(encoder: Encoder, words: Iterable[str], batch_size: int = 64) 
 
 
 def encode_texts(
-    encoder: Encoder, texts: Sequence[str], batch_size: int = 64, *, tokens: bool = False
+    encoder: Encoder,
+    texts: Sequence[str],
+    batch_size: int = 64,
+    *,
+    tokens: bool = False,
+    cache: EmbeddingCache | None = None,
+    stats: CacheStats | None = None,
 ) -> np.ndarray:
-    """Texts (or words, as one-token texts) through ``encoder``; its last layer when it has
-    several."""
+    """Texts (or words, as one-token texts) through ``encoder``, read from and written to
+    ``cache`` when the encoder is worth caching (no cache: encoded every time); its last
+    layer when it has several. ``stats`` adds this call's hits and misses (unique texts)."""
     if not texts:
         return np.zeros((0, 1), np.float32)
     items = [Item(t, (t,) if tokens else None) for t in texts]
-    out = encoder.encode(items, batch_size=batch_size)
-    layer = list(out)[-1]
-    return np.asarray(out[layer], dtype=np.float32)
+    store = cache if cache is not None else EmbeddingCache(enabled=False)
+    out, got = encode_cached(encoder, items, store, batch_size)
+    if stats is not None:
+        stats.hits += got.hits
+        stats.misses += got.misses
+    return np.asarray(out[encoder.layers[-1]], dtype=np.float32)
 
 
 def word_space(
-    encoder: Encoder, words: Iterable[str], top_n: int | None, batch_size: int = 64
+    encoder: Encoder,
+    words: Iterable[str],
+    top_n: int | None,
+    batch_size: int = 64,
+    *,
+    cache: EmbeddingCache | None = None,
+    stats: CacheStats | None = None,
 ) -> WordSpace:
     if is_vector_file(encoder):
         return file_space(encoder, top_n)
-    return encoded_space(encoder, words, batch_size)
+    return encoded_space(encoder, words, batch_size, cache=cache, stats=stats)
+
+
+@dataclass
+class Encoding:
+    """How one lexical result's words and texts become vectors: the encoder, the embedding
+    cache, the batch size, and the cache's hits and misses so far (the result records them)."""
+
+    encoder: Encoder
+    cache: EmbeddingCache
+    batch_size: int = 64
+    stats: CacheStats = field(default_factory=CacheStats)
+    from_file: bool = False  # words were looked up in a vector file: nothing was encoded
+
+    def texts(self, texts: Sequence[str]) -> np.ndarray:
+        return encode_texts(
+            self.encoder, texts, self.batch_size, cache=self.cache, stats=self.stats
+        )
+
+    def words(self, words: Iterable[str], top_n: int | None) -> WordSpace:
+        self.from_file = self.from_file or is_vector_file(self.encoder)
+        return word_space(
+            self.encoder, words, top_n, self.batch_size, cache=self.cache, stats=self.stats
+        )
