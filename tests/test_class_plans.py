@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import config_rows
 
 from polyprobe import build_unimorph
 from polyprobe.builders.floors import plan_classes, rows_needed
 from polyprobe.errors import InfeasibleError
-from tests.conftest import config_rows
 
 # 17 case values (UniMorph tags) of 117-135 forms each: Hungarian's case at SIGMORPHON scale.
 CASES = ("ABL", "ACC", "ALL", "BEN", "COM", "DAT", "ERG", "ESS", "GEN", "INS", "LOC", "NOM",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import config_rows
 
 from polyprobe import build_ud
 from polyprobe.builders.variants import (
@@ -19,7 +20,6 @@ from polyprobe.builders.variants import (
     make_variants,
 )
 from polyprobe.errors import InfeasibleError
-from tests.conftest import config_rows
 
 
 def _treebank(path: Path, n: int) -> Path:

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import config_rows
 
 from polyprobe import build_unimorph
 from polyprobe.builders.word import SizeParams, single_feature
 from polyprobe.builders.word.syncretism import SyncretismOptions, join_values
 from polyprobe.loaders.records import LexEntry
 from polyprobe.loaders.unimorph import read_unimorph
-from tests.conftest import config_rows
 
 CASES = {"NOM": "Nominative", "ACC": "Accusative", "DAT": "Dative", "GEN": "Genitive"}
 
