@@ -106,7 +106,10 @@ def prepare(family: Family[Any, Any], config: BuildConfig) -> Prepared:
         config.lang, config.language, sources.declared(), config.allow_language_mismatch
     )
     content = check_content(
-        config.lang, config.language, sources.sources, config.allow_language_mismatch
+        config.lang,
+        config.language,
+        getattr(sources, "sources", ()),
+        config.allow_language_mismatch,
     )
     for name, found in content.items():
         mismatch[name] = [*mismatch.get(name, []), *found]
