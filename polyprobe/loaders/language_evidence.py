@@ -141,6 +141,13 @@ def _script(char: str) -> str:
     return name.split(" ", 1)[0] if name else ""
 
 
+@lru_cache(maxsize=1 << 16)
+def _letters(form: str, scripts: frozenset[str]) -> tuple[int, int]:
+    """(letters, letters in ``scripts``) of a form; cached, as forms repeat."""
+    letters = [ch for ch in form if ch.isalpha()]
+    return len(letters), sum(1 for ch in letters if _script(ch) in scripts)
+
+
 @dataclass
 class Block:
     """One block of a file: where it is, what it holds, how it compares."""
@@ -240,11 +247,14 @@ def _blocks(
         block.words.update(words)
         block._sentence_words.append(frozenset(words))
         if scripts is not None:
-            letters = [ch for f in forms for ch in f if ch.isalpha()]
-            inside = sum(1 for ch in letters if _script(ch) in scripts)
-            block.letters += len(letters)
+            letters = inside = 0
+            for f in forms:
+                n, i = _letters(f, scripts)
+                letters += n
+                inside += i
+            block.letters += letters
             block.in_script += inside
-            block.sentences_in_script += 2 * inside >= len(letters)
+            block.sentences_in_script += 2 * inside >= letters
     # a short last block is counted with the one before it (its share means little alone)
     if len(blocks) > 1 and blocks[-1].sentences < BLOCK_SENTENCES // 5:
         last = blocks.pop()
