@@ -8,6 +8,7 @@ shared treebank, lexicon and TREC file is sniffed as its own format."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -178,8 +179,8 @@ def test_no_shared_file_is_refused_by_its_own_reader(data_dir: Path) -> None:
     treebanks = sorted((data_dir / "ud").glob("UD_*/*.conllu"))
     assert len(treebanks) >= 16
     for f in treebanks:
-        head = [line for _, line in zip(range(200), numbered_lines(f))]
-        found = sniff(line for _, line in head)
+        head = [line for _, line in itertools.islice(numbered_lines(f), 200)]
+        found = sniff(head)
         assert found is not None and found.key == "conllu", f
     lexicons = [
         p
@@ -195,3 +196,26 @@ def test_no_shared_file_is_refused_by_its_own_reader(data_dir: Path) -> None:
         from polyprobe.loaders.trec import read_trec_file
 
         assert read_trec_file(f).questions
+
+
+def test_build_ud_refuses_a_lexicon_and_trec(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data_dir: Path
+) -> None:
+    f = tmp_path / "en_lex-ud-dev.conllu"
+    f.write_text("\n".join(UNIMORPH) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, err = _build(capsys, out, "ud", str(f), "--lang", "en")
+    expect = (
+        f"{f}: this looks like a UniMorph lexicon (lemma, form, features) (use `build unimorph`)"
+    )
+    _refused(code, err, out, expect)
+    t = tmp_path / "en_trec-ud-test.conllu"
+    t.write_bytes((data_dir / "trec" / "TREC_10.label").read_bytes())
+    code, err = _build(capsys, out, "ud", str(t), "--lang", "en")
+    expect = f"{t}: this looks like TREC question classification (COARSE:fine question) (use `build trec`)"
+    _refused(code, err, out, expect)
+    # plain text is no other family's format: the reader's own message names the line
+    p = tmp_path / "en_text-ud-test.conllu"
+    p.write_text("The dog barks.\nCats sleep.\n", encoding="utf-8")
+    code, err = _build(capsys, out, "ud", str(p), "--lang", "en")
+    _refused(code, err, out, f"{p}:1: expected 10 tab-separated columns, found 1")
