@@ -66,7 +66,7 @@ def test_german_appended_to_an_english_file_is_refused(
     assert code == 2 and "\n" not in err and "Traceback" not in err
     dev = mixed / "en_ewt-ud-dev.conllu"
     assert err.startswith(f"polyprobe: error: {dev}: ")
-    assert "do not read as English like the rest of the input" in err
+    assert "do not read as English: " in err and "most frequent in most other blocks" in err
     assert "--allow-language-mismatch" in err
     assert not out.exists()
     # the refused lines are German: every sentence of the odd blocks is one of GSD's
@@ -114,9 +114,9 @@ def test_another_script_is_refused(tmp_path: Path, data_dir: Path) -> None:
     loose = tmp_path / "news.conllu"  # a name that declares nothing
     loose.write_bytes(russian.read_bytes())
     (found,) = evidence([loose], _en())
-    assert found.sentences == 1000 and found.sentences_in_script == 0
+    assert found.sentences == 1000 and found.sentences_in_script <= 5  # a Latin name or two
     assert all(
-        re.match(r"[01]% of their letters are in the English script", b.script_odd)
+        re.match(r"[0-2]% of their words are in the English script", b.script_odd)
         for b in found.blocks
     )
     with pytest.raises(UsageError, match=r"news\.conllu: 1,000 of its 1,000 sentences"):
@@ -144,3 +144,35 @@ def test_every_shared_treebank_reads_as_its_own_language(data_dir: Path, name: s
     for f in files:
         assert f.sentences_in_script >= 0.95 * f.sentences, f.path
     assert check_content(language.code, language, discover([folder]), allow=False) == {}
+
+
+def test_a_lexicon_in_another_script_is_refused(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lexicon = tmp_path / "lexicon"  # a name that declares nothing
+    lexicon.write_bytes((data_dir / "unimorph" / "sigmorphon2018" / "russian-dev").read_bytes())
+    out = tmp_path / "out"
+    code = main(["build", "unimorph", str(lexicon), "--lang", "en", "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and not out.exists()
+    assert err.startswith(
+        f"polyprobe: error: {lexicon}: 1,000 of its 1,000 forms (lines 1-1000) do not read as "
+        "English: 0% of their words are in the English script (Latin)"
+    )
+
+
+def test_every_shared_lexicon_reads_as_its_own_language(data_dir: Path) -> None:
+    from polyprobe.loaders.declared import lexicon_languages
+    from polyprobe.loaders.language_evidence import lexicon_evidence
+
+    files = [
+        p
+        for p in sorted((data_dir / "unimorph").rglob("*"))
+        if p.is_file() and p.suffix != ".md" and not p.name.upper().startswith(("README", "LIC"))
+    ]
+    assert len(files) >= 40
+    for f in files:
+        (declared,) = lexicon_languages([f])
+        found = lexicon_evidence(f, resolve_language(declared.code), None)
+        assert found.sentences > 0 and not found.odd, f
+        assert found.sentences_in_script >= 0.95 * found.sentences, f

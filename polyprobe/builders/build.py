@@ -108,7 +108,7 @@ def prepare(family: Family[Any, Any], config: BuildConfig) -> Prepared:
     content = check_content(
         config.lang,
         config.language,
-        getattr(sources, "sources", ()),
+        [*getattr(sources, "sources", ()), *getattr(sources, "lexicons", ())],
         config.allow_language_mismatch,
     )
     for name, found in content.items():
