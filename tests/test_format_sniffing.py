@@ -219,3 +219,16 @@ def test_build_ud_refuses_a_lexicon_and_trec(
     p.write_text("The dog barks.\nCats sleep.\n", encoding="utf-8")
     code, err = _build(capsys, out, "ud", str(p), "--lang", "en")
     _refused(code, err, out, f"{p}:1: expected 10 tab-separated columns, found 1")
+
+
+def test_an_empty_lexicon_folder_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "eus"
+    folder.mkdir()
+    (folder / "README.md").write_text("# nothing here\n", encoding="utf-8")
+    out = tmp_path / "out"
+    for argv in (["unimorph", str(folder)], ["analogies", "--unimorph", str(folder)]):
+        code, err = _build(capsys, out, *argv, "--lang", "eu")
+        # was "read_lexicon needs at least one source, all with the same layout, ..."
+        _refused(code, err, out, f"{folder}: the folder holds no lexicon files")
