@@ -36,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from polyprobe.errors import UsageError
+from polyprobe.errors import InputError, UsageError
 from polyprobe.languages import Language
 from polyprobe.loaders.inputs import BadLine, line_blocks
 
@@ -360,13 +360,18 @@ def lexicon_evidence(path: str | Path, language: Language, layout: str | None) -
     not a language's frequent words): a block whose letters are mostly in another script
     disagrees. A form counts as a sentence does for a treebank (``sentences``). A language
     without a known script (:data:`SCRIPTS`) gives no blocks."""
+    from polyprobe.loaders.sniff import sniff_file
     from polyprobe.loaders.unimorph import LEMMA_FEATS_FORM, detect_layout, normalise_layout
 
     scripts = SCRIPTS.get(language.iso639_3)
     p = Path(path)
     if scripts is None:
         return FileEvidence(p, [])
-    order = normalise_layout(layout) if layout else detect_layout(p, strict=False)
+    sniff_file(p, "unimorph")  # a file in another format is named as such, before its layout
+    try:
+        order = normalise_layout(layout) if layout else detect_layout(p, strict=False)
+    except InputError:
+        return FileEvidence(p, [], "forms")  # the reader names what is wrong with it
     col = 2 if order == LEMMA_FEATS_FORM else 1
     blocks: list[Block] = []
     block: Block | None = None
@@ -419,11 +424,13 @@ def check_content(
     paths: list[tuple[str, Path]] = []
     found: list[FileEvidence] = []
     lexicon_files: list[tuple[str, FileEvidence]] = []
-    for source in sources:
+    # a generated analogy set is its lexicons (and their cross-lingual partner's: not --lang's)
+    expanded = [lex for s in sources for lex in getattr(s, "lexicons", (s,))]
+    for source in expanded:
         kind = getattr(getattr(source, "info", None), "kind", "")
         if kind == "ud-treebank":
             paths.extend((source.name, Path(f.path)) for f in source.files)
-        elif kind == "unimorph":
+        elif kind == "unimorph" and hasattr(source, "paths"):
             for path in source.paths:
                 evidence_of = lexicon_evidence(path, language, source.layout)
                 lexicon_files.append((source.name, evidence_of))
