@@ -232,3 +232,17 @@ def test_an_empty_lexicon_folder_is_named(
         code, err = _build(capsys, out, *argv, "--lang", "eu")
         # was "read_lexicon needs at least one source, all with the same layout, ..."
         _refused(code, err, out, f"{folder}: the folder holds no lexicon files")
+
+
+def test_what_is_no_other_format() -> None:
+    # plain sentences, a list of names with commas, a one-column word list: nobody's format
+    assert sniff(["The dog barks.", "Cats sleep all day.", "It rains."]) is None
+    assert sniff(["Smith, John", "Doe, Jane", "Roe, Richard"]) is None
+    assert sniff(["Haus", "Hauses", "Häuser"]) is None
+    # a few odd lines do not make a file another format: 4 of 10 CoNLL-U-like lines
+    token = "1\tThe\tthe\tDET\tDT\t_\t2\tdet\t_\t_"
+    assert sniff([token] * 4 + ["A plain sentence ."] * 6) is None
+    found = sniff(["DESC:manner How did serfdom develop ?", "NUM:date When was it built ?"])
+    assert found is not None and found.command == "build trec"
+    found = sniff(['<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/">', "<page>"])
+    assert found is not None and found.command == "build wiki"

@@ -17,8 +17,9 @@ checks name those lines). A format is only claimed on signatures its own files a
   ``3.1``), and ``# sent_id``/``# text`` comments;
 * **TREC**: ``COARSE:fine question`` with TREC's six coarse classes;
 * **UniMorph**: 3 (or 4) tab-separated columns, one of the 2nd and 3rd a feature bundle;
-* **a table with a header**: a first line of 2+ tab- or comma-separated names
-  (``sentence``, ``label``) and lines below with as many fields;
+* **a table with a header**: a first line of 2+ tab- or comma-separated names, one of them
+  a usual column name (``sentence``, ``label``, ``lemma``...), and lines below with as
+  many fields;
 * **XML**: a MediaWiki dump (``<mediawiki``) or an RST document (``<rst>``).
 """
 
@@ -64,7 +65,15 @@ FORMATS: dict[str, Format] = {
 _TOKEN_ID = re.compile(r"^\d+(?:[-.]\d+)?$")
 _CONLLU_COMMENT = re.compile(r"^#\s*(?:sent_id|text|newdoc|newpar)\b")
 _TREC_LINE = re.compile(r"^(ABBR|DESC|ENTY|HUM|LOC|NUM):[a-z]+ \S")
-_HEADER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_ .-]{0,39}$")
+_HEADER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,39}$")
+# Column names tables of the shared formats use; a header must hold one (so that a word
+# list of "Smith, John" lines is not taken for a table).
+_HEADER_WORDS = re.compile(
+    r"^(?:id|idx|index|text|texts?_?\w*|sentences?\d?|sent\d?|label|labels|gold\w*|score|"
+    r"lemma|form|word\d?|words|feats|features|tags?|pos|upos|split|category|class|"
+    r"question|answer|premise|hypothesis|source|target|lang|language)$",
+    re.IGNORECASE,
+)
 
 
 def _most(hits: int, total: int) -> bool:
@@ -106,6 +115,8 @@ def _table(lines: Sequence[str]) -> bool:
         return False
     names = [n.strip().strip('"') for n in head.split(sep)]
     if len(names) < 2 or not all(_HEADER_NAME.match(n) for n in names):
+        return False
+    if not any(_HEADER_WORDS.match(n) for n in names):
         return False
     if any(feats_like(n) for n in names):  # a UniMorph line of upper-case tags
         return False
@@ -160,6 +171,8 @@ def _header(line: str) -> list[str] | None:
     """The names of a header line (2+ tab-separated names, none a feature bundle), or None."""
     names = [n.strip() for n in line.split("\t")]
     if len(names) < 2 or not all(_HEADER_NAME.match(n) for n in names):
+        return None
+    if not any(_HEADER_WORDS.match(n) for n in names):
         return None
     return None if any(feats_like(n) for n in names) else names
 
