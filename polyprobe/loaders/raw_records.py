@@ -54,7 +54,6 @@ class RawTextSentence(Sentence):
 
     place: DocumentPlace | None = None
 
-
 def guess_upos(form: str, nouns: frozenset[str]) -> str:
     """The UPOS a raw token can be given without a tagger (see the module docstring)."""
     if form.isalpha():  # letters only (most tokens): neither PUNCT, SYM nor NUM, decided in C
