@@ -248,6 +248,7 @@ def _blocks(
 ) -> list[Block]:
     blocks: list[Block] = []
     block: Block | None = None
+    latin = scripts is not None and "LATIN" in scripts
     for first, last, forms in sentences:
         if block is None or block.sentences >= BLOCK_SENTENCES:
             block = Block(first, last)
@@ -258,11 +259,15 @@ def _blocks(
         block.words.update(words)
         block._sentence_words.append(frozenset(words))
         if scripts is not None:
-            letters = inside = 0
-            for f in forms:
-                n, i = _letters(f, scripts)
-                letters += n
-                inside += i
+            if all(f.isascii() for f in forms):  # most sentences of most treebanks: no call
+                letters = len(words)
+                inside = letters if latin else 0
+            else:
+                letters = inside = 0
+                for f in forms:
+                    n, i = _letters(f, scripts)
+                    letters += n
+                    inside += i
             block.letters += letters
             block.in_script += inside
             block.sentences_in_script += 2 * inside >= letters
