@@ -94,6 +94,7 @@ def prepare(family: Family[Any, Any], config: BuildConfig) -> Prepared:
     here, before any long work (the profile before a generated table is listed)."""
     from polyprobe.builders.configure import checked
     from polyprobe.builders.provenance import check_languages, licensed
+    from polyprobe.loaders.language_evidence import check_content
 
     if not isinstance(config, family.Config):
         raise UsageError(f"build {family.name} takes a {family.Config.__name__}")
@@ -104,6 +105,14 @@ def prepare(family: Family[Any, Any], config: BuildConfig) -> Prepared:
     mismatch = check_languages(
         config.lang, config.language, sources.declared(), config.allow_language_mismatch
     )
+    content = check_content(
+        config.lang,
+        config.language,
+        [*getattr(sources, "sources", ()), *getattr(sources, "lexicons", ())],
+        config.allow_language_mismatch,
+    )
+    for name, found in content.items():
+        mismatch[name] = [*mismatch.get(name, []), *found]
     infos = licensed(sources.infos(), config.license_overrides)
     plan = family.plan(config, sources, names)
     return Prepared(family, config, sources, task_set, names, profile, plan, infos, mismatch)

@@ -48,6 +48,7 @@ from polyprobe.loaders.inputs import (
     not_text,
 )
 from polyprobe.loaders.records import EmptyNode, MultiwordToken, Sentence, SourceFile, Word
+from polyprobe.loaders.sniff import SNIFF_LINES, sniff_file
 from polyprobe.loaders.source import FATAL_REASONS, ON_INVALID
 
 __all__ = [
@@ -1187,6 +1188,8 @@ def _lines(
                     if line.isspace():  # whitespace-only line: a sentence break
                         raise _Blank
                     if len(cols) != 10:
+                        if lineno <= 4 * SNIFF_LINES:  # a lexicon, TREC file... given as UD?
+                            sniff_file(p, "conllu")
                         raise InputError(
                             p,
                             lineno,

@@ -44,8 +44,10 @@ Why decoded a block at a time (:func:`line_blocks`) rather than through a text-m
 ``io.TextIOWrapper`` decodes ahead in chunks, so a bad byte raised when the chunk holding it
 was decoded, naming the first line not yet handed out (line 4912 for a bad byte on line 5001)
 and with no way to go on after it. Here complete lines are decoded a block at a time (as fast
-as the text layer) and, only in a block that fails, line by line. Line ends are those of
-Python's text mode: ``\\n``, ``\\r\\n`` and a lone ``\\r``.
+as the text layer) and, only in a block that fails, line by line. Line ends are ``\\n`` and
+``\\r\\n``; a lone ``\\r`` in a file with LF line ends is a control character in its line
+(refused at that line: read as a line end it numbered every later line one too late), and
+the line end only of a file that has no LF at all (classic Mac OS).
 
 The fast CoNLL-U reader (:mod:`polyprobe.loaders.conllu`) keeps its own block reader (it
 places byte offsets on lines for parallel reading) with the same contract, built from the
@@ -537,11 +539,24 @@ def _split(text: str) -> list[str]:
     return text.split("\n")
 
 
-def _decode(data: bytes) -> list[str]:
+def _split_lf(text: str) -> list[str]:
+    """Lines of a block of a file that has LF line ends: ``\\r\\n`` is a line end, a lone
+    ``\\r`` is not (it stays in its line, which is then refused as holding a control
+    character at its own number: read as a line end it pushed every later line's number one
+    too far)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    return text.split("\n")
+
+
+def _decode(data: bytes, lf: bool = True) -> list[str]:
     """Lines of a run of whole lines (only the file's last may lack its line end), the bad
-    ones as :class:`BadLine`."""
+    ones as :class:`BadLine`. ``lf``: the file has LF line ends (a lone CR is a control
+    character in its line); ``False`` only for a file without any LF, whose line ends are
+    CRs (classic Mac OS)."""
+    split = _split_lf if lf else _split
     try:
-        lines = _split(data.decode("utf-8"))
+        lines = split(data.decode("utf-8"))
     except UnicodeDecodeError:
         lines = []
         for raw in data.split(b"\n"):
@@ -551,10 +566,11 @@ def _decode(data: bytes) -> list[str]:
                 problem = f"{exc.reason} at byte {exc.start + 1} of the line"
                 lines.append(_bad_line(problem, "bad-encoding"))
                 continue
-            lines.extend(_split(text.removesuffix("\r")) if "\r" in text else (text,))
+            text = text.removesuffix("\r")
+            lines.extend(split(text) if "\r" in text else (text,))
     if lines and lines[-1] == "" and type(lines[-1]) is str:
         lines.pop()  # the empty string after the last line end
-    if has_control(data):
+    if has_control(data) or (lf and b"\r" in data and any("\r" in line for line in lines)):
         lines = mark_controls(lines)
     if has_long_line(data):
         lines = mark_long_lines(lines)
@@ -577,6 +593,7 @@ def line_blocks(
             raise InputError(path, None, problem, "undecodable")
         tail = b""
         first = True
+        seen_lf = False  # a file without any LF has CR line ends (classic Mac OS)
         dropping = False  # inside a line already over the limit, its bytes not kept
         while True:
             try:
@@ -608,13 +625,14 @@ def line_blocks(
                 continue
             data = tail + chunk[: cut + 1] if tail else chunk[: cut + 1]
             tail = chunk[cut + 1 :]
+            seen_lf = True
             lines = _decode(data)
             delivered += len(lines)
             yield lines
         if dropping:
             yield [_bad_line(too_long(None), "too-long")]
         elif tail:
-            yield _decode(tail)
+            yield _decode(tail, lf=seen_lf)
 
 
 def numbered_lines(

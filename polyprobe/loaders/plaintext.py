@@ -25,6 +25,7 @@ from polyprobe.loaders.inputs import LineStats, no_entries, text_lines
 from polyprobe.loaders.rawtext import RawDocument, RawSentence, segment_paragraphs, sentence_drop
 from polyprobe.loaders.records import Document, SourceFile
 from polyprobe.loaders.segmentation import Segmenter
+from polyprobe.loaders.sniff import sniff_file
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
 
@@ -102,6 +103,7 @@ class PlainTextSource:
         """Stripped lines; a refused line comes as ``""`` (it separates documents like a
         blank one); a file without a line of text is a fatal ``empty``."""
         stats = LineStats()
+        sniff_file(path, "text")
         for number, line in text_lines(path, policy, stats=stats, refused_as_blank=True):
             yield number, line.strip()
         if stats.lines == stats.blank + stats.refused:

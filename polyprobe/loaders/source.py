@@ -45,6 +45,7 @@ FATAL_REASONS: dict[str, str] = {
     "changed-input": "the input changed during a build: its passes read different sentences",
     "empty": "a file holds no entries at all (or no header where one is required)",
     "ambiguous-layout": "the column order of a UniMorph file cannot be decided from its lines",
+    "wrong-format": "a file is in another family's format (CoNLL-U given to build text, ...)",
     "bad-header": "a table's header is not the one its format requires (Wuggy: Word, Match)",
     "mixed-format": "a word list mixes lines with and without counts",
     "truncated-gzip": "a gzip stream ends before its end marker: the rest of the file is lost",

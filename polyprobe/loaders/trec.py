@@ -42,6 +42,7 @@ from polyprobe.loaders.inputs import (
     too_long,
 )
 from polyprobe.loaders.records import Example, SourceFile
+from polyprobe.loaders.sniff import SNIFF_LINES, refuse_other_format
 from polyprobe.loaders.source import InvalidPolicy
 from polyprobe.metadata import SourceInfo
 
@@ -193,6 +194,8 @@ def read_trec_file(
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    # before the completeness check: a CoNLL-U file named train_5500.label is not "truncated"
+    refuse_other_format(p, lines[:SNIFF_LINES], "trec")
     _check_complete(p, data, len(lines))
     questions: list[TrecQuestion] = []
     non_ascii: list[int] = []

@@ -40,6 +40,7 @@ from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders import unimorph_schema as schema
 from polyprobe.loaders.inputs import BadLine, bad_encoding, line_blocks, numbered_lines
 from polyprobe.loaders.records import LexEntry
+from polyprobe.loaders.sniff import sniff_file
 from polyprobe.loaders.source import InvalidPolicy
 
 __all__ = [
@@ -85,15 +86,16 @@ REASONS: dict[str, str] = {
     "layout's column order",
     "bad-encoding": "a line is not valid UTF-8",
     "control-character": "a line holds a C0 control character other than tab (NUL, ESC, ...)",
+    "extra-column": "a line has a 4th column that is not a segmentation of its form, or more "
+    "than 4 columns",
 }
 
 # How many content lines decide the layout. Enough to outvote a few odd lines, small enough
 # that detection costs nothing next to the read.
 DETECT_LINES = 2000
 
-_FEATS_CHARS = re.compile(r"^[A-Za-z0-9.+_;(),\-]+$")
-_ATOM = re.compile(r"^[A-Z0-9.+_\-]+$")
-_ATOM_SPLIT = re.compile(r"[;(),]+")
+_FEATS_CHARS = schema.FEATS_CHARS
+_feats_like = schema.feats_like
 _FLAT_PSS = re.compile(r"^PSS(\d)([SPD])?$")
 _ARGUMENT_TAG = re.compile(r"^ARG(NO|AC|AB|ER|DA|BE)(\d)([SPD])?(F|M|INFM|FORM)?$")
 _PERSON_NUMBER = re.compile(r"^(\d)([SPD])$")
@@ -168,23 +170,6 @@ def expand_paths(paths: str | Path | Iterable[str | Path]) -> list[Path]:
                 )
             out.extend(sorted(parts, key=lambda p: int(p.suffix[1:])))
     return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _feats_like(text: str) -> bool:
-    """Does a column look like a UniMorph feature bundle? All atoms are upper-case tag-shaped and
-    at least half (and at least one) are schema tags; a word such as ``NATO`` or ``Haus`` fails,
-    a bundle with a few language-specific tags passes. Bounded cache: it also sees forms."""
-    if not text or not _FEATS_CHARS.match(text):
-        return False
-    atoms = [a for a in _ATOM_SPLIT.split(text) if a]
-    if not atoms or not all(_ATOM.match(a) for a in atoms):
-        return False
-    known = 0
-    for atom in atoms:
-        if atom.isdigit() or atom.startswith("LGSPEC") or schema.lookup(atom) is not None:
-            known += 1
-    return known >= 1 and 2 * known >= len(atoms)
 
 
 def detect_layout(path: str | Path, max_lines: int = DETECT_LINES, *, strict: bool = True) -> str:
@@ -296,7 +281,10 @@ class _Decoder:
         self.unknown: list[str] = []
         self.pos_tag: str | None = None
         self.flat_gender: list[str] = []
-        self.argument_tags = False  # ARGNO3S-style tags seen
+        self.flat_politeness: list[str] = []
+        self.argument_tags = False  # ARGNO3S- or ARGABSSG-style tags seen
+        # split argument tags (ARGABS3;ARGABSSG) gathered per layer, decoded in finish()
+        self.split: dict[str, list[str]] = {}
 
     def put(self, target: dict[str, str], dim: str, value: str) -> None:
         old = target.get(dim)
@@ -315,6 +303,11 @@ class _Decoder:
         if m:
             number = schema.SHORT_NUMBER.get(m.group(2) or "")
             self.put(target, schema.POSSESSION, schema.possession_label(m.group(1), number))
+            return
+        split = schema.split_argument(up) if target is self.features else None
+        if split is not None:
+            self.split.setdefault(split[0], []).append(split[1])
+            self.argument_tags = True
             return
         m = _ARGUMENT_TAG.match(up)
         if m and target is self.features:
@@ -342,6 +335,9 @@ class _Decoder:
         dim, value = found
         if dim == schema.GENDER and target is self.features and self.verbal:
             self.flat_gender.append(value)  # subject's or addressee's: decided in finish()
+            return
+        if dim == schema.POLITENESS and target is self.features and self.verbal:
+            self.flat_politeness.append(value)  # the verb's or the addressee's: finish()
             return
         if dim == schema.PERSON:
             layer_tags["person"] = up
@@ -373,6 +369,16 @@ class _Decoder:
             if label is not None:
                 self.features[f"person_{key.lower()}"] = label
 
+    def addressee(self, name: str, atoms: list[str]) -> None:
+        """An allocutive layer (``ALLOC(MASC,INFM)``): the addressee's gender and politeness,
+        kept apart from the word's own gender and from its arguments."""
+        dims: dict[str, str] = {}
+        for atom in atoms:
+            self.atom(atom, dims, {})
+        self.layers[name] = dims
+        if schema.GENDER in dims:
+            self.put(self.features, schema.ADDRESSEE_GENDER, dims[schema.GENDER])
+
     def possession(self, atoms: list[str]) -> None:
         dims: dict[str, str] = {}
         raw: dict[str, str] = {}
@@ -389,15 +395,24 @@ class _Decoder:
     def finish(self) -> None:
         """Let the subject layer fill what the bundle itself left open. A verb's flat gender
         is its subject's (Russian ``V;PST;SG;FEM``), unless the bundle marks its arguments
-        with argument tags, where it is a familiar addressee's (Basque allocutive)."""
+        with argument tags, where it is a familiar addressee's (Basque allocutive). Split
+        argument tags become their layers here, one per role (``ARGIO1;ARGIOSG`` is
+        ``DAT(1,SG)``)."""
+        for name, atoms in self.split.items():
+            self.argument(name, atoms)
         for value in self.flat_gender:
             dim = schema.ADDRESSEE_GENDER if self.argument_tags else schema.GENDER
+            self.put(self.features, dim, value)
+        for value in self.flat_politeness:
+            dim = schema.ADDRESSEE_POLITENESS if self.argument_tags else schema.POLITENESS
             self.put(self.features, dim, value)
         subject = self.subject_layer()
         if self.argument_tags:
             # a gender letter on an argument tag (``ARGER2SF``) is the familiar addressee's
             for layer in self.layers.values():
-                if schema.GENDER in layer and layer.get(schema.PERSON) == "Second person":
+                # Basque marks gender only on a familiar (hika) second person; a split tag
+                # (ARGERGMASC) may leave that person unwritten
+                if schema.GENDER in layer and layer.get(schema.PERSON) in ("Second person", None):
                     self.put(self.features, schema.ADDRESSEE_GENDER, layer[schema.GENDER])
         for dim, value in self.layers.get(subject or "NOM", {}).items():
             if dim == schema.GENDER and self.argument_tags:
@@ -449,6 +464,10 @@ def decode(tag: str, lang: str | None = None) -> Analysis:
         if upname == "PSS":
             dec.possession(atoms)
             continue
+        if upname in schema.ADDRESSEE_LAYERS:
+            dec.addressee(upname, atoms)
+            continue
+        upname = schema.SPLIT_ARGUMENT_ROLES.get(upname, upname) if upname == "IO" else upname
         found = schema.lookup(upname, lang)
         if found is None or found[0] != schema.CASE:
             dec.unknown.append(part)
@@ -515,6 +534,7 @@ class UniMorphReader:
         seen: set[tuple[str, str, str]] = set()
         strict = not self.policy.skip
         for path in self.paths:
+            sniff_file(path, "unimorph")
             layout = self.layout or detect_layout(path, strict=strict)
             self.stats.files[str(path)] = layout
             yield from self._read(path, layout, seen)
@@ -546,6 +566,9 @@ class UniMorphReader:
                     lemma = cols[0].strip()
                     form = cols[form_col].strip()
                     tag = cols[feats_col].strip()
+                    if len(cols) > 3 and not _segmentation(cols, form):
+                        reject(_extra_column(path, number, cols, layout))
+                        continue
                     analysis = analyses.get(tag)
                     if analysis is None:
                         try:
@@ -590,6 +613,33 @@ class UniMorphReader:
                     stats.unknown_tags[unknown] += n
                 if analysis.unknown_tags:
                     stats.entries_with_unknown += n
+
+
+def _segmentation(cols: list[str], form: str) -> bool:
+    """May a line's columns after the 3rd be read? Empty ones (a trailing tab) are nothing;
+    a 4th column is UniMorph 4's morpheme segmentation of the form (``lemma, form, features,
+    segmentation``, morphs joined by ``|``: ``walk|ed``), which is not published; anything
+    else is data this reader would silently drop."""
+    extra = [c.strip() for c in cols[3:]]
+    if not any(extra):
+        return True
+    if len(extra) > 1 and any(extra[1:]):
+        return False
+    seg = extra[0]
+    return "|" in seg and "\t" not in seg and all(piece.strip() for piece in seg.split("|"))
+
+
+def _extra_column(path: Path, number: int, cols: list[str], layout: str) -> InputError:
+    extra = next((c for c in cols[3:] if c.strip()), "")
+    shown = extra if len(extra) <= 40 else extra[:37] + "..."
+    if sum(1 for c in cols[3:] if c.strip()) > 1:
+        problem = f"{len(cols)} tab-separated columns; a UniMorph line has 3 ({layout})"
+    else:
+        problem = (
+            f"a 4th column {shown!r} that is not a morpheme segmentation ('|'-joined morphs, "
+            f"UniMorph 4's segmentation files); a UniMorph line has 3 columns ({layout})"
+        )
+    return InputError(path, number, problem, "extra-column")
 
 
 def _short_line(path: Path, number: int, line: str, layout: str, ncols: int) -> InputError:

@@ -12,6 +12,9 @@ table is part of the recipe (it decides every label), so it is versioned with th
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 SCHEMA_VERSION = "1"
 
 # Dimension names. ``POS`` is a dimension too (tag_count counts it, LINSPECTOR did).
@@ -319,6 +322,59 @@ ARGUMENT_TAG_CASES = {
 }
 ARGUMENT_GENDER = {"F": "FEM", "M": "MASC", "INFM": "INFM", "FORM": "FORM"}
 
+# Split argument tags (UniMorph ``eus``: ``ARGABS3;ARGABSSG;ARGERG1;ARGERGSG;ARGIO2;ARGIOINFM``):
+# one tag per feature of an argument, ``ARG<ROLE><PERSON>``, ``ARG<ROLE><NUMBER>``,
+# ``ARG<ROLE><GENDER>``, ``ARG<ROLE><POLITENESS>``. The role is spelt as a case (``ABS``,
+# ``ERG``, ``NOM``...) or as ``IO`` (indirect object: the dative argument). A bundle's tags
+# of one role are gathered into one argument layer, exactly as ``ABS(3,SG)`` would be.
+SPLIT_ARGUMENT_ROLES = {
+    "NOM": "NOM",
+    "ACC": "ACC",
+    "ABS": "ABS",
+    "ERG": "ERG",
+    "DAT": "DAT",
+    "IO": "DAT",
+    "BEN": "BEN",
+}
+SPLIT_ARGUMENT_VALUES = frozenset(
+    {"1", "2", "3", "4", "SG", "PL", "DU", "MASC", "FEM", "NEUT", "INFM", "FORM", "POL"}
+)
+_SPLIT_ARGUMENT = re.compile(
+    r"^ARG("
+    + "|".join(sorted(SPLIT_ARGUMENT_ROLES, key=len, reverse=True))
+    + r")("
+    + "|".join(sorted(SPLIT_ARGUMENT_VALUES, key=len, reverse=True))
+    + r")$"
+)
+_FUSED_ARGUMENT = re.compile(r"^ARG(NO|AC|AB|ER|DA|BE)(\d)([SPD])?(F|M|INFM|FORM)?$")
+
+# Layers about the addressee rather than an argument (allocutive agreement: Basque *hika*
+# forms mark a familiar addressee's gender on verbs whose arguments are all third person):
+# their gender is the addressee's, never a noun's gender.
+ADDRESSEE_LAYERS = frozenset({"ALLOC", "ALC", "ADDR", "ADR"})
+
+
+def split_argument(tag: str) -> tuple[str, str] | None:
+    """(layer, feature tag) of a split argument tag (``ARGIOSG`` -> (``DAT``, ``SG``)), or
+    ``None``."""
+    m = _SPLIT_ARGUMENT.match(tag.upper())
+    return (SPLIT_ARGUMENT_ROLES[m.group(1)], m.group(2)) if m else None
+
+
+def argument_tag(tag: str) -> bool:
+    """Is ``tag`` an argument-marking tag, fused (``ARGNO3S``) or split (``ARGABSSG``)?"""
+    up = tag.upper()
+    return bool(_FUSED_ARGUMENT.match(up) or _SPLIT_ARGUMENT.match(up))
+
+
+def written_tags(bundle: str) -> int:
+    """How many tags a bundle holds as UniMorph writes them: every tag name, a layer's name
+    included (``V;PRS;NOM(3,SG)``: 5; ``N;ABL(PL;PSS(2,PL))``: 6). What ``tag_count``
+    labels: the decoded dimensions undercount a bundle whose tags the decoder merges or does
+    not know (``darabilkinate``'s 11 tags were 3 dimensions)."""
+    return sum(1 for atom in _ATOM_SPLIT.split(bundle) if atom.strip())
+
+
 # The layer that indexes the subject, in order of preference: nominative-accusative lexicons
 # mark it NOM; ergative ones (Basque) mark the transitive subject ERG and the intransitive one
 # ABS, so a bundle with an ERG layer has its subject there, else in ABS.
@@ -327,6 +383,9 @@ SUBJECT_LAYERS = ("NOM", "ERG", "ABS")
 # Gender marked on a verb that also carries argument-marking tags is the gender of a familiar
 # addressee (Basque allocutive agreement, *hika*), not a noun's gender: its own dimension.
 ADDRESSEE_GENDER = "Addressee gender"
+# Likewise a flat politeness tag beside argument tags (Basque ``INFM;MASC``: the familiar
+# addressee of an allocutive form).
+ADDRESSEE_POLITENESS = "Addressee politeness"
 
 # POS subtypes written like feature values: in a participle's bundle ``SUB`` is the subject
 # participle (Armenian ``V.PTCP;SUB``), not the case "Under".
@@ -401,3 +460,30 @@ def possession_label(person_tag: str | None, number_tag: str | None) -> str:
 def dimensions() -> list[str]:
     """Every dimension the table knows, in a fixed order (for reports)."""
     return list(_TABLE)
+
+
+FEATS_CHARS = re.compile(r"^[A-Za-z0-9.+_;(),\-]+$")
+_ATOM = re.compile(r"^[A-Z0-9.+_\-]+$")
+_ATOM_SPLIT = re.compile(r"[;(),]+")
+
+
+@lru_cache(maxsize=1 << 16)
+def feats_like(text: str) -> bool:
+    """Does a column look like a UniMorph feature bundle? All atoms are upper-case tag-shaped and
+    at least half (and at least one) are schema tags; a word such as ``NATO`` or ``Haus`` fails,
+    a bundle with a few language-specific tags passes. Bounded cache: it also sees forms."""
+    if not text or not FEATS_CHARS.match(text):
+        return False
+    atoms = [a for a in _ATOM_SPLIT.split(text) if a]
+    if not atoms or not all(_ATOM.match(a) for a in atoms):
+        return False
+    known = 0
+    for atom in atoms:
+        if (
+            atom.isdigit()
+            or atom.startswith("LGSPEC")
+            or lookup(atom) is not None
+            or argument_tag(atom)
+        ):
+            known += 1
+    return known >= 1 and 2 * known >= len(atoms)

@@ -135,10 +135,14 @@ def read_lexicon(sources: Sequence[UniMorphSource], policy: InvalidPolicy) -> Un
     all of them: what reading the same files given together has always meant (SIGMORPHON's
     train and test of one language share lines). The sources must agree on layout, language
     and ``dedupe``. Iterate it for the entries; its ``stats`` cover every file."""
+    if not sources:
+        raise UsageError("no UniMorph lexicon given: name its files or the folder holding them")
     settings = {(s.layout, s.lang, s.dedupe) for s in sources}
     if len(settings) != 1:
+        folders = ", ".join(str(s.folder) for s in sources)
         raise UsageError(
-            "read_lexicon needs at least one source, all with the same layout, lang and dedupe"
+            f"the UniMorph lexicons {folders} are read as one lexicon, so they need one "
+            "layout, language and deduplication setting"
         )
     first = sources[0]
     return UniMorphReader(

@@ -75,13 +75,21 @@ class Category:
 
 
 def paradigms(entries: Iterable[LexEntry]) -> list[Paradigm]:
-    """Entries grouped by (lemma, POS); argument-layered entries are left out (their cells
-    are not plain feature bundles)."""
+    """Entries grouped by (lemma, POS). A layered entry's cell is its features and its
+    layers' (``ERG:Person``...), so cells that differ only inside a layer stay apart: left
+    out, every verb of a lexicon that writes agreement as layers or argument tags (UniMorph
+    ``eus``) was lost and ``build analogies --unimorph`` found no records."""
     out: dict[tuple[str, str], Paradigm] = {}
     for e in entries:
-        if e.layers or not e.pos:
+        if not e.pos:
             continue
         cell: Cell = frozenset(e.features.items())
+        if e.layers:
+            cell = cell | frozenset(
+                (f"{name}:{dim}", value)
+                for name, layer in e.layers.items()
+                for dim, value in layer.items()
+            )
         p = out.get((e.lemma, e.pos))
         if p is None:
             p = out[(e.lemma, e.pos)] = Paradigm(e.lemma, e.pos, {}, {}, {})

@@ -866,11 +866,13 @@ def tag_count(
     frequent_share: float = FREQUENT_SHARE,
     class_floor: int = 0,
 ) -> TaskResult:
-    """Number of feature dimensions in the form's (first) tag bundle, POS included."""
+    """Number of tags in the form's (first) bundle as UniMorph writes it, POS included
+    (:func:`~polyprobe.loaders.unimorph_schema.written_tags`): the decoded dimensions
+    undercounted tags the decoder merges or does not know."""
     return _type_level(
         "tag_count",
         entries,
-        lambda e: str(len(e.features)),
+        lambda e: str(schema.written_tags(e.tag)),
         sizes,
         frequencies,
         seed,

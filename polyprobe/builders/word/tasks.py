@@ -395,8 +395,9 @@ class TagCount(SingleWordTask):
     metadata = TaskMetadata(
         name="tag_count",
         level=Level.WORD,
-        description="Number of feature dimensions in the form's UniMorph tag bundle, POS "
-        "included (a form listed several times keeps its first analysis).",
+        description="Number of tags in the form's UniMorph bundle as the lexicon writes it, "
+        "POS and a layer's name included (a form listed several times keeps its first "
+        "analysis).",
         labels_derived="the tag counts of the sampled forms with at least 5 forms each, "
         "in numeric order",
         citation=SAHIN_2020,
