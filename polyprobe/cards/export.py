@@ -173,10 +173,23 @@ def _safe_name(config: str) -> str:
     return config
 
 
+def _config_task(view: FolderView, config: str) -> str | None:
+    """The task a config publishes, as its card block names it (a suite member's task keeps
+    its own name as ``identity``)."""
+    block = ((view.card or {}).get("polyprobe") or {}).get("configs", {}).get(config) or {}
+    task = block.get("identity") or block.get("task")
+    return str(task) if task else None
+
+
 def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
+    """SentEval's layout: ``OUT/data/probing/<file>.txt`` (SentEval's ``task_path`` is
+    ``OUT/data``), SentEval's file names for its ten tasks, the config's own name otherwise
+    (``exports/senteval_names.py``)."""
+    from polyprobe.cards.exports.senteval_names import PROBING_DIR, senteval_file
+
     view = read_folder(folder)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    probing = out.joinpath(*PROBING_DIR)
     written, skipped = {}, {}
     for config in progress.track(list(view.files), "exporting configs", unit=" config"):
         cols = list(view.features(config))
@@ -187,7 +200,9 @@ def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
         if extra:
             skipped[config] = f"splits {extra} have no SentEval code"
             continue
-        path = out / f"{_safe_name(config)}.txt"
+        name, se_task = senteval_file(config, _config_task(view, config))
+        probing.mkdir(parents=True, exist_ok=True)
+        path = probing / name
         n = 0
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             for split, table, labels in _config_tables(view, config):
@@ -203,7 +218,10 @@ def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
                     text = senteval_text(toks, sentence)
                     fh.write(f"{code}\t{_clean(labels[label])}\t{text}\n")
                     n += 1
-        written[config] = {"path": path.name, "rows": n}
+        entry: dict[str, Any] = {"path": path.relative_to(out).as_posix(), "rows": n}
+        if se_task:
+            entry["senteval_task"] = se_task
+        written[config] = entry
     return {"format": "senteval", "out": str(out), "written": written, "skipped": skipped}
 
 
@@ -224,8 +242,17 @@ def read_senteval(path: str | Path) -> list[tuple[str, str, str]]:
 
 
 def export_linspector(folder: str | Path, out: str | Path) -> dict[str, Any]:
+    """LINSPECTOR's layout ``OUT/<Task>/<language>/{train,dev,test}.txt`` with its task names
+    and label conventions (``exports/linspector_names.py``)."""
+    from polyprobe.cards.exports.linspector_names import (
+        language_folder,
+        linspector_label,
+        linspector_task,
+    )
+
     view = read_folder(folder)
     out = Path(out)
+    language = language_folder([str(c) for c in (view.card or {}).get("language") or []])
     written, skipped = {}, {}
     for config in progress.track(list(view.files), "exporting configs", unit=" config"):
         cols = list(view.features(config))
@@ -237,7 +264,8 @@ def export_linspector(folder: str | Path, out: str | Path) -> dict[str, Any]:
         if extra:
             skipped[config] = f"splits {extra} have no LINSPECTOR file"
             continue
-        cdir = out / _safe_name(config)
+        task = _config_task(view, config)
+        cdir = out / _safe_name(linspector_task(config, task)) / language
         cdir.mkdir(parents=True, exist_ok=True)
         files: dict[str, int] = {}
         handles: dict[str, Any] = {}
@@ -249,13 +277,14 @@ def export_linspector(folder: str | Path, out: str | Path) -> dict[str, Any]:
                     files[name] = 0
                 values = [table.column(c).to_pylist() for c in inputs]
                 for *words, label in zip(*values, table.column("label").to_pylist(), strict=True):
-                    fields = [_clean(w) for w in words] + [_clean(labels[label])]
+                    tag = linspector_label(task, _clean(labels[label]))
+                    fields = [_clean(w) for w in words] + [tag]
                     handles[name].write("\t".join(fields) + "\n")
                     files[name] += 1
         finally:
             for fh in handles.values():
                 fh.close()
-        written[config] = {"path": cdir.name, "files": files}
+        written[config] = {"path": cdir.relative_to(out).as_posix(), "files": files}
     return {"format": "linspector", "out": str(out), "written": written, "skipped": skipped}
 
 
