@@ -304,9 +304,7 @@ def fit_lr_sets(
         pairs = [(ls, m) for ls in range(len(labels)) for m in range(len(masks))]
     shape = (1, len(pairs)) if given else (len(labels), len(masks))
     if is_sklearn(spec):
-        out_sk: list[list[list[Fitted]]] = [
-            [[] for _ in range(shape[1])] for _ in range(shape[0])
-        ]
+        out_sk: list[list[list[Fitted]]] = [[[] for _ in range(shape[1])] for _ in range(shape[0])]
         for j, (ls, m) in enumerate(pairs):
             row = out_sk[0][j] if given else out_sk[ls][m]
             for p in points:
