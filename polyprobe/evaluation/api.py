@@ -396,9 +396,7 @@ class _Run:
     def path(self, config: str, enc: Encoder, layer: int | None) -> Path | None:
         if self.out is None:
             return None
-        return result_path(
-            self.out, self.dataset, config, enc.id, layer, self.spec_for(config).name
-        )
+        return result_path(self.out, self.dataset, config, enc.id, layer, self.spec_for(config).name)
 
     def reusable(self, config: str, encs: list[Encoder]) -> dict[tuple[int, Any], Any]:
         """Results under ``out`` from equal jobs, by (encoder index, layer)."""
