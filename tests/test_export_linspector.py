@@ -15,9 +15,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from polyprobe import build_unimorph
-from polyprobe.builders.word.common import character_bin
+from polyprobe.builders.word.common import CHARACTER_BINS, character_bin
 from polyprobe.cards import schema
 from polyprobe.cards.export import export, read_linspector
+from polyprobe.cards.exports import linspector_names
 from polyprobe.cards.exports.linspector_names import language_folder, linspector_label
 from polyprobe.cards.folder import split_file
 from polyprobe.cli import main
@@ -75,6 +76,7 @@ def test_linspector_layout_and_task_names(de_words: Path, exported: Path) -> Non
 
 
 def test_character_bin_is_written_as_linspector_bin_indices(de_words: Path, exported: Path) -> None:
+    assert linspector_names.CHARACTER_BINS == CHARACTER_BINS  # the labels the build publishes
     rows = read_linspector(exported / "CharacterBin" / "german" / "train.txt")
     assert rows and {lab for _, lab in rows} <= {"1", "2", "3", "4", "5", "6"}
     for word, lab in rows:

@@ -44,9 +44,7 @@ DIM = 256
 @pytest.fixture(scope="module")
 def pud(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("se") / "pud"
-    return build_ud(
-        [data_dir / "ud" / "UD_English-PUD"], lang="en", out=out, tasks=TASKS
-    ).out
+    return build_ud([data_dir / "ud" / "UD_English-PUD"], lang="en", out=out, tasks=TASKS).out
 
 
 @pytest.fixture(scope="module")

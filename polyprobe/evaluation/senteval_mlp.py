@@ -72,7 +72,7 @@ def train_senteval_mlp(
     max_epoch = int(params.get("max_epoch", 200))
     tenacity = int(params.get("tenacity", 5))
     early_stop = bool(params.get("early_stopping", True))
-    nepoch, best_acc, best_state, best_epoch, bad, checks = 0, -1.0, None, 0, 0, 0
+    nepoch, best_acc, best_state, best_epoch, bad, checks, better = 0, -1.0, None, 0, 0, 0, 0
     stop = False
     while not stop and nepoch <= max_epoch:
         model.train()
@@ -92,7 +92,7 @@ def train_senteval_mlp(
         with torch.no_grad():
             acc = float((model(Xv).argmax(1).numpy() == y_val).mean())
         if acc > best_acc:
-            best_acc, best_epoch = acc, nepoch
+            best_acc, best_epoch, better = acc, nepoch, better + 1
             best_state = copy.deepcopy(model.state_dict())
         elif early_stop:
             if bad >= tenacity:
@@ -110,5 +110,11 @@ def train_senteval_mlp(
                 out.append(model(chunk).argmax(1).numpy())
             return np.concatenate(out) if out else np.zeros(0, np.int64)
 
-    info = {"epochs": nepoch, "best_epoch": best_epoch if use_val else nepoch, "checks": checks}
+    info = {
+        "epochs": nepoch,
+        "best_epoch": best_epoch if use_val else nepoch,
+        "checks": checks,
+        "improvements": better,
+        "stopped_early": stop,
+    }
     return predict, info

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import re
 
-from polyprobe.builders.word.common import CHARACTER_BINS
-
 # polyprobe task → LINSPECTOR task folder
 LINSPECTOR_TASKS: dict[str, str] = {
     "case": "Case",
@@ -43,6 +41,10 @@ LINSPECTOR_TASKS: dict[str, str] = {
     "same_feature": "SameFeat",
     "odd_feature": "OddFeat",
 }
+# the label names ``character_bin`` publishes (``builders/word/common.py``; cards read the
+# published labels and import no builder, so the names are repeated here and a test holds the
+# two together)
+CHARACTER_BINS = ("1-4", "5-8", "9-12", "13-16", "17-20", ">20")
 CHARACTER_BIN_INDEX = {name: str(i) for i, name in enumerate(CHARACTER_BINS, 1)}
 
 
