@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from polyprobe.evaluation.logreg import probe_threads, torch_threads
+
 
 def train_senteval_mlp(
     X: np.ndarray,
@@ -45,7 +47,13 @@ def train_senteval_mlp(
     seed: int,
 ) -> tuple[Callable[[np.ndarray], np.ndarray], dict[str, Any]]:
     """One SentEval ``MLP.fit`` with ``validation_data=(X_val, y_val)``; returns a predictor
-    and what the run did (passes trained, the pass of the kept model, validation checks)."""
+    and what the run did (passes trained, the pass of the kept model, validation checks).
+    Torch runs on ``probe_threads()`` threads, as the other probes do."""
+    with torch_threads(probe_threads()):
+        return _train(X, y, X_val, y_val, n_classes, hidden, dropout, l2reg, params, seed)
+
+
+def _train(X, y, X_val, y_val, n_classes, hidden, dropout, l2reg, params, seed):  # noqa: ANN001, ANN202
     import torch
 
     torch.use_deterministic_algorithms(True, warn_only=True)
@@ -103,7 +111,7 @@ def train_senteval_mlp(
     model.eval()
 
     def predict(Xn: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
+        with torch.no_grad(), torch_threads(probe_threads()):
             out = []
             for s in range(0, len(Xn), 8192):
                 chunk = torch.from_numpy(np.ascontiguousarray(Xn[s : s + 8192], dtype=np.float32))
