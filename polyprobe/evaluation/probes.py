@@ -25,7 +25,7 @@ encoders differ in scale by orders of magnitude, and one C grid only means the s
 across encoders on standardised features; it also keeps L-BFGS well conditioned. That is the
 one way ``lr`` differs from SentEval on purpose — SentEval's LogReg sees the raw features, so
 on the same vectors the two can choose different C and differ by several points (measured on
-EWT, MiniLM: up to 8 points, ``bench/senteval_agreement.py``). A table labelled SentEval is
+EWT, MiniLM: up to 9.4 points, ``bench/senteval_agreement.py``). A table labelled SentEval is
 made with the ``senteval`` preset:
 
 ``senteval`` is SentEval's own protocol (``senteval/tools/validation.py`` with
