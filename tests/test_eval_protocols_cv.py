@@ -13,7 +13,7 @@ import pytest
 from polyprobe.evaluation import evaluate, protocols
 from polyprobe.evaluation.data import load_config, read_card
 from polyprobe.evaluation.encoders import Item, build_encoder
-from polyprobe.evaluation.probes import MLP_GRID
+from polyprobe.evaluation.probes import SENTEVAL_MLP_GRID
 from polyprobe.evaluation.synthetic import toy_sentences, write_folder
 
 K = 4  # outer folds for the pooled-CV tests (not the default 5, so the number is informative)
@@ -256,13 +256,14 @@ def test_senteval_mlp_preset_searches_its_grid_and_learns(small_dir: Path, tmp_p
         cache=tmp_path / "c",
     )
     p = r["probe"]
-    assert p["grid"] == {"hidden": [50, 100, 200], "dropout": [0.0, 0.1, 0.2]} == MLP_GRID
+    # SentEval's probing grid (nhid x dropout, each with its L2 grid; tests/test_presets.py)
+    assert p["grid"] == SENTEVAL_MLP_GRID
     params = p["params"]
     assert params["activation"] == "sigmoid" and params["optimizer"] == "adam"
-    assert params["early_stopping"] is True and params["patience"] == 5
+    assert params["tenacity"] == 5 and params["epoch_size"] == 4
     assert "hidden" not in params and "dropout" not in params  # searched, not fixed
     (c,) = p["chosen"]
-    assert c["selected_by"] == "validation" and len(c["grid_scores"]) == 9
+    assert c["selected_by"] == "validation" and len(c["grid_scores"]) == 36
     assert c["hidden"] in (50, 100, 200) and c["dropout"] in (0.0, 0.1, 0.2)
     assert c["validation_accuracy"] == max(c["grid_scores"])
     assert r["metrics"]["accuracy"]["mean"] >= 0.9

@@ -1,7 +1,7 @@
 """What ``polyprobe export`` writes for MTEB and SentEval (issue 15, point 16).
 
-MTEB: ``dataset.revision`` is a Hub revision (the release tag for a Hub copy, null for a local
-folder), never the build fingerprint; the card's citations, ``date`` null (the card does not
+MTEB: ``dataset.revision`` is the release tag (mteb 2 requires one; a local folder ignores it),
+never the build fingerprint, which goes to ``provenance.json``; the card's citations, ``date`` null (the card does not
 say when the texts were written), ``domains`` null unless given and checked. SentEval: the
 third field is space-separated tokens, as SentEval splits it, not the raw sentence.
 """
@@ -43,15 +43,17 @@ def test_mteb_revision_is_the_release_tag_or_null(folder: Path, tmp_path: Path) 
     hub = mteb_metadata(folder, dataset_path="org/demo")["subject_number"]
     assert hub["dataset"] == {"path": "org/demo", "revision": "v1.2.0", "name": "subject_number"}
     local = mteb_metadata(folder)["subject_number"]
-    assert local["dataset"] == {"path": str(folder), "revision": None, "name": "subject_number"}
+    path = str(folder.resolve())  # absolute: mteb may run anywhere
+    assert local["dataset"] == {"path": path, "revision": "v1.2.0", "name": "subject_number"}
     fingerprint = card["polyprobe"]["fingerprint"]
     for meta in (hub, local):
-        assert meta["polyprobe"]["fingerprint"] == fingerprint
-        assert fingerprint not in json.dumps(meta["dataset"])
-    # the command line writes the same
+        assert fingerprint not in json.dumps(meta)
+    # the command line writes the same, and the fingerprint beside it
     assert main(["export", str(folder), "--format", "mteb", "--out", str(tmp_path / "m")]) == 0
     written = json.loads((tmp_path / "m" / "subject_number.json").read_text(encoding="utf-8"))
-    assert written["dataset"]["revision"] is None
+    assert written["dataset"]["revision"] == "v1.2.0"
+    provenance = json.loads((tmp_path / "m" / "provenance.json").read_text(encoding="utf-8"))
+    assert provenance["fingerprint"] == fingerprint
 
 
 def test_mteb_citation_date_and_domains(folder: Path, tmp_path: Path) -> None:
@@ -95,7 +97,7 @@ def test_card_citations_read_sources_then_the_section() -> None:
 
 def test_senteval_writes_space_separated_tokens(folder: Path, tmp_path: Path) -> None:
     export(folder, "senteval", tmp_path / "se")
-    rows = read_senteval(tmp_path / "se" / "subject_number.txt")
+    rows = read_senteval(tmp_path / "se" / "data" / "probing" / "subj_number.txt")
     table = pq.read_table(folder / split_file("subject_number", "train"))
     sentences = table.column("sentence").to_pylist()
     tokens = table.column("tokens").to_pylist()

@@ -241,8 +241,11 @@ def test_diff_reports_card_field_changes(base: Path, tmp_path: Path) -> None:
 def test_senteval_export_round_trips(base: Path, tmp_path: Path) -> None:
     result = export(base, "senteval", tmp_path / "se")
     assert set(result["written"]) == set(card(base)["polyprobe"]["configs"])
-    for cfg in ("subject_number", "bigram_shift.natural-full"):
-        rows = read_senteval(tmp_path / "se" / f"{cfg}.txt")
+    # SentEval's file names under data/probing/ (its task_path is the export's data folder)
+    files = {"subject_number": "subj_number.txt", "bigram_shift.natural-full": None}
+    for cfg, name in files.items():
+        assert result["written"][cfg]["path"] == f"data/probing/{name or cfg + '.txt'}"
+        rows = read_senteval(tmp_path / "se" / result["written"][cfg]["path"])
         expected = []
         for split in ("train", "validation", "test"):
             path = base / split_file(cfg, split)
@@ -274,7 +277,11 @@ def test_linspector_export(tmp_path: Path) -> None:
             words, ids = t.column("word").to_pylist(), t.column("label").to_pylist()
             expected[name] = [(w, labels[i]) for w, i in zip(words, ids, strict=True)]
     assert expected
-    out = tmp_path / "li" / "word_class"
+    # <task>/<language>/: word_class is no LINSPECTOR task, so it keeps its name
+    language = (card(folder).get("language") or ["und"])[0]
+    assert result["written"]["word_class"]["path"].startswith("word_class/")
+    out = tmp_path / "li" / result["written"]["word_class"]["path"]
+    assert out.parent.name == "word_class" and language
     assert sorted(p.name for p in out.iterdir()) == sorted(expected)
     for name, rows in expected.items():
         assert read_linspector(out / name) == rows
@@ -293,12 +300,14 @@ def test_mteb_metadata(base: Path, tmp_path: Path) -> None:
         "revision": "v1.0.0",
         "name": "subject_number",
     }
-    assert sn["polyprobe"]["fingerprint"] == card(base)["polyprobe"]["fingerprint"]
+    assert "polyprobe" not in sn  # mteb's TaskMetadata forbids extra keys
     assert sn["main_score"] == "accuracy" and sn["eval_splits"] == ["test"]
-    assert sn["license"] == card(base)["license"]
+    assert sn["license"] == card(base)["license"].lower()
     assert sn["sample_creation"] == "found" and bs["sample_creation"] == "created"
-    assert sn["polyprobe"]["release"] == "1.0.0"
     assert main(["export", str(base), "--format", "mteb", "--out", str(tmp_path / "m")]) == 0
+    provenance = json.loads((tmp_path / "m" / "provenance.json").read_text(encoding="utf-8"))
+    assert provenance["fingerprint"] == card(base)["polyprobe"]["fingerprint"]
+    assert provenance["release"] == "1.0.0"
     tasks = json.loads((tmp_path / "m" / "tasks.json").read_text(encoding="utf-8"))
     assert {t["dataset"]["name"] for t in tasks} == set(meta)
 

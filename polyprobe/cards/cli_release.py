@@ -48,12 +48,13 @@ def add_export_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "export",
         help="export a dataset folder for SentEval, LINSPECTOR or MTEB",
-        description="senteval: <config>.txt with 'tr|va|te TAB label TAB tokens' per "
-        "sentence-level config (the tokens column joined by spaces, as SentEval splits it); "
-        "linspector: <config>/{train,dev,test}.txt with 'word[TAB word2] TAB label' per "
-        "word-level config; mteb: task metadata JSON per config plus tasks.json (revision: "
-        "the release tag v<release> with --dataset-path, null for a local folder; the card's "
-        "citations; date null, as the card does not say when the texts were written).",
+        description="senteval: OUT/data/probing/*.txt, SentEval's own file names for its ten "
+        "tasks (sentence_length.txt is sentence_length_senteval), other sentence configs "
+        "under their names; lines 'tr|va|te TAB label TAB tokens'. linspector: "
+        "OUT/<Task>/<language>/{train,dev,test}.txt with LINSPECTOR's task names (Case, "
+        "SameFeat, CharacterBin as bin indices, ...). mteb: mteb 2.x TaskMetadata JSON per "
+        "config, tasks.json, provenance.json and polyprobe_mteb.py (the task module mteb "
+        "runs offline). docs/exports.md says what each writes.",
     )
     p.add_argument("path", type=Path, help="dataset folder")
     p.add_argument("--format", required=True, choices=["senteval", "linspector", "mteb"])
@@ -61,8 +62,8 @@ def add_export_parser(subparsers: Any) -> None:
     p.add_argument(
         "--dataset-path",
         default=None,
-        help="mteb: the Hub id ORG/NAME of the published copy (its revision is then the tag "
-        "v<release>); default: PATH, with revision null",
+        help="mteb: the Hub id ORG/NAME of the published copy; default: PATH made absolute "
+        "(the revision is the release tag v<release> either way)",
     )
     p.add_argument(
         "--domains",

@@ -56,6 +56,7 @@ import pyarrow.parquet as pq
 from polyprobe import progress
 from polyprobe.cards.card import README, CardFormatError, config_descriptions, read_readme
 from polyprobe.cards.diff import FolderView, read_folder
+from polyprobe.cards.exports.mteb_names import MTEB_DOMAINS
 from polyprobe.cards.release import DEFAULT_RELEASE
 from polyprobe.errors import PolyprobeError, UsageError
 from polyprobe.metadata import SAMPLE_CREATION_COLUMN
@@ -116,27 +117,6 @@ _SCRIPTS = {
 }
 SCRIPT_SAMPLE_ROWS = 2000
 
-# MTEB's ``TaskMetadata.domains`` values.
-MTEB_DOMAINS = (
-    "Academic",
-    "Blog",
-    "Constructed",
-    "Encyclopaedic",
-    "Fiction",
-    "Government",
-    "Legal",
-    "Medical",
-    "News",
-    "Non-fiction",
-    "Poetry",
-    "Religious",
-    "Reviews",
-    "Social",
-    "Spoken",
-    "Subtitles",
-    "Web",
-    "Programming",
-)
 _CITATIONS_HEADING = re.compile(r"^##\s+(citations?|how to cite)\b", re.IGNORECASE)
 _FENCE = re.compile(r"^```[^\n]*\n(.*?)\n```[ \t]*$", re.DOTALL | re.MULTILINE)
 
@@ -173,10 +153,23 @@ def _safe_name(config: str) -> str:
     return config
 
 
+def _config_task(view: FolderView, config: str) -> str | None:
+    """The task a config publishes, as its card block names it (a suite member's task keeps
+    its own name as ``identity``)."""
+    block = ((view.card or {}).get("polyprobe") or {}).get("configs", {}).get(config) or {}
+    task = block.get("identity") or block.get("task")
+    return str(task) if task else None
+
+
 def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
+    """SentEval's layout: ``OUT/data/probing/<file>.txt`` (SentEval's ``task_path`` is
+    ``OUT/data``), SentEval's file names for its ten tasks, the config's own name otherwise
+    (``exports/senteval_names.py``)."""
+    from polyprobe.cards.exports.senteval_names import PROBING_DIR, senteval_file
+
     view = read_folder(folder)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    probing = out.joinpath(*PROBING_DIR)
     written, skipped = {}, {}
     for config in progress.track(list(view.files), "exporting configs", unit=" config"):
         cols = list(view.features(config))
@@ -187,7 +180,9 @@ def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
         if extra:
             skipped[config] = f"splits {extra} have no SentEval code"
             continue
-        path = out / f"{_safe_name(config)}.txt"
+        name, se_task = senteval_file(config, _config_task(view, config))
+        probing.mkdir(parents=True, exist_ok=True)
+        path = probing / name
         n = 0
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             for split, table, labels in _config_tables(view, config):
@@ -203,7 +198,10 @@ def export_senteval(folder: str | Path, out: str | Path) -> dict[str, Any]:
                     text = senteval_text(toks, sentence)
                     fh.write(f"{code}\t{_clean(labels[label])}\t{text}\n")
                     n += 1
-        written[config] = {"path": path.name, "rows": n}
+        entry: dict[str, Any] = {"path": path.relative_to(out).as_posix(), "rows": n}
+        if se_task:
+            entry["senteval_task"] = se_task
+        written[config] = entry
     return {"format": "senteval", "out": str(out), "written": written, "skipped": skipped}
 
 
@@ -224,8 +222,17 @@ def read_senteval(path: str | Path) -> list[tuple[str, str, str]]:
 
 
 def export_linspector(folder: str | Path, out: str | Path) -> dict[str, Any]:
+    """LINSPECTOR's layout ``OUT/<Task>/<language>/{train,dev,test}.txt`` with its task names
+    and label conventions (``exports/linspector_names.py``)."""
+    from polyprobe.cards.exports.linspector_names import (
+        language_folder,
+        linspector_label,
+        linspector_task,
+    )
+
     view = read_folder(folder)
     out = Path(out)
+    language = language_folder([str(c) for c in (view.card or {}).get("language") or []])
     written, skipped = {}, {}
     for config in progress.track(list(view.files), "exporting configs", unit=" config"):
         cols = list(view.features(config))
@@ -237,7 +244,8 @@ def export_linspector(folder: str | Path, out: str | Path) -> dict[str, Any]:
         if extra:
             skipped[config] = f"splits {extra} have no LINSPECTOR file"
             continue
-        cdir = out / _safe_name(config)
+        task = _config_task(view, config)
+        cdir = out / _safe_name(linspector_task(config, task)) / language
         cdir.mkdir(parents=True, exist_ok=True)
         files: dict[str, int] = {}
         handles: dict[str, Any] = {}
@@ -249,13 +257,14 @@ def export_linspector(folder: str | Path, out: str | Path) -> dict[str, Any]:
                     files[name] = 0
                 values = [table.column(c).to_pylist() for c in inputs]
                 for *words, label in zip(*values, table.column("label").to_pylist(), strict=True):
-                    fields = [_clean(w) for w in words] + [_clean(labels[label])]
+                    tag = linspector_label(task, _clean(labels[label]))
+                    fields = [_clean(w) for w in words] + [tag]
                     handles[name].write("\t".join(fields) + "\n")
                     files[name] += 1
         finally:
             for fh in handles.values():
                 fh.close()
-        written[config] = {"path": cdir.name, "files": files}
+        written[config] = {"path": cdir.relative_to(out).as_posix(), "files": files}
     return {"format": "linspector", "out": str(out), "written": written, "skipped": skipped}
 
 
@@ -397,12 +406,28 @@ def check_domains(domains: Iterable[str] | None) -> list[str] | None:
     return list(dict.fromkeys(out)) or None
 
 
-def mteb_revision(card: dict[str, Any], dataset_path: str | None) -> str | None:
-    """The Hub revision MTEB should load: ``v<release>`` for a Hub copy, None for a folder."""
-    if not dataset_path:
-        return None
+def mteb_revision(card: dict[str, Any], dataset_path: str | None = None) -> str:
+    """The revision MTEB passes to ``load_dataset``: the release tag ``v<release>`` (the tag
+    ``polyprobe publish`` creates for exactly these rows; a local folder ignores it)."""
     release = str((card.get("polyprobe") or {}).get("release") or DEFAULT_RELEASE)
     return release if release.startswith("v") else f"v{release}"
+
+
+def mteb_input(view: FolderView, config: str) -> str | None:
+    """The one text column MTEB's Classification embeds (``sentence`` or ``word``), or None
+    when the config has two inputs, a list input or scored labels."""
+    feats = view.features(config)
+    label = feats.get("label") or {}
+    if "names" not in label:
+        return None
+    singles = [c for c in ("sentence", "word") if c in feats]
+    pairs = [c for c in ("sentence1", "sentence2", "word1", "word2") if c in feats]
+    if len(singles) != 1 or pairs:
+        return None
+    column = feats[singles[0]]
+    if not (isinstance(column, dict) and column.get("dtype") in ("string", "large_string")):
+        return None
+    return singles[0]
 
 
 def mteb_metadata(
@@ -411,9 +436,16 @@ def mteb_metadata(
     dataset_path: str | None = None,
     domains: Iterable[str] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """MTEB-style metadata per config. ``dataset_path`` defaults to the folder as given (pass
-    the Hub id of a published copy: the revision is then its release tag); ``domains`` are
-    MTEB domain names (see the module doc for these choices)."""
+    """mteb 2.x ``TaskMetadata`` per exportable config, with no key mteb does not know
+    (``exports/mteb_names.py`` says why each value is what it is). ``dataset_path`` defaults
+    to the folder's absolute path; ``domains`` are MTEB domain names."""
+    from polyprobe.cards.exports.mteb_names import (
+        CATEGORY,
+        SUBTYPES,
+        TASK_TYPE,
+        bibtex_only,
+        mteb_license,
+    )
     from polyprobe.languages import resolve_language
 
     domain_list = check_domains(domains)
@@ -423,9 +455,10 @@ def mteb_metadata(
     pconfigs = block.get("configs") or {}
     body = _card_body(Path(folder))
     descriptions = config_descriptions(body) if body else {}
-    citation = "\n\n".join(card_citations(card, body))
+    citation = bibtex_only(card_citations(card, body))
     revision = mteb_revision(card, dataset_path)
-    license_id = str(card.get("license", "unknown"))
+    license_id = mteb_license(card.get("license"))
+    path = dataset_path or str(Path(folder).resolve())
     langs = []
     for code in card.get("language") or []:
         try:
@@ -434,22 +467,21 @@ def mteb_metadata(
             langs.append(str(code))
     out: dict[str, dict[str, Any]] = {}
     for config in progress.track(list(view.files), "exporting configs", unit=" config"):
+        if mteb_input(view, config) is None:
+            continue
         cblock = pconfigs.get(config) or {}
         script = script_of(_sample_texts(view, config))
         splits = list(view.files[config])
         eval_splits = [s for s in ("test",) if s in splits] or splits[-1:]
         level = str(cblock.get("level", ""))
+        task = str(cblock.get("identity") or cblock.get("task") or config)
         out[config] = {
             "name": f"polyprobe.{'-'.join(langs) or 'und'}.{config}",
             "description": _description(cblock, config, level, descriptions),
             "reference": None,
-            "dataset": {
-                "path": dataset_path or str(folder),
-                "revision": revision,
-                "name": config,
-            },
-            "type": "Classification",
-            "category": "s2s" if level.startswith("sentence") else "w2w",
+            "dataset": {"path": path, "revision": revision, "name": config},
+            "type": TASK_TYPE,
+            "category": CATEGORY,
             "modalities": ["text"],
             "eval_splits": eval_splits,
             "eval_langs": [f"{lang}-{script}" for lang in langs],
@@ -457,20 +489,32 @@ def mteb_metadata(
             "license": license_id,
             "annotations_creators": "derived",
             "sample_creation": _sample_creation(view, config, cblock),
-            "task_subtypes": ["probing"],
+            "task_subtypes": list(SUBTYPES.get(task, [])),
             "domains": domain_list,
             "date": None,
             "bibtex_citation": citation,
-            "polyprobe": {
-                "task": cblock.get("task"),
-                "labels": cblock.get("labels"),
-                "recipe_version": cblock.get("recipe_version"),
-                "release": block.get("release"),
-                "fingerprint": block.get("fingerprint"),
-                "polyprobe_version": block.get("version"),
-            },
         }
     return out
+
+
+def mteb_provenance(folder: str | Path, configs: Iterable[str]) -> dict[str, Any]:
+    """polyprobe's facts about the exported configs, which mteb's metadata has no field for."""
+    view_card = read_folder(folder).card or {}
+    block = view_card.get("polyprobe") or {}
+    pconfigs = block.get("configs") or {}
+    return {
+        "release": block.get("release"),
+        "fingerprint": block.get("fingerprint"),
+        "polyprobe_version": block.get("version"),
+        "configs": {
+            c: {
+                "task": (pconfigs.get(c) or {}).get("task"),
+                "labels": (pconfigs.get(c) or {}).get("labels"),
+                "recipe_version": (pconfigs.get(c) or {}).get("recipe_version"),
+            }
+            for c in configs
+        },
+    }
 
 
 def export_mteb(
@@ -480,18 +524,36 @@ def export_mteb(
     dataset_path: str | None = None,
     domains: Iterable[str] | None = None,
 ) -> dict[str, Any]:
+    """``<config>.json`` (mteb's ``TaskMetadata``), ``tasks.json`` (all of them),
+    ``provenance.json`` and ``polyprobe_mteb.py``, the task module mteb runs."""
+    from polyprobe.cards.exports.mteb_names import MODULE
+
+    view = read_folder(folder)
     meta = mteb_metadata(folder, dataset_path=dataset_path, domains=domains)
+    skipped = {
+        c: "not one text per row with a class label (mteb's Classification)"
+        for c in view.files
+        if c not in meta
+    }
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    written = {}
+    written, columns = {}, {}
     for config, entry in meta.items():
         path = out / f"{_safe_name(config)}.json"
         path.write_text(json.dumps(entry, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         written[config] = {"path": path.name}
+        columns[config] = mteb_input(view, config)
     (out / "tasks.json").write_text(
         json.dumps(list(meta.values()), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    return {"format": "mteb", "out": str(out), "written": written, "skipped": {}}
+    provenance = mteb_provenance(folder, meta)
+    (out / "provenance.json").write_text(
+        json.dumps(provenance, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    if meta:
+        module = MODULE.replace("{text_columns}", repr(columns))
+        (out / "polyprobe_mteb.py").write_text(module, encoding="utf-8")
+    return {"format": "mteb", "out": str(out), "written": written, "skipped": skipped}
 
 
 def export(

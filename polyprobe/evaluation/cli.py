@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 EXIT_OK, EXIT_USAGE = 0, 2
-PROBES = ("lr", "mlp", "senteval-mlp", "linspector", "wehner", "discoeval")
+PROBES = ("lr", "mlp", "senteval", "senteval-mlp", "linspector", "wehner", "discoeval")
 
 _EPILOG = """\
 encoder specs (--baselines adds majority, random, borep and char-ngrams):

@@ -22,7 +22,50 @@ them); ``train_mlp`` below is the one-network reference they equal
 
 Features are standardised with the fitting set's mean and std (recorded as ``standardize``):
 encoders differ in scale by orders of magnitude, and one C grid only means the same thing
-across encoders on standardised features; it also keeps L-BFGS well conditioned.
+across encoders on standardised features; it also keeps L-BFGS well conditioned. That is the
+one way ``lr`` differs from SentEval on purpose — SentEval's LogReg sees the raw features, so
+on the same vectors the two can choose different C and differ by several points (measured on
+EWT, MiniLM: up to 9.4 points, ``bench/senteval_agreement.py``). A table labelled SentEval is
+made with the ``senteval`` preset:
+
+``senteval`` is SentEval's own protocol (``senteval/tools/validation.py`` with
+``usepytorch=False``): scikit-learn's ``LogisticRegression(C=c, random_state=seed)`` at its
+defaults (lbfgs, ``max_iter=100``, ``tol=1e-4``; multinomial; scikit-learn < 0.22 defaulted
+to liblinear one-vs-rest, so numbers SentEval printed before 2020 were made with another
+solver) on **raw** features; the split protocol's C grid 2^-2 … 2^3 chosen on validation by
+``round(100·accuracy, 2)``, first best on ties (SplitClassifier); without a validation split
+SentEval's KFoldClassifier: grid 2^-1 … 2^5, ``StratifiedKFold(5, shuffle=True,
+random_state=seed)`` on train (its folds ignore groups and lexical keys, as SentEval's do),
+the chosen C refitted on all of train. Its seed is SentEval's 1111 plus the evaluation's seed
+(seed 0 → 1111). ``--extend-grid`` does not apply (SentEval's grid is fixed).
+
+``senteval-mlp`` is SentEval's PyTorch MLP as its probing README ran it: ``nhid`` in
+[50, 100, 200] and ``dropout`` in [0, 0.1, 0.2] chosen on validation, each with SentEval's
+L2 grid 10^-5 … 10^-2 (Adam's ``weight_decay``), Linear → Dropout → Sigmoid → Linear, Adam
+(lr 1e-3), batch 64, ``epoch_size`` 4 passes between validation checks, ``max_epoch`` 200,
+``tenacity`` 5 — SentEval's counter of checks without a new best never resets, so training
+stops at the sixth such check, not after five in a row — the best check's weights kept, raw
+features, minibatch order from numpy's ``RandomState(seed)``
+(``evaluation/senteval_mlp.py``). Two differences remain: rows are in the dataset's order,
+where SentEval first sorts each split by (sentence length, label) — the same rows, another
+minibatch order; and SentEval's engine switches WordContent to ``nhid=0`` (no hidden layer),
+which a preset cannot see (run ``word_content`` with ``--probe senteval``).
+
+The presets named after papers state their source's settings, and ``tests/test_presets.py``
+pins them:
+
+* ``linspector`` (Şahin et al. 2020, LINSPECTOR's probing classifier as its paper describes
+  it): one hidden layer of 300 ReLU units, dropout 0.5, Adam, batch 16, at most 20 epochs,
+  early stopping on the validation split (patience 5), standardised features.
+* ``wehner`` (Wehner 2019's probing setup): 50 sigmoid units, no dropout, 100 epochs without
+  early stopping, scored by 5-fold cross-validation over all rows.
+* ``discoeval`` (Chen et al. 2019): DiscoEval's feature schemes per task
+  (``evaluation/discourse.py``) with polyprobe's ``lr`` classifier, and for discourse
+  coherence an MLP of 2,000 hidden units. DiscoEval's own code runs SentEval's PyTorch
+  classifier (``nhid=0``: logistic regression trained by Adam, batch 64, tenacity 5,
+  epoch_size 4, L2 grid 10^-5 … 10^-2; DC: 2,000 units, tenacity 8, epoch_size 15, no L2;
+  SSP: no L2) — the preset keeps ``lr``'s solver, so it names the features DiscoEval used,
+  not its optimiser.
 
 Everything is seeded (``torch.manual_seed`` and a private generator for minibatch order) and
 runs deterministically on CPU.
@@ -40,6 +83,13 @@ from polyprobe.errors import UsageError
 
 LR_GRID = [2.0**k for k in range(-2, 4)]
 MLP_GRID = {"hidden": [50, 100, 200], "dropout": [0.0, 0.1, 0.2]}
+
+# SentEval (senteval/tools/validation.py): sklearn's C grids and PyTorch's L2 grid
+SENTEVAL_SEED = 1111
+SENTEVAL_SPLIT_C = [2.0**k for k in range(-2, 4)]  # SplitClassifier, InnerKFoldClassifier
+SENTEVAL_KFOLD_C = [2.0**k for k in range(-1, 6)]  # KFoldClassifier (train + test only)
+SENTEVAL_L2 = [10.0**k for k in range(-5, -1)]
+SENTEVAL_MLP_GRID = {"hidden": [50, 100, 200], "dropout": [0.0, 0.1, 0.2], "l2reg": SENTEVAL_L2}
 
 
 @dataclass
@@ -90,12 +140,41 @@ PRESETS: dict[str, ProbeSpec] = {
         {"C": LR_GRID},
     ),
     "mlp": ProbeSpec("mlp", "mlp", dict(_MLP_BASE), copy.deepcopy(MLP_GRID)),
-    # SentEval's classifier defaults: evaluate every 4 epochs, up to 200, tenacity 5.
+    # SentEval's sklearn LogReg protocol (module doc).
+    "senteval": ProbeSpec(
+        "senteval",
+        "lr",
+        {
+            "solver": "sklearn-lbfgs",
+            "max_iter": 100,
+            "tol": 1e-4,
+            "standardize": False,
+            "seed_offset": SENTEVAL_SEED,
+            "score_decimals": 2,
+            "kfold_C": list(SENTEVAL_KFOLD_C),
+            "folds": "stratified-shuffled",
+        },
+        {"C": list(SENTEVAL_SPLIT_C)},
+    ),
+    # SentEval's PyTorch MLP as its probing README ran it (module doc).
     "senteval-mlp": ProbeSpec(
         "senteval-mlp",
         "mlp",
-        {**_MLP_BASE, "max_epochs": 200, "eval_every": 4},
-        copy.deepcopy(MLP_GRID),
+        {
+            "trainer": "senteval",
+            "activation": "sigmoid",
+            "optimizer": "adam",
+            "lr": 1e-3,
+            "batch_size": 64,
+            "epoch_size": 4,
+            "max_epoch": 200,
+            "tenacity": 5,
+            "early_stopping": True,
+            "standardize": False,
+            "seed_offset": SENTEVAL_SEED,
+            "score_decimals": 2,
+        },
+        copy.deepcopy(SENTEVAL_MLP_GRID),
     ),
     # Şahin et al. 2020 (LINSPECTOR): 300 ReLU units, dropout 0.5, batch 16, 20 epochs.
     "linspector": ProbeSpec(
@@ -224,6 +303,13 @@ def fit_lr_sets(
     if pairs is None:
         pairs = [(ls, m) for ls in range(len(labels)) for m in range(len(masks))]
     shape = (1, len(pairs)) if given else (len(labels), len(masks))
+    if is_sklearn(spec):
+        out_sk: list[list[list[Fitted]]] = [[[] for _ in range(shape[1])] for _ in range(shape[0])]
+        for j, (ls, m) in enumerate(pairs):
+            row = out_sk[0][j] if given else out_sk[ls][m]
+            for p in points:
+                row.append(_sklearn_fit(spec, X[masks[m]], labels[ls][masks[m]], p))
+        return out_sk
     Cs = [float(p.get("C", spec.params.get("C", 1.0))) for p in points]
     standardize = bool(spec.params.get("standardize", True))
     # One batched solve per C, all problems together, in increasing C, each warm-started from
@@ -296,6 +382,8 @@ def fit_lr_final(
     from polyprobe.evaluation.logreg import Problem, mask_stats, solve
 
     labels = np.atleast_2d(np.asarray(label_sets))
+    if is_sklearn(spec):
+        return [_sklearn_fit(spec, X, labels[ls], p) for ls, p in enumerate(points)]
     whole = np.ones((1, len(X)), bool)
     standardize = bool(spec.params.get("standardize", True))
     Cs = [float(p.get("C", spec.params.get("C", 1.0))) for p in points]
@@ -350,6 +438,39 @@ def _fold_mean_start(start: list[list[Fitted]], stats: Any) -> Any:
         np.stack(coefs), np.stack(intercepts), np.zeros(P, np.int64), np.zeros(P, bool),
         np.zeros(P), stats.mean, stats.std,
     )  # fmt: skip
+
+
+def is_sklearn(spec: ProbeSpec) -> bool:
+    """The ``senteval`` preset: scikit-learn's own LogisticRegression, as SentEval calls it."""
+    return spec.kind == "lr" and spec.params.get("solver") == "sklearn-lbfgs"
+
+
+def senteval_seed(spec: ProbeSpec, seed: int) -> int:
+    """SentEval's seed for evaluation seed ``seed``: 1111 + seed for the SentEval presets."""
+    return int(spec.params.get("seed_offset", 0)) + int(seed)
+
+
+def _sklearn_fit(spec: ProbeSpec, X: np.ndarray, y: np.ndarray, point: dict[str, Any]) -> Fitted:
+    """``LogisticRegression(C=c, random_state=seed)`` at scikit-learn's defaults on raw
+    features, as SentEval's validation.py fits it (lbfgs ignores ``random_state``)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+
+    C = float(point.get("C", spec.params.get("C", 1.0)))
+    clf = LogisticRegression(
+        C=C,
+        max_iter=int(spec.params.get("max_iter", 100)),
+        tol=float(spec.params.get("tol", 1e-4)),
+        random_state=int(spec.params.get("seed_offset", 0)),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf.fit(X, y)
+    n_iter = int(np.max(clf.n_iter_))
+    info = {"iterations": n_iter, "converged": n_iter < int(clf.max_iter)}
+    return Fitted(point, clf.predict, None, info, (clf.coef_, clf.intercept_))
 
 
 def _linear_predictor(coef: np.ndarray, intercept: np.ndarray):
@@ -459,6 +580,18 @@ def fit_grid(
     Xs = scaler(X) if scaler else X.astype(np.float32, copy=False)
     Xv = scaler(X_val) if (scaler and X_val is not None) else X_val
     fitted: list[Fitted] = []
+    if spec.kind == "mlp" and spec.params.get("trainer") == "senteval":
+        from polyprobe.evaluation.senteval_mlp import train_senteval_mlp
+
+        for p in points:
+            merged = {**spec.params, **p}
+            predict, info = train_senteval_mlp(
+                Xs, y, Xv, y_val, n_classes, int(merged.get("hidden", 0)),
+                float(merged.get("dropout", 0.0)), float(merged.get("l2reg", 0.0)), merged,
+                senteval_seed(spec, seed),
+            )  # fmt: skip
+            fitted.append(Fitted(p, predict, scaler, info))
+        return fitted
     if spec.kind == "mlp":
         # Every grid point trained side by side (mlp_grid.py): the same networks as
         # train_mlp's one by one, one wide product per minibatch step.

@@ -29,6 +29,8 @@ from polyprobe.evaluation.probes import (
     fit_grid,
     fit_lr_final,
     fit_lr_sets,
+    is_sklearn,
+    senteval_seed,
 )
 from polyprobe.hashing import stable_u64
 
@@ -121,9 +123,48 @@ def _majority(y: np.ndarray, n_classes: int) -> int:
     return int(np.argmax(np.bincount(y, minlength=n_classes)))
 
 
-def _select(fitted: list[Fitted], X_val: np.ndarray, y_val: np.ndarray) -> tuple[int, list[float]]:
+def selection_score(spec: ProbeSpec, accuracy: float) -> float:
+    """The score a grid point is chosen by: the accuracy, or for the SentEval presets
+    SentEval's ``round(100·accuracy, 2)`` (as a fraction), so that two points SentEval
+    rounds to the same score tie and the first of the grid wins, as in SentEval."""
+    decimals = spec.params.get("score_decimals")
+    if decimals is None:
+        return accuracy
+    return round(100 * accuracy, int(decimals)) / 100
+
+
+def _select(
+    fitted: list[Fitted], X_val: np.ndarray, y_val: np.ndarray, spec: ProbeSpec | None = None
+) -> tuple[int, list[float]]:
     scores = [_accuracy(y_val, f.predict(X_val)) for f in fitted]
+    if spec is not None:
+        scores = [selection_score(spec, a) for a in scores]
     return int(np.argmax(scores)), scores  # first best: grid order breaks ties
+
+
+def kfold_points(spec: ProbeSpec) -> list[dict[str, Any]]:
+    """The grid searched by k-fold selection inside train: SentEval's KFoldClassifier grid
+    (2^-1 … 2^5) for the ``senteval`` preset, else the preset's grid."""
+    if spec.params.get("kfold_C"):
+        return [{"C": float(c)} for c in spec.params["kfold_C"]]
+    return spec.grid_points()
+
+
+def train_folds(
+    spec: ProbeSpec, y: np.ndarray, groups: np.ndarray, keys: np.ndarray, k: int, seed: int
+) -> np.ndarray:
+    """Fold index per training row: group-aware folds (:func:`group_kfold`), or for the
+    SentEval presets SentEval's ``StratifiedKFold(k, shuffle=True, random_state=seed)``."""
+    if spec.params.get("folds") == "stratified-shuffled":
+        from sklearn.model_selection import StratifiedKFold
+
+        k = max(2, min(k, int(np.bincount(y).max()) if len(y) else 2))
+        skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=senteval_seed(spec, seed))
+        fold_ids = np.zeros(len(y), np.int64)
+        for f, (_, test_idx) in enumerate(skf.split(np.zeros(len(y)), y)):
+            fold_ids[test_idx] = f
+        return fold_ids
+    return group_kfold(groups, keys, k, seed)
 
 
 def grid_edge(scores: list[float], best: int) -> str | None:
@@ -177,7 +218,7 @@ def fit_select(
     fitted = fit_grid(spec, X, y, X_val, y_val, n_classes, seed)
     if len(fitted) == 1 or X_val is None or len(X_val) == 0:
         return fitted[0], _record(fitted[0], [], 0, "fixed")
-    best, scores = _select(fitted, X_val, y_val)
+    best, scores = _select(fitted, X_val, y_val, spec)
     points, added = spec.grid_points(), []
     if spec.kind == "lr":
 
@@ -185,7 +226,7 @@ def fit_select(
             return fit_grid(spec, X, y, X_val, y_val, n_classes, seed, new)
 
         def val_scores(fs: list[Fitted]) -> list[float]:
-            return [_accuracy(y_val, f.predict(X_val)) for f in fs]
+            return [selection_score(spec, _accuracy(y_val, f.predict(X_val))) for f in fs]
 
         fitted = list(fitted)
         added = extend_grid(spec, points, scores, fitted, fit_more, val_scores)
@@ -225,11 +266,11 @@ def run_protocol(
         )
         return Outcome("split", yte, model.predict(Xte), maj, [chosen], data.groups.get("test"))
     # No validation split: inner k-fold on train for selection.
-    points = spec.grid_points()
+    points = kfold_points(spec)
     g, kk = data.groups["train"], data.keys["train"]
     chosen: dict[str, Any]
     if len(points) > 1:
-        fold_ids = group_kfold(g, kk, k, seed)
+        fold_ids = train_folds(spec, ytr, g, kk, k, seed)
         n_folds = int(fold_ids.max()) + 1
         totals = np.zeros(len(points))
         grid_fits: list[Fitted] = []
@@ -238,7 +279,7 @@ def run_protocol(
             fitted = fit_grid(spec, Xtr[tr], ytr[tr], Xtr[va], ytr[va], n_classes, seed, points)
             totals += [_accuracy(ytr[va], m.predict(Xtr[va])) for m in fitted]
             grid_fits += fitted
-        scores = list(totals / max(1, n_folds))
+        scores = [selection_score(spec, float(a)) for a in totals / max(1, n_folds)]
         best = int(np.argmax(scores))
         point = points[best]
         how = f"{n_folds}-fold-cv-on-train"
@@ -309,7 +350,7 @@ def _run_protocols(
                 model, rec = fitted[0], _record(fitted[0], [], 0, "fixed")
             else:
                 yva = ys["validation"]
-                scores = [_accuracy(yva, f.predict(Xva)) for f in fitted]
+                scores = [selection_score(spec, _accuracy(yva, f.predict(Xva))) for f in fitted]
                 pts, fitted = list(points), list(fitted)
                 ytr_ = ys["train"][None]
 
@@ -318,7 +359,7 @@ def _run_protocols(
                     return fit_lr_sets(spec, Xtr, ytr_, whole, n_classes, new)[0][0]
 
                 def val_scores(fs: list[Fitted], yva: np.ndarray = yva) -> list[float]:
-                    return [_accuracy(yva, f.predict(Xva)) for f in fs]
+                    return [selection_score(spec, _accuracy(yva, f.predict(Xva))) for f in fs]
 
                 added = extend_grid(spec, pts, scores, fitted, fit_more, val_scores)
                 best = int(np.argmax(scores))
@@ -339,6 +380,7 @@ def _run_protocols(
         np.full(len(ys["test"]), _majority(ys["train"], n_classes), dtype=np.int64)
         for ys in label_sets
     ]
+    points = kfold_points(spec)
     if len(points) == 1:  # nothing to select: one refit per label set
         finals = fit_lr_final(spec, Xtr, train, n_classes, [points[0]] * len(label_sets))
         return [
@@ -352,7 +394,7 @@ def _run_protocols(
             )
             for yte, f, maj in zip(ytes, finals, majs, strict=True)
         ]
-    fold_ids = group_kfold(g, kk, k, seed)
+    fold_ids = train_folds(spec, label_sets[0]["train"], g, kk, k, seed)
     n_folds = int(fold_ids.max()) + 1
     masks = np.stack([fold_ids != f for f in range(n_folds)])
     fits = fit_lr_sets(spec, Xtr, train, masks, n_classes, points)
@@ -363,10 +405,10 @@ def _run_protocols(
         def cv_scores(per_point: list[list[Fitted]], ytr: np.ndarray = ytr) -> list[float]:
             """Mean fold accuracy of each point; ``per_point[j][f]``: point j, fold f."""
             return [
-                float(np.mean([
+                selection_score(spec, float(np.mean([
                     _accuracy(ytr[fold_ids == f], fs[f].predict(Xtr[fold_ids == f]))
                     for f in range(n_folds)
-                ]))
+                ])))
                 for fs in per_point
             ]  # fmt: skip
 
@@ -411,6 +453,8 @@ def extend_grid(
     added. The best value then lies inside the searched grid unless the budget ran out (then
     the result still says ``grid_edge`` and the warning names the searched grid)."""
     budget = int(spec.params.get("extend_grid", 0) or 0)
+    if is_sklearn(spec):  # SentEval's grid is fixed
+        return []
     keys = [k for k, v in spec.grid.items() if len(v) > 1]
     if budget <= 0 or len(keys) != 1 or len(points) < 2:
         return []
