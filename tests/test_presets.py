@@ -178,3 +178,12 @@ def test_paper_presets_state_and_pin_their_settings(name: str, stated: str) -> N
         dc = probe_for_config(base, "discourse_coherence")
         assert dc.kind == "mlp" and dc.params["hidden"] == 2000
         assert probe_for_config(base, "sentence_position").kind == "lr"
+
+
+def test_every_preset_is_offered_by_evaluate() -> None:
+    """A preset the API knows but ``evaluate --probe`` refuses is a preset nobody can use
+    from the command line (``senteval`` was one)."""
+    from polyprobe.evaluation.cli import PROBES
+
+    assert set(PRESETS) <= set(PROBES)
+    assert "senteval" in PROBES
