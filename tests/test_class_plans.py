@@ -227,3 +227,24 @@ def test_type_level_task_raises_its_held_out_splits(tmp_path: Path) -> None:
         counts[r["label"]] = counts.get(r["label"], 0) + 1
     assert len(counts) == 6 and min(counts.values()) >= 20, counts
     assert "validation/test raised from 200/100 to 200/120" in " ".join(report["derived"]["notes"])
+
+
+def test_word_content_names_floors_that_build_it(data_dir: Path, tmp_path: Path) -> None:
+    """EWT at the default floors (50/20/20) keeps no K of word_content: the reason names the
+    floors the smallest K's 30 targets reach on this treebank, and a build with them has
+    every one of those 30 words as a class."""
+    from polyprobe import build_ud
+
+    ewt = data_dir / "ud" / "UD_English-EWT"
+    with pytest.raises(InfeasibleError) as caught:
+        build_ud([ewt], lang="en", tasks=["word_content"], out=tmp_path / "a")
+    reason = str(caught.value)
+    assert "no K in 1000/300/100/30 has every target" in reason, reason
+    assert "remedy: --min-per-class " in reason and "keeps the smallest K's 30 targets" in reason
+    value = reason.split("remedy: --min-per-class ", 1)[1].split()[0]
+    floors = tuple(int(x) for x in value.split(","))
+    assert all(1 <= f <= d for f, d in zip(floors, (50, 20, 20), strict=True)), floors
+    again = build_ud([ewt], lang="en", tasks=["word_content"], min_per_class=floors,
+                     out=tmp_path / "b")  # fmt: skip
+    assert _report(again.out, "word_content")["built"]
+    assert len(_labels(again.out, "word_content")["test"]) == 30

@@ -47,11 +47,13 @@ _PNG_METADATA: dict[str, str | None] = {"Software": None}
 # --------------------------------------------------------------------------- loading
 
 
-def _is_results(obj: Any) -> bool:
+def is_results(obj: Any) -> bool:
+    """Whether a JSON value is a results file ``polyprobe evaluate`` wrote."""
     return isinstance(obj, dict) and "schema_version" in obj and "metrics" in obj
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
+    """A JSON file, or one ``InputError`` naming it (unreadable, not JSON)."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -70,12 +72,12 @@ def load_results(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
         p = Path(raw)
         if p.is_dir():
             for f in sorted(p.rglob("*.json")):
-                obj = _read_json(f)
-                if _is_results(obj):
+                obj = read_json(f)
+                if is_results(obj):
                     out.append(_checked(obj, f))
         elif p.is_file():
-            obj = _read_json(p)
-            if not _is_results(obj):
+            obj = read_json(p)
+            if not is_results(obj):
                 raise InputError(p, None, "not a polyprobe results file", "not-results")
             out.append(_checked(obj, p))
         else:

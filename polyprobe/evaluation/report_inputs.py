@@ -15,13 +15,12 @@ A results file is a probing or scored-pairs result (``schema_version`` and ``met
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from polyprobe.errors import InputError
-from polyprobe.evaluation.correlate import load_results
+from polyprobe.evaluation.correlate import is_results, load_results, read_json
 from polyprobe.evaluation.lexical.report import is_lexical_result
 
 WHAT_A_RESULT_IS = (
@@ -35,19 +34,6 @@ _KINDS = {
     "polyprobe-correlation": "the correlation.json `polyprobe correlate` writes",
     "polyprobe-scored-report": "the scored-report.json `polyprobe report` writes",
 }
-
-
-def _read(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(path, None, f"cannot read: {exc.strerror or exc}", "unreadable") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InputError(path, None, f"not valid JSON: {exc}", "bad-json") from None
-
-
-def is_probing_result(obj: Any) -> bool:
-    return isinstance(obj, dict) and "schema_version" in obj and "metrics" in obj
 
 
 def _keys(obj: dict[str, Any], k: int = 4) -> str:
@@ -107,8 +93,8 @@ def read_inputs(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], list
             found = 0
             others: list[tuple[Path, Any]] = []
             for f in files:
-                obj = _read(f)
-                if is_probing_result(obj):
+                obj = read_json(f)
+                if is_results(obj):
                     results += load_results([f])
                     found += 1
                 elif is_lexical_result(obj):
@@ -119,8 +105,8 @@ def read_inputs(paths: Iterable[str | Path]) -> tuple[list[dict[str, Any]], list
             if not found:
                 raise InputError(p, None, _empty_folder(p, files, others), "no-results")
         elif p.is_file():
-            obj = _read(p)
-            if is_probing_result(obj):
+            obj = read_json(p)
+            if is_results(obj):
                 results += load_results([p])
             elif is_lexical_result(obj):
                 lexical.append(obj)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from polyprobe.builders.citations import CONNEAU_2018
+from polyprobe.builders.floors import format_floors
 from polyprobe.builders.merging import extend_remapped, merge_ids
 from polyprobe.builders.rendering import sentence_inputs, text_hash
 from polyprobe.builders.task import (
@@ -122,6 +123,25 @@ def _iterable(value: Any) -> bool:
     except TypeError:
         return False
     return True
+
+
+def _remedy(table: np.ndarray | None, floors: Any) -> str:
+    """What would make the task feasible on this input: the floors every target of the last
+    K tried (the smallest, in the default order) reaches in every split (each target is a
+    class, and all of them must stay), or more input when a target has no item in a split."""
+    if table is None or table.size == 0:
+        return "remedy: more input - no K has enough eligible forms (a larger corpus)"
+    reach = np.floor(table.min(axis=0) + 1e-9).astype(int)
+    if (reach < 1).any():
+        return (
+            "remedy: more input - a target of the smallest K has no item in some split "
+            "(a larger corpus, or --top-up where the family has it)"
+        )
+    new = [min(int(f), int(r)) for f, r in zip(floors, reach, strict=True)]
+    return (
+        f"remedy: --min-per-class {format_floors(new)} keeps the smallest K's "
+        f"{table.shape[0]} targets (fewer rows per class in each split: less power per class)"
+    )
 
 
 @dataclass(frozen=True)
@@ -419,6 +439,7 @@ class WordContent(Task[Sentence]):
         else:
             candidates_k = [(str(k), [key for _, key in eligible[:k]]) for k in o.k_choices]
             out["targets_source"] = "derived"
+        last: np.ndarray | None = None  # the last (smallest) K's table: what a remedy fits
         for name, targets in candidates_k:
             if not targets:
                 tried[name] = "no targets"
@@ -427,6 +448,7 @@ class WordContent(Task[Sentence]):
                 tried[name] = f"only {len(eligible)} eligible forms in the band"
                 continue
             classes, table = observation.class_table(targets)
+            last = table
             ok = estimate.passing(table)
             if ok.all():
                 chosen = targets
@@ -445,6 +467,7 @@ class WordContent(Task[Sentence]):
             )
             if o.targets is not None:
                 infeasible = "the profile's targets do not all meet min-per-class"
+            infeasible += "; " + _remedy(last, estimate.floors)
             out.update({"feasible": False, "infeasible": infeasible, "k": 0, "targets": []})
             return WordContentFit(label_names=(), report=out, infeasible=infeasible)
         rank_of = {key: rank for rank, key in eligible}
