@@ -13,7 +13,7 @@ from conftest import config_rows
 from polyprobe import build_classification, build_pairs
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate
-from polyprobe.errors import InputError, UsageError
+from polyprobe.errors import InfeasibleError, InputError, UsageError
 
 
 def _block(folder: Path, config: str) -> dict:
@@ -95,9 +95,10 @@ def test_nli_jsonl_drops_no_gold_label(tmp_path: Path) -> None:
             }
         )
     files = []
-    for split in ("train", "test"):
+    for split in ("train", "test"):  # each split its own pairs (a repeated pair is leakage)
         path = tmp_path / f"snli_{split}.jsonl"
-        path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+        own = [{**r, "sentence1": f"{r['sentence1']} {split}"} for r in rows]
+        path.write_text("\n".join(json.dumps(r) for r in own) + "\n", encoding="utf-8")
         files.append(f"{split}={path}")
     result = build_pairs(files, preset="nli", lang="en", out=tmp_path / "ds", on_invalid="skip")
     assert result.skipped_invalid == {"no-gold-label": 6}
@@ -112,10 +113,19 @@ def test_paws_and_sick_e(tmp_path: Path) -> None:
     paws = tmp_path / "paws_train.tsv"
     body = [f"{i}\tWords in order {i} .\tOrder in words {i} .\t{i % 2}" for i in range(10)]
     paws.write_text("id\tsentence1\tsentence2\tlabel\n" + "\n".join(body) + "\n", encoding="utf-8")
+    # the same pairs in train and test share groups: the test copies are dropped as in UD,
+    # which leaves no test split, and a config is never published with an empty split
+    with pytest.raises(InfeasibleError, match="paws: the test split would be empty"):
+        build_pairs([f"train={paws}", f"test={paws}"], preset="paws", lang="en",
+                    out=tmp_path / "same")  # fmt: skip
+    assert not (tmp_path / "same").exists()
+    test = tmp_path / "paws_test.tsv"
+    body = [f"{i}\tWords in test {i} .\tTest in words {i} .\t{i % 2}" for i in range(10)]
+    test.write_text("id\tsentence1\tsentence2\tlabel\n" + "\n".join(body) + "\n", encoding="utf-8")
     out = build_pairs(
-        [f"train={paws}", f"test={paws}"], preset="paws", lang="en", out=tmp_path / "p"
+        [f"train={paws}", f"test={test}"], preset="paws", lang="en", out=tmp_path / "p"
     )
-    # the same pairs in train and test share groups: the test copies are dropped as in UD
+    assert {k: len(v) for k, v in config_rows(out.out, "paws").items()} == {"train": 10, "test": 10}
     assert validate(out.out).ok
     sick = tmp_path / "SICK.txt"
     head = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\tSemEval_set"

@@ -297,7 +297,10 @@ def test_scored_pairs_are_reused_on_a_second_run(tmp_path: Path) -> None:
     rows = [("a b", "a b", 5.0), ("a b", "a c", 2.5), ("a", "c", 0.0), ("b", "b d", 3.5)]
     files = []
     for split in ("train", "dev", "test"):
-        _sts_b(tmp_path / f"{split}.tsv", rows * 3)
+        # each split its own pairs: a pair an earlier split holds is dropped (no leakage),
+        # and a config is never published with an empty split
+        own = [(f"{a} {split}{i}", f"{b} {split}{i}", y) for i in range(3) for a, b, y in rows]
+        _sts_b(tmp_path / f"{split}.tsv", own)
         files.append(f"{split}={tmp_path / f'{split}.tsv'}")
     out = build_regression(files, preset="sts-b", lang="en", out=tmp_path / "sts").out
     kwargs = {"encoders": [bag, "random"], "seeds": 1, "out": tmp_path / "res"}

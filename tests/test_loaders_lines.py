@@ -35,6 +35,9 @@ def _text_mode(path: Path) -> list[str]:
 )
 def test_same_lines_as_text_mode(tmp_path_factory, text: str, block: int, bom: bool) -> None:  # type: ignore[no-untyped-def]
     assume(text or not bom)  # a lone BOM: text mode sees one empty line, we see an empty file
+    # a lone CR in a file with LF line ends is refused in its line, where text mode would end
+    # the line there (test_loaders_inputs pins that); a file without LF has CR line ends
+    assume("\n" not in text or "\r" not in text.replace("\r\n", ""))
     path = tmp_path_factory.mktemp("t") / "f.txt"
     path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
     got = [line for lines in line_blocks(path, block) for line in lines]
