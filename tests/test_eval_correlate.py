@@ -269,3 +269,17 @@ def test_cli_correlate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert args.func(args) == 1
     args = parser.parse_args(["correlate", str(tmp_path / "missing.json")])
     assert args.func(args) == 2
+
+
+def test_a_scored_downstream_set_enters_with_its_spearman() -> None:
+    """STS-B as the downstream side: no accuracy, its test Spearman instead (it stopped the
+    command with "missing metrics.accuracy.mean")."""
+    results = [r for r in synthetic(5) if r["task_type"] == "probing"]
+    for i in range(5):
+        sts = make_result(task="sts-b", config="sts-b", encoder=f"enc{i}", accuracy=0.0,
+                          task_type="downstream", dataset="sts")  # fmt: skip
+        sts["metrics"] = {"spearman": {"mean": 0.3 + 0.1 * i}, "pearson": {"mean": 0.2 + 0.1 * i}}
+        results.append(sts)
+    corr = correlate(results)
+    assert pair(corr, "bigram_shift", "sts-b")["spearman"] == pytest.approx(1.0)
+    assert pair(corr, "sentence_length", "sts-b")["spearman"] == pytest.approx(-1.0)

@@ -186,6 +186,21 @@ def metric_mean(result: dict[str, Any], metric: str = "accuracy") -> float:
     return float(value)
 
 
+def score_of(result: dict[str, Any], metric: str = "accuracy") -> float:
+    """The result's mean test ``metric``; a scored sentence-pair set (STS, SICK-R) has no
+    accuracy and enters an accuracy correlation with its test Spearman, the score SentEval
+    and LINSPECTOR report for such sets."""
+    metrics = result.get("metrics")
+    if (
+        metric == "accuracy"
+        and isinstance(metrics, dict)
+        and "accuracy" not in metrics
+        and "spearman" in metrics
+    ):
+        return metric_mean(result, "spearman")
+    return metric_mean(result, metric)
+
+
 def task_labels(results: Sequence[dict[str, Any]]) -> dict[int, str]:
     """Task label per result index, prefixed with the dataset's name only where two datasets
     would otherwise show the same name (with its id where their names are the same too)."""
@@ -328,7 +343,7 @@ def correlate(
     names: dict[str, str] = {}  # encoder key -> the model's own name, where recorded
     for i, r in enumerate(results):
         kind = DOWNSTREAM if r.get("task_type") == DOWNSTREAM else PROBING
-        score = metric_mean(r, metric)
+        score = score_of(r, metric)
         enc = encoder_key(r)
         model_of[enc] = (encoder_base(r), r["encoder"].get("layer"))
         if r["encoder"].get("model_name"):
