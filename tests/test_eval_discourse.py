@@ -57,12 +57,27 @@ def test_levels_are_inferred_from_columns() -> None:
 
 
 def test_discoeval_preset() -> None:
+    """DiscoEval's code: ``discoeval_example.py``'s classifier (nhid 0, adam, batch 64,
+    tenacity 5, epoch_size 4), ``SplitClassifier``'s PyTorch L2 grid, ``DCEval``'s and
+    ``SSPEval``'s changes (``noreg``: one L2 of 1e-9)."""
     base = discoeval_preset()
-    assert base.name == "discoeval" and base.kind == "lr"
-    assert base.grid == get_probe("lr").grid
+    assert base.name == "discoeval" and base.kind == "mlp"
+    p = base.params
+    assert (p["trainer"], p["hidden"], p["optimizer"], p["batch_size"]) == (
+        "senteval",
+        0,
+        "adam",
+        64,
+    )
+    assert (p["tenacity"], p["epoch_size"], p["standardize"]) == (5, 4, False)
+    assert base.grid == {"l2reg": [1e-5, 1e-4, 1e-3, 1e-2]}
     dc = probe_for_config(base, "discourse_coherence")
-    assert dc.kind == "mlp" and dc.params["hidden"] == DC_HIDDEN and "hidden" not in dc.grid
+    assert dc.kind == "mlp" and dc.params["hidden"] == DC_HIDDEN == 2000
+    assert (dc.params["tenacity"], dc.params["epoch_size"]) == (8, 15)
+    assert dc.grid == {"l2reg": [1e-9]}
+    assert probe_for_config(base, "sentence_section").grid == {"l2reg": [1e-9]}
     assert probe_for_config(base, "sentence_position") is base
+    assert probe_for_config(base, "binary_sentence_ordering") is base
     lr = get_probe("lr")
     assert probe_for_config(lr, "discourse_coherence") is lr  # only the preset switches
 

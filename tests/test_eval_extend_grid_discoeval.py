@@ -1,8 +1,8 @@
-"""``--extend-grid`` under every protocol a ``discoeval`` run meets: pooled cross-validation
-(a train-only folder, ``--folds``) extends each outer fold's grid on its inner validation as
-the batched split path does (it used to record ``extend_grid`` and search nothing); an MLP
-probe has no C, so ``--probe mlp --extend-grid`` is a usage error and discoeval's MLP for
-``discourse_coherence`` says in its warnings that it was not applied."""
+"""``--extend-grid`` under every protocol an ``lr`` run meets: pooled cross-validation (a
+train-only folder, ``--folds``) extends each outer fold's grid on its inner validation as the
+batched split path does (it used to record ``extend_grid`` and search nothing); an MLP probe
+has no C, so ``--probe mlp --extend-grid`` is a usage error, and so is ``discoeval``, whose
+classifier is DiscoEval's PyTorch one (an L2 grid, no C)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from polyprobe.cli import main
 from polyprobe.errors import UsageError
 from polyprobe.evaluation import evaluate
 from polyprobe.evaluation.probes import get_probe
-from polyprobe.evaluation.protocols import SplitArrays, grid_edge, run_protocol
+from polyprobe.evaluation.protocols import SplitArrays, run_protocol
 
 
 def _train_only(n: int = 400, d: int = 6) -> SplitArrays:
@@ -71,8 +71,12 @@ def ssj_train_only(ud_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 
 def test_discoeval_on_a_train_only_folder(ssj_train_only: Path, tmp_path: Path) -> None:
-    """BSO's logistic regression records the extension on every fold that met an edge (and
-    searches nothing when none did); DC's MLP warns that the option did not apply."""
+    """DiscoEval's classifier has no C: ``--extend-grid`` with it is a usage error; on pooled
+    folds it runs its own L2 grid per fold (BSO) and DC's one no-L2 value."""
+    with pytest.raises(UsageError, match="--probe discoeval is an MLP, whose grid has no C"):
+        evaluate(str(ssj_train_only), config=["binary_sentence_ordering"],
+                 encoders=["random?dim=16"], probe="discoeval", seeds=1, folds=3,
+                 extend_grid=2, cache=tmp_path / "c0", out=tmp_path / "r0")  # fmt: skip
     results = evaluate(
         str(ssj_train_only),
         config=["binary_sentence_ordering", "discourse_coherence"],
@@ -81,22 +85,13 @@ def test_discoeval_on_a_train_only_folder(ssj_train_only: Path, tmp_path: Path) 
         seeds=1,
         folds=3,
         n_boot=20,
-        extend_grid=2,
         cache=tmp_path / "cache",
         out=tmp_path / "results",
     )
     bso, dc = results
-    assert bso["probe"]["params"]["extend_grid"] == 2
-    chosen = bso["probe"]["chosen"]
-    assert len(chosen) == 3  # one per outer fold
-    for fold in chosen:
-        grid = fold.get("grid_searched", [0.25, 0.5, 1.0, 2.0, 4.0, 8.0])
-        assert len(fold["grid_scores"]) == len(grid)
-        if "grid_searched" not in fold:  # no edge (or flat scores): nothing to extend
-            assert grid_edge(fold["grid_scores"], int(np.argmax(fold["grid_scores"]))) is None
-    assert not any("not applied" in w for w in bso["warnings"])
-    assert dc["probe"]["params"]["hidden"] == 2000 and "extend_grid" not in dc["probe"]["params"]
-    assert any(
-        "--extend-grid 2 not applied: discoeval's probe for discourse_coherence is an MLP" in w
-        for w in dc["warnings"]
-    ), dc["warnings"]
+    assert bso["probe"]["params"]["hidden"] == 0
+    assert bso["probe"]["grid"] == {"l2reg": [1e-5, 1e-4, 1e-3, 1e-2]}
+    assert len(bso["probe"]["chosen"]) == 3  # one per outer fold
+    assert dc["probe"]["params"]["hidden"] == 2000 and dc["probe"]["grid"] == {"l2reg": [1e-9]}
+    for r in results:
+        assert 0.0 <= r["metrics"]["accuracy"]["mean"] <= 1.0

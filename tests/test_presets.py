@@ -156,7 +156,7 @@ def test_senteval_mlp_is_seeded_and_deterministic() -> None:
     [
         ("linspector", "300 ReLU units, dropout 0.5, Adam, batch 16, at most 20 epochs"),
         ("wehner", "50 sigmoid units, no dropout, 100 epochs without"),
-        ("discoeval", "2,000 hidden units"),
+        ("discoeval", "2,000 sigmoid units, tenacity 8, epoch_size 15, no L2"),
     ],
 )
 def test_paper_presets_state_and_pin_their_settings(name: str, stated: str) -> None:
@@ -174,10 +174,11 @@ def test_paper_presets_state_and_pin_their_settings(name: str, stated: str) -> N
         assert spec.protocol == "cv" and spec.folds == 5
     else:
         base = discoeval_preset()
-        assert base.kind == "lr" and base.grid == get_probe("lr").grid
+        assert base.kind == "mlp" and base.params["hidden"] == 0
+        assert base.params["trainer"] == PRESETS["senteval-mlp"].params["trainer"]
         dc = probe_for_config(base, "discourse_coherence")
         assert dc.kind == "mlp" and dc.params["hidden"] == 2000
-        assert probe_for_config(base, "sentence_position").kind == "lr"
+        assert probe_for_config(base, "sentence_position") is base
 
 
 def test_every_preset_is_offered_by_evaluate() -> None:

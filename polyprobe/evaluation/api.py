@@ -230,7 +230,7 @@ def _evaluate(
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
     if extend_grid and spec.kind != "lr":
         raise UsageError(
-            f"--extend-grid extends logistic regression's C grid (--probe lr or discoeval); "
+            f"--extend-grid extends logistic regression's C grid (--probe lr); "
             f"--probe {spec.name} is an MLP, whose grid has no C to extend"
         )
     if extend_grid:  # recorded in the probe's params (and the job)
@@ -586,12 +586,6 @@ class _EncoderWork:
         )
         result["job"] = run.job(cfg.config, enc, layer)
         result["warnings"] = [] if enc.is_majority else probe_warnings(spec, chosen)
-        if run.spec.params.get("extend_grid") and spec.kind != "lr" and not enc.is_majority:
-            result["warnings"].append(
-                f"--extend-grid {run.spec.params['extend_grid']} not applied: {spec.name}'s "
-                f"probe for {cfg.config} is an MLP (DiscoEval's for discourse coherence), whose "
-                "grid has no C to extend"
-            )
         return result
 
     def _runtime(self, t_probe: float, t_seed_encode: float) -> dict[str, Any]:

@@ -99,11 +99,10 @@ def add_evaluate_parser(subparsers: Any) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="lr, discoeval: when the chosen C is at an end of the grid, add up to N values "
-        "beyond it (the grid's ratio, 2^-3 below 2^-2) until the best C lies inside, on a "
-        "validation split or each fold's inner one (default 0: keep SentEval's grid and warn); "
-        "an MLP probe has no C (a usage error; discoeval's MLP for discourse_coherence says so "
-        "in its result's warnings)",
+        help="lr: when the chosen C is at an end of the grid, add up to N values beyond it "
+        "(the grid's ratio, 2^-3 below 2^-2) until the best C lies inside, on a validation "
+        "split or each fold's inner one (default 0: keep SentEval's grid and warn); the other "
+        "presets have no C (a usage error)",
     )
     p.add_argument("--out", required=True, type=Path, help="results folder")
     p.add_argument(

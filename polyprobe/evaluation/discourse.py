@@ -21,19 +21,20 @@ confidence intervals are the evaluation's usual ones.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from polyprobe.evaluation.cache import EmbeddingCache, encode_cached
 from polyprobe.evaluation.encoders import Encoder, Item
-from polyprobe.evaluation.probes import ProbeSpec, get_probe
+from polyprobe.evaluation.probes import SENTEVAL_L2, ProbeSpec, get_probe
 
 DISCOURSE_LEVELS: tuple[str, ...] = ("discourse", "discourse-relation")
 DISCOEVAL = "discoeval"
 DC_HIDDEN = 2000
+NO_L2 = 1e-9  # DiscoEval's "noreg": SplitClassifier's one L2 value under PyTorch
 
 # Per row, its parts (one for a window, two for left/right units), each a (k, d) array.
 Scheme = Callable[[Sequence[np.ndarray]], np.ndarray]
@@ -130,17 +131,27 @@ def discourse_features(
 
 
 def discoeval_preset() -> ProbeSpec:
-    """The ``discoeval`` preset as a config without a task sees it: logistic regression."""
-    lr = get_probe("lr")
-    return ProbeSpec(DISCOEVAL, "lr", dict(lr.params), copy.deepcopy(lr.grid))
+    """DiscoEval's classifier as its code runs it (Chen et al. 2019; ``discoeval_example.py``
+    and ``tools/validation.py``): SentEval's PyTorch MLP with ``nhid=0`` (a logistic
+    regression trained by Adam, batch 64, tenacity 5, epoch_size 4, raw features, seed 1111),
+    its L2 chosen on validation from 10^-5 … 10^-2 by the rounded accuracy. The
+    ``senteval-mlp`` trainer, so the two presets share one implementation of that loop."""
+    base = get_probe("senteval-mlp")
+    params = {**base.params, "hidden": 0, "dropout": 0.0}
+    return ProbeSpec(DISCOEVAL, "mlp", params, {"l2reg": list(SENTEVAL_L2)})
 
 
 def probe_for_config(spec: ProbeSpec, task: str) -> ProbeSpec:
-    """``spec`` itself, unless it is the ``discoeval`` preset: then DiscoEval's classifier for
-    ``task`` (an MLP with 2,000 hidden units for discourse coherence, else logistic
-    regression)."""
-    if spec.name != DISCOEVAL or task.split(".")[0] != "discourse_coherence":
+    """``spec`` itself, unless it is the ``discoeval`` preset: then what DiscoEval's task class
+    changes for ``task``. Discourse coherence (``DCEval``): 2,000 hidden units, tenacity 8,
+    epoch_size 15 and no L2 (``noreg``: the one value 1e-9); sentence section prediction
+    (``SSPEval``): no L2."""
+    if spec.name != DISCOEVAL:
         return spec
-    mlp = get_probe("mlp")
-    grid = {k: v for k, v in copy.deepcopy(mlp.grid).items() if k != "hidden"}
-    return ProbeSpec(DISCOEVAL, "mlp", {**mlp.params, "hidden": DC_HIDDEN}, grid)
+    name = task.split(".")[0]
+    if name == "discourse_coherence":
+        params = {**spec.params, "hidden": DC_HIDDEN, "tenacity": 8, "epoch_size": 15}
+        return replace(spec, params=params, grid={"l2reg": [NO_L2]})
+    if name == "sentence_section":
+        return replace(spec, params=dict(spec.params), grid={"l2reg": [NO_L2]})
+    return spec

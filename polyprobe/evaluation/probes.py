@@ -60,12 +60,11 @@ pins them:
 * ``wehner`` (Wehner 2019's probing setup): 50 sigmoid units, no dropout, 100 epochs without
   early stopping, scored by 5-fold cross-validation over all rows.
 * ``discoeval`` (Chen et al. 2019): DiscoEval's feature schemes per task
-  (``evaluation/discourse.py``) with polyprobe's ``lr`` classifier, and for discourse
-  coherence an MLP of 2,000 hidden units. DiscoEval's own code runs SentEval's PyTorch
-  classifier (``nhid=0``: logistic regression trained by Adam, batch 64, tenacity 5,
-  epoch_size 4, L2 grid 10^-5 … 10^-2; DC: 2,000 units, tenacity 8, epoch_size 15, no L2;
-  SSP: no L2) — the preset keeps ``lr``'s solver, so it names the features DiscoEval used,
-  not its optimiser.
+  (``evaluation/discourse.py``) and its classifier as its code runs it: SentEval's PyTorch
+  MLP with ``nhid=0`` (logistic regression by Adam, batch 64, tenacity 5, epoch_size 4, raw
+  features, L2 grid 10^-5 … 10^-2 on validation, seed 1111); discourse coherence 2,000
+  sigmoid units, tenacity 8, epoch_size 15, no L2; sentence section prediction no L2
+  (``discourse.discoeval_preset``, ``probe_for_config``).
 
 Everything is seeded (``torch.manual_seed`` and a private generator for minibatch order) and
 runs deterministically on CPU.

@@ -51,6 +51,7 @@ SEEDED_PRESETS = {
     "senteval-mlp": True,
     "linspector": True,
     "wehner": True,
+    "discoeval": True,
 }
 SEEDED_KINDS = {"lr": False, "mlp": True}
 
