@@ -16,7 +16,7 @@ import pytest
 from polyprobe.cli import main
 from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.inputs import numbered_lines
-from polyprobe.loaders.sniff import sniff, sniff_file
+from polyprobe.loaders.sniff import FORMATS, sniff, sniff_file
 from polyprobe.loaders.unimorph import UniMorphReader
 from polyprobe.loaders.unimorph_source import read_lexicon
 
@@ -73,6 +73,23 @@ def test_build_text_refuses_a_lexicon(tmp_path: Path, capsys: pytest.CaptureFixt
         out,
         f"{f}: this looks like a UniMorph lexicon (lemma, form, features) (use `build unimorph`)",
     )
+
+
+@pytest.mark.parametrize("family", ["classification", "pairs"])
+def test_tabular_builds_refuse_conllu(
+    family: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: "train.tsv:1: no column(s) label, text in the header (# sent_id = s1)"."""
+    f = tmp_path / "train.tsv"
+    f.write_text(CONLLU, encoding="utf-8")
+    out = tmp_path / "out"
+    columns = (
+        "text=text,label=label"
+        if family == "classification"
+        else ("sentence1=a,sentence2=b,label=label")
+    )
+    code, err = _build(capsys, out, family, f"train={f}", "--lang", "en", "--columns", columns)
+    _refused(code, err, out, f"{f}: this looks like CoNLL-U (use `build ud`)")
 
 
 def test_build_trec_refuses_conllu_named_as_trec(
@@ -246,3 +263,9 @@ def test_what_is_no_other_format() -> None:
     assert found is not None and found.command == "build trec"
     found = sniff(['<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/">', "<page>"])
     assert found is not None and found.command == "build wiki"
+    # a classification table's 0/1 (or score) column is no feature bundle, with or without
+    # its header (a bare number is a valid tag atom, never a whole UniMorph bundle)
+    rows = [f"r{i}\tA film number {i} .\t{i % 2}" for i in range(40)]
+    assert sniff(rows) is None
+    assert sniff(["id\tsentence\tlabel", *rows]) is FORMATS["table"]
+    assert sniff([f"p{i}\tA b\t3.5" for i in range(10)]) is None

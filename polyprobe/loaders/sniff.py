@@ -97,12 +97,18 @@ def _trec(lines: Sequence[str]) -> bool:
     return _most(sum(bool(_TREC_LINE.match(line)) for line in lines), len(lines))
 
 
+def _bundle(text: str) -> bool:
+    """A feature bundle as a UniMorph line has one: a bare number (a table's 0/1 label, a
+    score) is a valid tag atom but never a whole bundle."""
+    return feats_like(text) and not text.replace(".", "").isdigit()
+
+
 def _unimorph(lines: Sequence[str]) -> bool:
     hits = 0
     for line in lines:
         cols = line.split("\t")
         if len(cols) in (3, 4) and all(c.strip() for c in cols[:3]):
-            hits += feats_like(cols[1].strip()) != feats_like(cols[2].strip())
+            hits += _bundle(cols[1].strip()) != _bundle(cols[2].strip())
     return _most(hits, len(lines))
 
 

@@ -29,6 +29,7 @@ from polyprobe.errors import InputError, UsageError
 from polyprobe.loaders.inputs import check_file, csv_rows, no_entries, refused_since, text_lines
 from polyprobe.loaders.inputs import text_problem as _text_problem
 from polyprobe.loaders.records import Example, SourceFile
+from polyprobe.loaders.sniff import sniff_file
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
 
@@ -231,6 +232,9 @@ class TabularSource:
         rows = 0
         header_seen = False
         fmt = self.resolved_format
+        # another family's file (a treebank, a lexicon, a dump) is named as such, not read
+        # as rows whose header lacks the columns
+        sniff_file(self.path, "tabular", accepts=("trec",) if fmt == "trec-lines" else ("table",))
         if fmt in ("jsonl", "trec-lines"):
             parse = self._json_line if fmt == "jsonl" else self._trec_line
             for no, raw in text_lines(self.path, policy):
