@@ -75,6 +75,24 @@ def test_build_text_refuses_a_lexicon(tmp_path: Path, capsys: pytest.CaptureFixt
     )
 
 
+def test_a_sentiment_table_with_pos_neg_labels_builds(tmp_path: Path) -> None:
+    """POS and NEG are UniMorph polarity tags: a table whose label column holds them reads
+    like a lexicon to the sniffer, and is still the user's table."""
+    from polyprobe import build_classification
+
+    rows = [f"s{i}\tA {'good' if i % 2 else 'bad'} film number {i} .\t{'POS' if i % 2 else 'NEG'}"
+            for i in range(60)]  # fmt: skip
+    assert sniff(rows) is FORMATS["unimorph"]
+    files = []
+    for split, part in (("train", rows[:40]), ("test", rows[40:])):
+        f = tmp_path / f"sst-{split}.tsv"
+        f.write_text("id\tsentence\tlabel\n" + "\n".join(part) + "\n", encoding="utf-8")
+        files.append(f"{split}={f}")
+    out = build_classification(files, lang="en", columns="text=sentence,label=label,id=id",
+                               min_per_class=(5, 0, 5), out=tmp_path / "sst").out  # fmt: skip
+    assert (out / "README.md").is_file()
+
+
 @pytest.mark.parametrize("family", ["classification", "pairs"])
 def test_tabular_builds_refuse_conllu(
     family: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -269,3 +287,12 @@ def test_what_is_no_other_format() -> None:
     assert sniff(rows) is None
     assert sniff(["id\tsentence\tlabel", *rows]) is FORMATS["table"]
     assert sniff([f"p{i}\tA b\t3.5" for i in range(10)]) is None
+    # STS-B's ten columns start with an index, as a CoNLL-U token line does, but its 7th
+    # column is a source name, never a head
+    sts = [
+        "index\tgenre\tfilename\tyear\told_index\tsource1\tsource2\tsentence1\tsentence2\tscore",
+        *(f"{i}\tmain-captions\tMSRvid\t2012test\t{i:04d}\tnone\tnone\tA man {i} .\tA boy {i} ."
+          f"\t{i % 5}.000" for i in range(20)),
+    ]  # fmt: skip
+    assert sniff(sts) is FORMATS["table"]
+    assert sniff(sts[1:]) is None

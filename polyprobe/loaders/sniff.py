@@ -76,6 +76,9 @@ _HEADER_WORDS = re.compile(
 )
 
 
+_HEAD = re.compile(r"^(?:\d+|_)$")
+
+
 def _most(hits: int, total: int) -> bool:
     """At least 80 % of the lines looked at (and at least one)."""
     return hits > 0 and 5 * hits >= 4 * total
@@ -88,7 +91,11 @@ def _conllu(lines: Sequence[str]) -> bool:
             comments += bool(_CONLLU_COMMENT.match(line))
             continue
         cols = line.split("\t")
-        tokens += len(cols) == 10 and bool(_TOKEN_ID.match(cols[0]))
+        # an id first and a head (a number, or _ on a multiword or empty-node line) 7th:
+        # STS-B's 10 columns start with an index too, but its 7th is a source name
+        tokens += (
+            len(cols) == 10 and bool(_TOKEN_ID.match(cols[0])) and bool(_HEAD.match(cols[6]))
+        )
     body = len(lines) - sum(line.startswith("#") for line in lines)
     return tokens > 0 and (_most(tokens, body) or (comments > 0 and 2 * tokens >= body))
 

@@ -232,9 +232,10 @@ class TabularSource:
         rows = 0
         header_seen = False
         fmt = self.resolved_format
-        # another family's file (a treebank, a lexicon, a dump) is named as such, not read
-        # as rows whose header lacks the columns
-        sniff_file(self.path, "tabular", accepts=("trec",) if fmt == "trec-lines" else ("table",))
+        # a treebank or an XML dump is named as such, not read as rows whose header lacks
+        # the columns; lines that merely look like a lexicon or TREC are a user's table's
+        # right (a sentiment file's POS/NEG column is UniMorph's polarity, by its tags)
+        sniff_file(self.path, "tabular", accepts=("table", "unimorph", "trec"))
         if fmt in ("jsonl", "trec-lines"):
             parse = self._json_line if fmt == "jsonl" else self._trec_line
             for no, raw in text_lines(self.path, policy):
