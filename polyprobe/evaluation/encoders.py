@@ -69,7 +69,7 @@ class ParsedSpec:
     target: str = ""
     revision: str | None = None
     pooling: str | None = None
-    layer: str | None = None  # None, "all" or an integer as text
+    layer: str | None = None  # None, "all", "avg" or an integer as text
     options: dict[str, str] = field(default_factory=dict)
 
 
@@ -91,7 +91,7 @@ def parse_spec(spec: str) -> ParsedSpec:
     if kind in ("hf", "st"):
         if not rest:
             raise UsageError(f"{kind}: needs a model path or hub id, e.g. {kind}:bert-base-cased")
-        m = re.search(r"#(all|-?\d+)$", rest)
+        m = re.search(r"#(all|avg|-?\d+)$", rest)
         if m:
             if kind == "st":
                 raise UsageError("st: encoders have no layers; use hf: for layer-wise encoding")
@@ -100,7 +100,8 @@ def parse_spec(spec: str) -> ParsedSpec:
         elif "#" in rest and not Path(rest).expanduser().exists():
             layer = rest.rpartition("#")[2]
             raise UsageError(
-                f"{spec}: layer {layer!r} is neither an integer nor 'all' (e.g. #6, #-1, #all)"
+                f"{spec}: layer {layer!r} is neither an integer, 'all' nor 'avg' "
+                "(e.g. #6, #-1, #all, #avg)"
             )
         head, colon, tail = rest.rpartition(":")
         if colon and tail in POOLINGS:

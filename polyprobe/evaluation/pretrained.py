@@ -5,7 +5,9 @@ layer-wise).
 special tokens are added, as the model was trained with them, but not averaged in, so ``[CLS]``
 and ``</s>`` do not dilute a mean); ``cls`` takes position 0, which must be a special token.
 ``#all`` returns the embedding layer and every hidden layer (``n_layers + 1`` outputs), ``#k``
-one of them (negative counts from the top); the default is the last layer.
+one of them (negative counts from the top); the default is the last layer. ``#avg`` is one
+representation, the mean over layers 1..N of each layer's pooled vector (``:cls#avg``: the
+layer-averaged ``[CLS]`` of the Spanish SentEval's BERT rows; ``:mean#avg``).
 
 Word-in-context items (``target`` set): the target token's character span is found in the
 sentence (tokens are located left to right); subwords whose offsets overlap it are pooled with
@@ -271,11 +273,25 @@ class HFEncoder(_TransformerBase):
             self.layers = [self.n_layers]
         elif self.layer_request == "all":
             self.layers = list(range(total))
+        elif self.layer_request == "avg":
+            # One representation (key None, as an ``st:`` encoder's): the mean of the pooled
+            # vectors of layers 1..N. The embedding output (layer 0) is not a layer's
+            # representation of the sentence, so it is left out.
+            self.layers = [None]
         else:
             k = int(self.layer_request)
             if not -total <= k < total:
                 raise UsageError(f"{self.spec}: layer {k} out of range (0..{self.n_layers})")
             self.layers = [k % total]
+
+    @property
+    def hidden_layers(self) -> list[int]:
+        """The hidden states the forward pass reads: the requested layers, or every
+        transformer layer when they are averaged (``#avg``)."""
+        if self.layer_request == "avg":
+            assert self.n_layers is not None
+            return list(range(1, self.n_layers + 1))
+        return [la for la in self.layers if la is not None]
 
     def _load(self) -> tuple[Any, Any]:
         if self._model is None:
@@ -329,7 +345,7 @@ class HFEncoder(_TransformerBase):
                     **{k: v.to(self._device) for k, v in enc.items()}, output_hidden_states=True
                 )
             hidden = outputs.hidden_states
-            stacked = torch.stack([hidden[layer] for layer in self.layers]).float().cpu().numpy()
+            stacked = torch.stack([hidden[la] for la in self.hidden_layers]).float().cpu().numpy()
             for j, text in enumerate(texts):
                 valid = mask[j] & ~special[j]
                 for i in users[text]:
@@ -343,8 +359,10 @@ class HFEncoder(_TransformerBase):
                     if len(pos):
                         results[i] = stacked[:, j, pos, :].mean(axis=1)
                     else:
-                        results[i] = np.zeros((len(self.layers), stacked.shape[-1]), np.float32)
+                        results[i] = np.zeros((stacked.shape[0], stacked.shape[-1]), np.float32)
         out = np.stack([results[i] for i in range(len(items))], axis=1).astype(np.float32)
+        if self.layer_request == "avg":  # pooling is linear: the mean of pooled layers
+            return {None: out.mean(axis=0)}
         return {layer: out[k] for k, layer in enumerate(self.layers)}
 
     def _sentence_positions(
@@ -361,4 +379,5 @@ class HFEncoder(_TransformerBase):
 
     @property
     def id(self) -> str:
-        return f"hf:{self.name}@{self.revision}:{self.pooling}"
+        averaged = "#avg" if self.layer_request == "avg" else ""
+        return f"hf:{self.name}@{self.revision}:{self.pooling}{averaged}"
