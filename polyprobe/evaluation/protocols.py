@@ -8,7 +8,9 @@
   on test.
 - ``kfold`` without a test split, or when the probe asks for cross-validation (``wehner``): all
   rows pooled, outer k folds; inside each outer training part one inner fold is the validation
-  set; the metrics are computed on the pooled out-of-fold predictions.
+  set; the metrics are computed on the pooled out-of-fold predictions. The ``senteval`` preset
+  runs SentEval's ``InnerKFoldClassifier`` there instead (stratified outer and inner folds,
+  every C scored by inner k-fold CV).
 
 Folds are built from connected components of (group ∪ lexical_key), so no group and no
 lexical key is ever on both sides of a fold boundary, and assigned greedily to the lightest
@@ -156,14 +158,8 @@ def train_folds(
     """Fold index per training row: group-aware folds (:func:`group_kfold`), or for the
     SentEval presets SentEval's ``StratifiedKFold(k, shuffle=True, random_state=seed)``."""
     if spec.params.get("folds") == "stratified-shuffled":
-        from sklearn.model_selection import StratifiedKFold
-
         k = max(2, min(k, int(np.bincount(y).max()) if len(y) else 2))
-        skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=senteval_seed(spec, seed))
-        fold_ids = np.zeros(len(y), np.int64)
-        for f, (_, test_idx) in enumerate(skf.split(np.zeros(len(y)), y)):
-            fold_ids[test_idx] = f
-        return fold_ids
+        return _stratified_folds(spec, y, k, seed)
     return group_kfold(groups, keys, k, seed)
 
 
@@ -512,7 +508,65 @@ def majority_outcome(data: SplitArrays, n_classes: int, spec: ProbeSpec, folds: 
     )
 
 
+def _stratified_folds(spec: ProbeSpec, y: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """SentEval's ``StratifiedKFold(k, shuffle=True, random_state=1111 + seed)`` as fold ids."""
+    from sklearn.model_selection import StratifiedKFold
+
+    skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=senteval_seed(spec, seed))
+    fold_ids = np.zeros(len(y), np.int64)
+    for f, (_, test_idx) in enumerate(skf.split(np.zeros(len(y)), y)):
+        fold_ids[test_idx] = f
+    return fold_ids
+
+
+def _senteval_inner_kfold(
+    spec: ProbeSpec, data: SplitArrays, n_classes: int, seed: int, k: int
+) -> Outcome:
+    """SentEval's ``InnerKFoldClassifier`` (a set with no test split, e.g. MR, CR, SUBJ): outer
+    and inner ``StratifiedKFold(k, shuffle=True, random_state=1111)`` at seed 0; in each outer
+    training part every C of the grid is scored by the mean inner-fold accuracy (rounded as
+    SentEval rounds it, the first best C wins), refit on the outer training part, scored on
+    the outer fold. SentEval reports the mean of the outer folds' accuracies: it is recorded
+    as ``senteval_fold_mean``; the result's accuracy is the pooled out-of-fold one (the folds
+    differ in size by at most one row per class, so the two differ by a fraction of a row)."""
+    splits, y, g, _ = _pooled(data)
+    X = np.concatenate([data.X[s] for s in splits])
+    k = max(2, min(k, int(np.bincount(y).max()) if len(y) else 2))
+    outer = _stratified_folds(spec, y, k, seed)
+    points = spec.grid_points()
+    y_pred = np.zeros(len(y), np.int64)
+    maj = np.zeros(len(y), np.int64)
+    chosen: list[dict[str, Any]] = []
+    fold_accuracies: list[float] = []
+    for f in range(int(outer.max()) + 1):
+        te, idx = outer == f, np.nonzero(outer != f)[0]
+        Xtr, ytr = X[idx], y[idx]
+        maj[te] = _majority(ytr, n_classes)
+        inner = _stratified_folds(spec, ytr, k, seed)
+        totals = np.zeros(len(points))
+        grid_fits: list[Fitted] = []
+        for i in range(int(inner.max()) + 1):
+            itr, iva = inner != i, inner == i
+            fitted = fit_grid(spec, Xtr[itr], ytr[itr], None, None, n_classes, seed, points)
+            totals += [_accuracy(ytr[iva], m.predict(Xtr[iva])) for m in fitted]
+            grid_fits += fitted
+        scores = [selection_score(spec, float(a)) for a in totals / (int(inner.max()) + 1)]
+        best = int(np.argmax(scores))
+        model = fit_grid(spec, Xtr, ytr, None, None, n_classes, seed, [points[best]])[0]
+        y_pred[te] = model.predict(X[te])
+        fold_accuracies.append(round(100 * _accuracy(y[te], y_pred[te]), 2))  # as SentEval
+        rec = _record(model, scores, best, f"{int(inner.max()) + 1}-fold-inner-cv")
+        rec.update(convergence_summary(grid_fits))
+        rec["fold"] = f
+        chosen.append(rec)
+    for rec in chosen:
+        rec["senteval_fold_mean"] = round(float(np.mean(fold_accuracies)), 2) / 100
+    return Outcome("kfold", y, y_pred, maj, chosen, g)
+
+
 def _outer_cv(spec: ProbeSpec, data: SplitArrays, n_classes: int, seed: int, k: int) -> Outcome:
+    if is_sklearn(spec) and spec.protocol != "cv" and spec.params.get("folds"):
+        return _senteval_inner_kfold(spec, data, n_classes, seed, k)
     splits, y, g, kk = _pooled(data)
     X = np.concatenate([data.X[s] for s in splits])
     fold_ids = group_kfold(g, kk, k, seed)
