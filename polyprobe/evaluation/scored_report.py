@@ -7,11 +7,18 @@ refused (``missing metrics.accuracy.mean``), so ``polyprobe report`` could not r
 that ``polyprobe evaluate`` had just written. Here each result is one row: the test split's
 Spearman and Pearson of the result's probe (the SICK-R regression head when the config has a
 train split, else the cosine), the cosine STS beside it, and the head's MSE.
+
+SentEval's STS12-16 are read one subset per config (``sts14-headlines``, ...); SentEval reports
+each year as ``all``: the mean and the pair-weighted mean (``wmean``) of the subsets' Pearson
+and Spearman. :func:`sts_years` computes those from the subsets' rows, so a table that quotes
+SentEval's STS numbers has them.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +78,71 @@ def scored_rows(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+_STS_SUBSET = re.compile(r"^(sts\d\d)-.+$")
+
+
+def sts_years(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """SentEval's ``all`` per STS year (configs ``stsNN-<subset>``) and dataset, encoder and
+    probe: the subsets' mean and pair-weighted mean Pearson and Spearman
+    (``senteval/sts.py``: ``np.average(..., weights=nsamples)``). A subset without a number or
+    a pair count is left out of both means, and the count of subsets says so."""
+    by_year: dict[tuple[str, str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        match = _STS_SUBSET.match(row["config"])
+        if match:
+            by_year[(row["dataset"], match.group(1), row["encoder"], row["probe"])].append(row)
+    out = []
+    for (dataset, year, encoder, probe), members in sorted(by_year.items()):
+        usable = [
+            m for m in members
+            if m["pearson"] is not None and m["spearman"] is not None and m["n_test"]
+        ]  # fmt: skip
+        entry: dict[str, Any] = {
+            "dataset": dataset,
+            "year": year,
+            "encoder": encoder,
+            "model_name": members[0]["model_name"],
+            "probe": probe,
+            "subsets": len(usable),
+            "subsets_found": len(members),
+            "pairs": sum(int(m["n_test"]) for m in usable),
+        }
+        for metric in ("pearson", "spearman"):
+            values = [float(m[metric]) for m in usable]
+            weights = [int(m["n_test"]) for m in usable]
+            entry[f"{metric}_mean"] = sum(values) / len(values) if values else None
+            entry[f"{metric}_wmean"] = (
+                sum(v * w for v, w in zip(values, weights, strict=True)) / sum(weights)
+                if values
+                else None
+            )
+        out.append(entry)
+    return out
+
+
+def sts_years_markdown(years: list[dict[str, Any]]) -> str:
+    """The SentEval ``all`` table under the scored section ("" when no STS year is there)."""
+    if not years:
+        return ""
+    header = ["dataset", "year", "encoder", "probe", "subsets", "pairs", "Pearson mean",
+              "Pearson wmean", "Spearman mean", "Spearman wmean"]  # fmt: skip
+    lines = [
+        "### SentEval STS years (`all`: mean and pair-weighted mean over the subsets)",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
+    for y in years:
+        subsets = str(y["subsets"])
+        if y["subsets"] != y["subsets_found"]:
+            subsets += f" of {y['subsets_found']}"
+        cells = [y["dataset"], y["year"], y["encoder"], y["probe"], subsets, str(y["pairs"]),
+                 _f(y["pearson_mean"]), _f(y["pearson_wmean"]), _f(y["spearman_mean"]),
+                 _f(y["spearman_wmean"])]  # fmt: skip
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def scored_markdown(rows: list[dict[str, Any]]) -> str:
     """The ``## Scored sentence pairs`` section of ``report.md``."""
 
@@ -109,7 +181,8 @@ def scored_markdown(rows: list[dict[str, Any]]) -> str:
         "|" + "---|" * len(header),
     ]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in body]
-    return "\n".join(lines) + "\n"
+    years = sts_years_markdown(sts_years(rows))
+    return "\n".join(lines) + "\n" + ("\n" + years if years else "")
 
 
 def write_scored_report(
@@ -130,6 +203,7 @@ def write_scored_report(
         "kind": "polyprobe-scored-report",
         "schema_version": SCORED_REPORT_SCHEMA_VERSION,
         "rows": rows,
+        "sts_years": sts_years(rows),
     }
     path = out / "scored-report.json"
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
