@@ -37,6 +37,11 @@ Each step then runs in a fresh process (so that its peak memory is its own):
 Run: ``python bench/build_wiki.py [--data ../shared/data] [--repeat 2]
 [--memory-repeats 10,20]`` (about 4 minutes on a loaded 2-core machine).
 
+``--scale 1,5,10`` runs only the shares issue 39 asks for: per ×N dump a whole build with a
+shard cache, then the same build again on that cache (everything after the stage: the final
+step on one machine), in fresh processes with their own ``TMPDIR`` sampled for its peak size;
+printed as a table (CPU shares, the final step's peak RSS, temp peak against XML and output).
+
 ``--against ../main [--rounds 2]`` runs only an interleaved A/B of the whole
 ``build wiki --jobs 1`` (this checkout against another) on the ×``--repeat`` dump: each round
 and tree a cold build (the shard stage included) and a warm one reusing its tables
@@ -154,6 +159,84 @@ def whole_build(
     return result
 
 
+_SCALED = r"""
+import json, os, resource, subprocess, sys, threading, time
+def size(folder):
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                pass  # removed while we looked
+    return total
+tmp = {tmp!r}
+env = {{**os.environ, "PYTHONPATH": {repo!r}, "HF_HUB_OFFLINE": "1", "TMPDIR": tmp}}
+peak, done = [0], threading.Event()
+def sample():
+    while not done.is_set():
+        peak[0] = max(peak[0], size(tmp))
+        time.sleep(0.1)
+watcher = threading.Thread(target=sample, daemon=True)
+watcher.start()
+code = subprocess.run([sys.executable, "-m", "polyprobe", "build", "wiki", {dump!r}, "--lang",
+    "en", "--out", {out!r}, "--jobs", "1", "--quiet", "--overwrite", "--shard-cache", {cache!r}],
+    env=env, capture_output=True).returncode
+done.set()
+watcher.join()
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({{"cpu": kids.ru_utime + kids.ru_stime, "rc": code, "rss_kb": kids.ru_maxrss,
+                   "tmp_peak": max(peak[0], size(tmp)), "out_bytes": size({out!r}),
+                   "cache_bytes": size({cache!r})}}))
+"""
+
+
+def scaled_build(dump: Path, folder: Path, cache: Path) -> dict:
+    """One ``build wiki --jobs 1 --shard-cache CACHE`` in a fresh process with its own
+    ``TMPDIR`` (sampled every 0.1 s for its peak size): CPU, peak RSS, temp-space peak, the
+    output folder's and the shard cache's size. Run twice on one cache: the first is the
+    whole build, the second everything after the shard stage (the final, one-machine step)."""
+    tmp = folder / "tmp"
+    tmp.mkdir(exist_ok=True)
+    result = run(
+        _SCALED.format(
+            repo=str(REPO), tmp=str(tmp), dump=str(dump), out=str(folder / "out"),
+            cache=str(cache),
+        )  # fmt: skip
+    )
+    if result["rc"] != 0:
+        raise SystemExit(f"build wiki failed on {dump} (exit {result['rc']})")
+    return result
+
+
+def scale(source: Path, repeats: list[int]) -> None:
+    """Issue 39's shares at ×1 / ×5 / ×10: the shard stage (what an executor runs) against
+    the final step on one machine (the candidates, spools, selection and writing), the
+    final step's peak RSS, and the temp-space peak against the XML and the output folder."""
+    rows = []
+    for n in repeats:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            dump = folder / f"en-x{n}.xml.bz2"
+            mb = synthetic_dump(source, n, dump) / 1e6
+            cache = folder / "shards"
+            cold = scaled_build(dump, folder, cache)
+            warm = scaled_build(dump, folder, cache)
+            rows.append((n, mb, cold, warm))
+            print(f"×{n} done ({mb:.0f} MB XML); {load()}", flush=True)
+    print("| dump | XML MB | build CPU s | shard stage | final step | final step peak RSS MB "
+          "| temp peak MB (× XML) | output MB | shard tables MB |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n, mb, cold, warm in rows:
+        stage_cpu = cold["cpu"] - warm["cpu"]
+        print(
+            f"| ×{n} | {mb:.1f} | {cold['cpu']:.1f} | {stage_cpu / cold['cpu']:.0%} "
+            f"| {warm['cpu'] / cold['cpu']:.0%} | {warm['rss_kb'] / 1024:.0f} "
+            f"| {cold['tmp_peak'] / 1e6:.0f} ({cold['tmp_peak'] / 1e6 / mb:.1f}×) "
+            f"| {cold['out_bytes'] / 1e6:.1f} | {cold['cache_bytes'] / 1e6:.0f} |"
+        )
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes()
@@ -247,8 +330,19 @@ def main() -> None:
         "--jobs 1 against it on the ×--repeat dump, cold and with the shard tables cached",
     )
     ap.add_argument("--rounds", type=int, default=2, help="rounds of the --against A/B")
+    ap.add_argument(
+        "--scale",
+        default="",
+        help="only the shares of issue 39 at these copies (e.g. 1,5,10): shard stage vs final "
+        "step CPU, the final step's peak RSS, temp-space peak vs XML and output size",
+    )
     args = ap.parse_args()
     source = args.data / "wikipedia" / EN
+    if args.scale:
+        print(f"start: {load()}")
+        scale(source, [int(x) for x in args.scale.split(",") if x.strip()])
+        print(f"end: {load()}")
+        return
     if args.against is not None:
         print(f"start: {load()}")
         with tempfile.TemporaryDirectory() as tmp:
