@@ -72,7 +72,10 @@ _PREFIX_CREATORS: dict[str, tuple[str, str]] = {
 #: What a source of an unlisted kind says: its labels and texts as found.
 DEFAULT_CREATORS = ("found", "found")
 
-#: Source kinds whose data is a dataset on the Hub: the card says ``extended|<id>``.
+#: Source kinds whose data is a dataset on the Hub: the card says ``extended|<id>``. The ids
+#: are the Hub's own (checked against the Hub's pages: ``load_dataset("wikimedia/wikipedia",
+#: "20231101.en")``, ``CogComp/trec``, ``universal-dependencies/universal_dependencies``'s
+#: ``en_ewt``).
 HUB_DATASETS: dict[str, str] = {
     "ud-treebank": "universal-dependencies/universal_dependencies",
     "wikipedia-dump": "wikimedia/wikipedia",
