@@ -154,6 +154,7 @@ def test_unimorph_cross_lingual_names_both_languages(tmp_path: Path) -> None:
     build_analogies(
         unimorph=[en], cross_unimorph=[de], cross_lang="de", lang="en", min_pairs=3, out=out
     )
+    assert validate(out).ok
     meta = yaml.safe_load((out / "README.md").read_text(encoding="utf-8").split("---")[1])
     assert meta["language"] == ["en", "de"]
     tasks = meta["polyprobe"]["profile"]["tasks"]

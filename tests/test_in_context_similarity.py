@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from polyprobe import build_in_context_similarity
 from polyprobe.cards.validate import validate
@@ -117,6 +118,7 @@ def test_build_rows_and_card(built: Path) -> None:
 
     assert validate(built).ok
     card = (built / "README.md").read_text(encoding="utf-8")
+    assert yaml.safe_load(card.split("---")[1])["language"] == ["en", "sl"]
     assert "word-pair-in-context" in card and "in-context-similarity" in card
     ds = datasets.load_dataset(str(built), "cosimlex-en")["test"]
     assert len(ds) == 16 and ds.column_names == [
@@ -194,3 +196,34 @@ def test_char_ngrams_minilm_and_report(
     md = (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
     assert "## Word similarity in context" in md and "change: uncentred r" in md
     assert md.count("| cosimlex | in-context-similarity | cosimlex-") == 4
+
+
+def _gwsc(tmp_path: Path, drop_last_gold: bool = False) -> tuple[Path, Path]:
+    """The English fixture split as the GWSC kit ships it: contexts without scores in
+    ``data_en.tsv``, the scores in a gold file aligned by line."""
+    rows = [r.split("\t") for r in EN.read_text(encoding="utf-8").splitlines()]
+    header = rows[0]
+    keep = [i for i, c in enumerate(header) if c not in {"sim1", "sim2", "stdev1", "stdev2"}]
+    data = tmp_path / "data_en.tsv"
+    data.write_text("".join("\t".join(r[i] for i in keep) + "\n" for r in rows), "utf-8")
+    s1, s2 = header.index("sim1"), header.index("sim2")
+    gold_rows = [f"{r[s1]}\t{r[s2]}\t{float(r[s2]) - float(r[s1]):.2f}" for r in rows[1:]]
+    if drop_last_gold:
+        gold_rows = gold_rows[:-1]
+    gold = tmp_path / "gold_en.tsv"
+    gold.write_text("sim_context1\tsim_context2\tchange\n" + "\n".join(gold_rows) + "\n", "utf-8")
+    return data, gold
+
+
+def test_gwsc_layout_with_a_gold_file(tmp_path: Path) -> None:
+    data, gold = _gwsc(tmp_path)
+    pairs = read_pairs(data, InvalidPolicy("raise"), gold)
+    same = read_pairs(EN, InvalidPolicy("raise"))
+    assert [(c.score, c.tokens, c.index1, c.index2) for p in pairs for c in p.contexts] == [
+        (c.score, c.tokens, c.index1, c.index2) for p in same for c in p.contexts
+    ]
+    with pytest.raises(Exception, match=r"data_en.tsv:1: no sim1/sim2 columns: give the gold"):
+        read_pairs(data, InvalidPolicy("raise"))
+    data, gold = _gwsc(tmp_path, drop_last_gold=True)
+    with pytest.raises(Exception, match=r"gold_en.tsv: 7 gold lines for 8 pairs in "):
+        read_pairs(data, InvalidPolicy("raise"), gold)

@@ -231,6 +231,13 @@ def read_pairs(path: Path, policy: InvalidPolicy, gold: Path | None = None) -> l
     return out
 
 
+def named_language(path: Path) -> str:
+    """The language a published file's name gives (``cosimlex_hr.csv``, ``data_fi.tsv``), or
+    ``""``: CoSimLex and the GWSC kit name one file per language, their content says none."""
+    m = re.fullmatch(r"(?:cosimlex|data|gold)[_-]([a-z]{2,3})", path.stem.lower())
+    return m.group(1) if m else ""
+
+
 def set_name(path: Path) -> str:
     """``cosimlex_en.csv`` -> ``cosimlex-en``; ``data_en.tsv`` -> ``gwsc-en``."""
     stem = re.sub(r"[^A-Za-z0-9-]+", "-", path.stem.lower()).strip("-")
@@ -266,7 +273,9 @@ class CoSimLexSource:
         )
 
     def declared_codes(self) -> tuple[str, ...]:
-        return (self.lang,) if self.lang else ()
+        """The file name's language (checked against ``--lang``), else nothing."""
+        code = named_language(self.path)
+        return (code,) if code else ()
 
     def pairs(self, policy: InvalidPolicy) -> list[ContextPair]:
         return read_pairs(self.path, policy, self.gold)

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from polyprobe.errors import InputError
 from polyprobe.loaders.inputs import (
+    BadLine,
     check_file,
     no_entries,
     numbered_lines,
@@ -223,7 +224,7 @@ class CostraSource:
         """The release the first line's width shows (``1.0``, ``1.1``; ``unknown`` for another
         width, which the reader then refuses at its line): what the card records."""
         for _, line in numbered_lines(check_file(self.data)):
-            if line.strip():
+            if not isinstance(line, BadLine) and line.strip():  # a refused one decides nothing
                 return RELEASES.get(len(line.rstrip("\r\n").split("\t")), "unknown")
         return "unknown"
 

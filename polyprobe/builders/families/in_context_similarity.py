@@ -5,7 +5,9 @@ Why a family of its own rather than a mode of ``build similarity``: its rows are
 with token indices, not word pairs, and its evaluation is another (the change between two
 contexts); a mode would share only the option parser. The family's own choices: every row is
 a test row; ``--gold`` gives the scores of a GWSC contexts file that has none (aligned by
-line); the language is ``--lang`` (CoSimLex files declare none in their content).
+line); a file's language is its name's (``cosimlex_hr.csv``: hr; checked against ``--lang``
+as every declared language is), else ``--lang``; a build of several languages' files (with
+``--allow-language-mismatch``) lists them all on the card.
 """
 
 from __future__ import annotations
@@ -57,12 +59,13 @@ class InContextFamily(SetFamily[InContextConfig]):
     make_tasks = staticmethod(in_context_tasks)
 
     def sources(self, config: InContextConfig) -> LexicalSets:
-        from polyprobe.loaders.cosimlex import CoSimLexSource
+        from polyprobe.loaders.cosimlex import CoSimLexSource, named_language
 
         golds: list[Path | None] = list(config.gold) or [None] * len(config.paths)
+        version = config.source_version or "unknown"
         return LexicalSets(
             tuple(
-                CoSimLexSource(p, config.lang, g, source_version=config.source_version or "unknown")
+                CoSimLexSource(p, named_language(p) or config.lang, g, source_version=version)
                 for p, g in zip(config.paths, golds, strict=True)
             )
         )
@@ -70,7 +73,10 @@ class InContextFamily(SetFamily[InContextConfig]):
     def card(
         self, config: InContextConfig, sources: LexicalSets, language: Language, outcome: Outcome
     ) -> CardText:
+        langs = tuple(dict.fromkeys(getattr(s, "lang", "") for s in sources.sources))
+        langs = tuple(code for code in langs if code)
         return CardText(
+            languages=langs if len(langs) > 1 else (),
             pretty_name="Graded word similarity in context",
             summary="CoSimLex (Armendariz et al. 2020), the data of SemEval-2020 Task 3: word "
             "pairs from SimLex-999, each rated in two contexts. One row per (pair, context): "
