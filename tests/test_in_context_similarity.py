@@ -25,8 +25,8 @@ from polyprobe.loaders.cosimlex import read_pairs
 from polyprobe.loaders.source import InvalidPolicy
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cosimlex"
-EN = FIXTURES / "cosimlex_en.csv"
-SL = FIXTURES / "cosimlex_sl.csv"
+EN = FIXTURES / "cosimlex_en.tsv"
+SL = FIXTURES / "cosimlex_sl.tsv"
 # (sim1, sim2) and the two words' forms in context1 and context2, as in the English file
 EN_GOLD = [(4.5, 1.2), (4.8, 1.0), (2.0, 2.6), (5.5, 2.1), (1.0, 0.8), (5.0, 3.9), (3.0, 3.4)]
 EN_GOLD += [(4.9, 1.5)]
@@ -76,7 +76,7 @@ def _bad(tmp_path: Path, line: int, column: str, value: str) -> Path:
     fields = rows[line - 1].split("\t")
     fields[header.index(column)] = value
     rows[line - 1] = "\t".join(fields)
-    path = tmp_path / "cosimlex_en.csv"
+    path = tmp_path / "cosimlex_en.tsv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     return path
 

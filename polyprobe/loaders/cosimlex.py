@@ -5,8 +5,9 @@ in that context.
 
 Layouts, told apart by the header (tab-separated, one pair a line):
 
-* **CoSimLex** (``cosimlex_<lang>.csv``, CLARIN.SI hdl 11356/1308; the Hugging Face
-  ``cosimlex`` card lists the same fields): ``word1 word2 context1 context2 sim1 sim2
+* **CoSimLex** (``cosimlex_<lang>.tsv``, CLARIN.SI hdl 11356/1308, whose README lists the
+  columns; some copies name it ``.csv``, still tab-separated; the Hugging Face ``cosimlex``
+  card lists the same fields): ``word1 word2 context1 context2 sim1 sim2
   stdev1 stdev2 pvalue word1_context1 word2_context1 word1_context2 word2_context2``. The
   ``wordN_contextM`` columns are the inflected forms as they appear in the context; the
   English file has none (its forms are the lemmas), so they are optional;
@@ -232,14 +233,14 @@ def read_pairs(path: Path, policy: InvalidPolicy, gold: Path | None = None) -> l
 
 
 def named_language(path: Path) -> str:
-    """The language a published file's name gives (``cosimlex_hr.csv``, ``data_fi.tsv``), or
+    """The language a published file's name gives (``cosimlex_hr.tsv``, ``data_fi.tsv``), or
     ``""``: CoSimLex and the GWSC kit name one file per language, their content says none."""
     m = re.fullmatch(r"(?:cosimlex|data|gold)[_-]([a-z]{2,3})", path.stem.lower())
     return m.group(1) if m else ""
 
 
 def set_name(path: Path) -> str:
-    """``cosimlex_en.csv`` -> ``cosimlex-en``; ``data_en.tsv`` -> ``gwsc-en``."""
+    """``cosimlex_en.tsv`` -> ``cosimlex-en``; ``data_en.tsv`` -> ``gwsc-en``."""
     stem = re.sub(r"[^A-Za-z0-9-]+", "-", path.stem.lower()).strip("-")
     return re.sub(r"^data-", "gwsc-", stem)
 

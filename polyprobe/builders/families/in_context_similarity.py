@@ -5,7 +5,7 @@ Why a family of its own rather than a mode of ``build similarity``: its rows are
 with token indices, not word pairs, and its evaluation is another (the change between two
 contexts); a mode would share only the option parser. The family's own choices: every row is
 a test row; ``--gold`` gives the scores of a GWSC contexts file that has none (aligned by
-line); a file's language is its name's (``cosimlex_hr.csv``: hr; checked against ``--lang``
+line); a file's language is its name's (``cosimlex_hr.tsv``: hr; checked against ``--lang``
 as every declared language is), else ``--lang``; a build of several languages' files (with
 ``--allow-language-mismatch``) lists them all on the card.
 """
