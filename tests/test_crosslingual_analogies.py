@@ -116,6 +116,10 @@ def test_accuracy_on_hand_made_vectors(built: Path, tmp_path: Path) -> None:
     cats = [names[r["label"]] for r in ds]
     free = analogy_scores(space, questions, cats, {c: True for c in names})
     assert free["overall"]["3cosadd"]["correct"] == 1
+    from polyprobe.evaluation.lexical.report import lexical_markdown
+
+    md = lexical_markdown([cross])
+    assert "| embeddia-en-sl (en -> sl) | overall |" in md
 
 
 def test_not_line_aligned_category_pairs_every_combination(tmp_path: Path) -> None:

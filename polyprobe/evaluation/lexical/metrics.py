@@ -11,7 +11,9 @@ dataset, no encoder), so each can be checked against hand-computed values:
 * similarity in context (SemEval-2020 Task 3): the uncentred Pearson correlation of the
   predicted and gold *changes* between a pair's two contexts (subtask 1; uncentred because a
   change's sign is what is scored: a system predicting the right direction gains even when
-  its mean change differs), the harmonic mean of Pearson and Spearman (subtask 2);
+  its mean change differs); for subtask 2 Spearman and Pearson and their harmonic mean (how
+  SemEval-2017 Task 2 combined the two; whether GWSC's official script reports it was not
+  verified here);
 * the 2-D principal-component projection of COSTRA's difference vectors (report plot).
 """
 

@@ -71,12 +71,15 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
             "",
             "Accuracy over all questions (out-of-vocabulary ones count as wrong), by 3CosAdd "
             "and 3CosMul over the vocabulary in `space` (question words excluded); "
-            "`covered`: accuracy over the questions whose four words are in it.",
+            "`covered`: accuracy over the questions whose four words are in it. A cross-lingual "
+            "set (`L1 -> L2`) searches word4 among its L2 words only.",
             "",
         ]
         rows = []
         for r in by_level["word-analogy"]:
             s = r["scores"]
+            cross = s.get("cross_lingual")
+            config = r["config"] + (f" ({cross['direction']})" if cross else "")
             for part in ("overall", "semantic", "morphological"):
                 b = s[part]
                 if not b["questions"]:
@@ -84,7 +87,7 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
                 rows.append(
                     [
                         *_where(r),
-                        r["config"],
+                        config,
                         part,
                         _enc(r),
                         str(b["questions"]),
