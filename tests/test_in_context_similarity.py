@@ -183,9 +183,12 @@ def test_char_ngrams_minilm_and_report(
 ) -> None:
     out = tmp_path / "res"
     code = main(["evaluate", str(built), "--all", "--encoder", "char-ngrams?dim=64",
-                 "--encoder", "minilm", "--probe", "lr", "--seeds", "1", "--out", str(out)])  # fmt: skip
+                 "--encoder", "minilm", "--probe", "lr", "--seeds", "1", "--out", str(out), "--cache", str(tmp_path / "cache")])  # fmt: skip
     assert code == 0, capsys.readouterr().err
     files = sorted(out.rglob("lexical.json"))
+    # a fresh cache: MiniLM really encoded the 32 words in context of each config
+    minilm = [json.loads(f.read_text("utf-8")) for f in files if "MiniLM" in f.read_text("utf-8")]
+    assert [r["cache"]["misses"] for r in minilm] == [32, 32]
     assert len(files) == 4  # 2 configs x 2 encoders
     for f in files:
         res = json.loads(f.read_text(encoding="utf-8"))
