@@ -183,7 +183,8 @@ def test_char_ngrams_minilm_and_report(
 ) -> None:
     out = tmp_path / "res"
     code = main(["evaluate", str(built), "--all", "--encoder", "char-ngrams?dim=64",
-                 "--encoder", "minilm", "--probe", "lr", "--seeds", "1", "--out", str(out), "--cache", str(tmp_path / "cache")])  # fmt: skip
+                 "--encoder", "minilm", "--probe", "lr", "--seeds", "1", "--out", str(out),
+                 "--cache", str(tmp_path / "cache")])  # fmt: skip
     assert code == 0, capsys.readouterr().err
     files = sorted(out.rglob("lexical.json"))
     # a fresh cache: MiniLM really encoded the 32 words in context of each config
