@@ -23,12 +23,18 @@ def build(config: Any, **kwargs: Any) -> Any:
 
 def __getattr__(name: str) -> Any:
     """``polyprobe.build_<family>(*inputs, **options)``: the options are the family's Config
-    fields (``polyprobe build <family> --help``); positional arguments are its inputs."""
+    fields (``polyprobe build <family> --help``); positional arguments are its inputs. A
+    family named with hyphens is reached with underscores (``build_in_context_similarity``)."""
     if not name.startswith("build_"):
         raise AttributeError(f"module 'polyprobe' has no attribute {name!r}")
     from polyprobe.builders.build import family_function
+    from polyprobe.builders.families import families
 
-    return family_function(name.removeprefix("build_"))
+    family = name.removeprefix("build_")
+    hyphenated = family.replace("_", "-")
+    if family not in families() and hyphenated in families():
+        family = hyphenated
+    return family_function(family)
 
 
 def load(*args: Any, **kwargs: Any) -> Any:

@@ -36,6 +36,9 @@ class Level(str, Enum):
     SENTENCE_COMPARISON = "sentence-comparison"
     # word2 translates word1 (a bilingual dictionary entry)
     WORD_TRANSLATION = "word-translation"
+    # two words of one context, at ``index1`` and ``index2`` of its tokens (CoSimLex: a word
+    # pair's similarity in that context; a pair's two contexts share ``group``)
+    WORD_PAIR_IN_CONTEXT = "word-pair-in-context"
 
 
 # Input columns per level: part of the published schema (changing it is a major version).
@@ -56,6 +59,7 @@ INPUT_COLUMNS: dict[Level, tuple[str, ...]] = {
     Level.SENTENCE_TRANSFORMATION: ("sentence1", "sentence2", "string_similarity"),
     Level.SENTENCE_COMPARISON: ("sentence1", "sentence2", "sentence3", "sentence4"),
     Level.WORD_TRANSLATION: ("word1", "word2"),
+    Level.WORD_PAIR_IN_CONTEXT: ("sentence", "tokens", "index1", "index2"),
 }
 
 # Every config's columns are ``id``, the level's inputs, then these.

@@ -36,6 +36,8 @@ _COLUMN_TYPES: dict[str, tuple[pa.DataType, dict[str, Any]]] = {
     "string_similarity": (pa.float32(), {"dtype": "float32", "_type": "Value"}),
     "target_index": _INT32,
     "head_index": _INT32,
+    "index1": _INT32,
+    "index2": _INT32,
     "group": _STRING,
     "lexical_key": _STRING,
     "sentences": _STRING_LIST,

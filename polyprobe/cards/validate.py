@@ -767,6 +767,8 @@ _REQUIRED = frozenset(
         "left",
         "right",
         "target_index",
+        "index1",
+        "index2",
     }
 )
 

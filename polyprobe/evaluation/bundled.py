@@ -172,6 +172,9 @@ def lexical_headline(level: str, scores: dict[str, Any]) -> tuple[str, Any, int]
     if level == "sentence-comparison":
         n = sum(int(t.get("comparisons", 0)) for t in (scores.get("labels") or {}).values())
         return "costra", (scores.get("package_groups") or {}).get("costra"), n
+    if level == "word-pair-in-context":  # SemEval-2020 Task 3's subtask 1
+        change = (scores.get("subtask1_change") or {}).get("uncentred_pearson")
+        return "uncentred_pearson_change", change, int(scores.get("pairs", 0))
     return "score", None, 0
 
 

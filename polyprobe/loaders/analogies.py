@@ -73,6 +73,8 @@ class AnalogySet:
     semantic: Mapping[str, bool]
     questions: tuple[Question, ...]
     notes: tuple[str, ...] = ()  # card notes (how a generated set was made)
+    # a cross-lingual set: (language of word1/word2, language of word3/word4); else empty
+    languages: tuple[str, ...] = ()
 
 
 def detect_layout(path: Path) -> str:

@@ -1,6 +1,16 @@
 """COSTRA 1.0/1.1 (Barančíková & Bojar 2020): Czech seed sentences and their transformations,
 from ``data.tsv`` (``id, seed id, transformation, sentence, tokenised sentence`` and, in 1.1,
-four columns of annotated comparisons), as :class:`~polyprobe.loaders.records.Example`s:
+four columns of annotated comparisons), as :class:`~polyprobe.loaders.records.Example`s.
+
+The release is told by the columns (:func:`release`): 9 a line is 1.1 (its README's
+layout), 5 a line is 1.0. COSTRA 1.0's own release (LINDAT, 2019) could not be consulted
+here; its 5 columns are 1.1's first five, which the 1.1 README describes 1.1 as extending
+("an extension of Costra 1.0 ... extended in two rounds of manual annotation", the rounds
+that added columns 6-9), and the 1.0 paper (Barančíková & Bojar, LREC 2020, §3) names the
+same fields: a sentence, its seed and its transformation type. A file mixing the two widths is
+refused at the first line of the other width (``mixed-release``). A 1.0 file has no annotated
+comparisons, so its ``comparisons`` are the basic ones only.
+
 
 * one ``text`` example per transformed sentence: (seed, transformed sentence), label = the
   transformation type, score = the string similarity of the two (Levenshtein ratio: the
@@ -30,7 +40,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polyprobe.errors import InputError
-from polyprobe.loaders.inputs import check_file, no_entries, read_note, refused_since, text_lines
+from polyprobe.loaders.inputs import (
+    BadLine,
+    check_file,
+    no_entries,
+    numbered_lines,
+    read_note,
+    refused_since,
+    text_lines,
+)
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy, file_entries
 from polyprobe.metadata import SourceInfo
@@ -51,6 +69,16 @@ class CostraSentence:
     tokenized: str
     relations: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     line: int
+    columns: int = 9  # 5 in a COSTRA 1.0 file (no annotated comparisons)
+
+
+RELEASES = {5: "1.0", 9: "1.1"}
+
+
+def release(sentences: list[CostraSentence]) -> str:
+    """``1.0`` or ``1.1``, from the width of the file's lines (the reader refuses a mix)."""
+    widths = {s.columns for s in sentences}
+    return RELEASES[widths.pop()] if len(widths) == 1 else "unknown"
 
 
 def _ids(text: str, path: Path, line: int) -> tuple[int, ...]:
@@ -64,6 +92,7 @@ def read_costra(path: Path, policy: InvalidPolicy) -> list[CostraSentence]:
     """Every line of ``data.tsv`` (5 columns in COSTRA 1.0, 9 in 1.1)."""
     out = []
     first: dict[int, int] = {}  # sentence id -> its line
+    width: tuple[int, int] | None = None  # (fields, line) of the first sentence
     before = sum(policy.skipped.values())
     for n, line in text_lines(path, policy):
         if not line.strip():
@@ -76,6 +105,15 @@ def read_costra(path: Path, policy: InvalidPolicy) -> list[CostraSentence]:
         if not fields[0].isdigit() or not fields[1].isdigit() or not fields[3].strip():
             problem = "expected a numeric id, a numeric seed id and a sentence"
             policy.reject(InputError(path, n, problem, "bad-line"))
+            continue
+        if width is None:
+            width = (len(fields), n)
+        elif len(fields) != width[0]:
+            problem = (
+                f"{len(fields)} fields, but line {width[1]} has {width[0]}: a COSTRA file is "
+                "either 1.0 (5 columns) or 1.1 (9 columns), not both"
+            )
+            policy.reject(InputError(path, n, problem, "mixed-release"))
             continue
         try:
             rel = [_ids(f, path, n) for f in fields[5:9]] if len(fields) == 9 else [()] * 4
@@ -98,6 +136,7 @@ def read_costra(path: Path, policy: InvalidPolicy) -> list[CostraSentence]:
                 fields[4],
                 (rel[0], rel[1], rel[2], rel[3]),
                 n,
+                len(fields),
             )
         )
     if not out:
@@ -175,10 +214,19 @@ def readme_license(folder: Path) -> str:
 
 @dataclass
 class CostraSource:
-    """``data.tsv`` (or its folder): transformation pairs, then comparisons."""
+    """``data.tsv`` (or its folder): transformation pairs, then comparisons. The card's
+    version is the release the file's columns show unless ``source_version`` is given."""
 
     path: Path
-    source_version: str = "1.1"
+    source_version: str | None = None
+
+    def release(self) -> str:
+        """The release the first line's width shows (``1.0``, ``1.1``; ``unknown`` for another
+        width, which the reader then refuses at its line): what the card records."""
+        for _, line in numbered_lines(check_file(self.data)):
+            if not isinstance(line, BadLine) and line.strip():  # a refused one decides nothing
+                return RELEASES.get(len(line.rstrip("\r\n").split("\t")), "unknown")
+        return "unknown"
 
     @property
     def data(self) -> Path:
@@ -197,7 +245,7 @@ class CostraSource:
         return SourceInfo(
             "costra",
             "costra",
-            self.source_version,
+            self.source_version or self.release(),
             readme_license(self.data.parent),
             file_entries(files),
             citation="Barančíková & Bojar (2020). COSTRA 1.0: A Dataset of Complex Sentence "

@@ -290,8 +290,10 @@ class Document:
 
 # "analogy": four words a, b, c, d (a is to b as c is to d); "comparison": four texts
 # (the first two are closer than the last two, COSTRA's orderings).
-EXAMPLE_KINDS: tuple[str, ...] = ("text", "word", "analogy", "comparison")
-_FOUR_INPUTS = ("analogy", "comparison")
+# ``in-context``: (sentence, its tokens joined by single spaces - a token never holds
+# whitespace, so the join is lossless -, index1, index2): two words of one context.
+EXAMPLE_KINDS: tuple[str, ...] = ("text", "word", "analogy", "comparison", "in-context")
+_FOUR_INPUTS = ("analogy", "comparison", "in-context")
 
 
 @dataclass(slots=True, frozen=True)

@@ -7,6 +7,12 @@ line with the category in the file name; ``gram…`` categories are morphologica
 ``--semantic``/``--morphological`` say otherwise), or ``--unimorph LEXICON``: morphological
 analogies generated from a UniMorph lexicon (:mod:`polyprobe.builders.lexical.generate`),
 ``--frequencies`` ranking the lemmas, ``--cross-unimorph`` adding a cross-lingual set.
+
+Cross-lingual sets (``--cross FILES --cross-lang xx`` with analogy FILES, or
+``--cross-unimorph``) are a mode of this family rather than a family of their own: their
+inputs are the same layouts read by the same reader, their rows the same ``word-analogy``
+questions; only the pairing differs (:mod:`polyprobe.builders.lexical.crosslingual`). The
+card then names both languages (``languages: [--lang, --cross-lang]``) and the direction.
 """
 
 from __future__ import annotations
@@ -68,7 +74,17 @@ class AnalogiesConfig(EvaluationSetConfig):
         metavar="LEXICON",
         profile=False,
     )
-    cross_lang: str = option("", help="the --cross-unimorph lexicon's language")
+    cross: tuple[Path, ...] = paths_option(
+        help="with analogy FILES: the second language's analogy files, in the same layout "
+        "with the same category names; adds a cross-lingual set (word1 : word2 in --lang, "
+        "word3 : word4 in --cross-lang; line-aligned categories pair question k with "
+        "question k)",
+        metavar="FILE",
+        profile=False,
+    )
+    cross_lang: str = option(
+        "", help="the language of --cross (required with it) or of --cross-unimorph"
+    )
     max_categories: int = option(15, help="with --unimorph")
     pairs_per_category: int = option(40, help="with --unimorph")
     max_questions: int = option(500, help="with --unimorph, per category")
@@ -83,19 +99,29 @@ class AnalogiesConfig(EvaluationSetConfig):
         generated = {
             "--frequencies": self.frequencies,
             "--cross-unimorph": self.cross_unimorph,
-            "--cross-lang": self.cross_lang,
         }
         read = {
             "--semantic": self.semantic,
             "--morphological": self.morphological,
             "--source-license": self.source_license,
+            "--cross": self.cross,
         }
         mode, wrong = ("--unimorph", read) if self.unimorph else ("analogy FILES", generated)
         for flag, value in wrong.items():
             if value:
                 raise UsageError(f"build analogies: {flag} does not apply to {mode}")
-        if self.cross_lang and not self.cross_unimorph:
-            raise UsageError("build analogies: --cross-lang names the --cross-unimorph lexicon")
+        if self.cross_lang and not (self.cross_unimorph or self.cross):
+            raise UsageError(
+                "build analogies: --cross-lang names the --cross files' or the "
+                "--cross-unimorph lexicon's language"
+            )
+        if self.cross and not self.cross_lang:
+            raise UsageError("build analogies: --cross needs --cross-lang (its language)")
+        if self.cross and self.cross_lang == self.lang:
+            raise UsageError(
+                f"build analogies: --cross-lang {self.cross_lang} is --lang: a cross-lingual "
+                "set needs two languages"
+            )
         if self.source_license:  # the analogy files are the build's one source
             overrides = {"*": self.source_license, **self.license_overrides}
             object.__setattr__(self, "license_overrides", overrides)
@@ -145,12 +171,31 @@ class AnalogiesFamily(SetFamily[AnalogiesConfig]):
             source_version=config.source_version or "unknown",
             semantic=overrides,
         )
-        return LexicalSets((source,))
+        if not config.cross:
+            return LexicalSets((source,))
+        from polyprobe.builders.records.generated import CrossAnalogyFiles
+
+        second = AnalogySource(
+            config.cross,
+            lang=config.cross_lang,
+            source_version=config.source_version or "unknown",
+            semantic=overrides,
+        )
+        if second.name == source.name:  # one name for two sets: the second's gets its language
+            second.name = f"{second.name}-{config.cross_lang}"
+        return LexicalSets((CrossAnalogyFiles(source, second, config.seed, config.max_questions),))
 
     def card(
         self, config: AnalogiesConfig, sources: LexicalSets, language: Language, outcome: Outcome
     ) -> CardText:
         (source,) = sources.sources
+        l2 = config.cross_lang if (config.cross or config.cross_unimorph) else ""
+        langs = (config.lang, l2) if l2 else ()
+        direction = (
+            f" Cross-lingual questions: word1 : word2 in {config.lang}, word3 : word4 in {l2}."
+            if l2
+            else ""
+        )
         if config.unimorph:
             return CardText(
                 pretty_name=f"Morphological word analogies: {source.name}",
@@ -159,9 +204,11 @@ class AnalogiesFamily(SetFamily[AnalogiesConfig]):
                 "UniMorph tags), its questions pair two lemmas' forms; no question uses a "
                 "syncretic or overabundant cell. One config with every question (label = "
                 "category) and one per category; every question is a test row. The card's "
-                "notes list each category with its size and each infeasible one with why.",
+                "notes list each category with its size and each infeasible one with why."
+                + direction,
                 source_datasets=("extended",),
                 tags=("lexical", "word-analogy", "unimorph", "polyprobe"),
+                languages=langs,
             )
         return CardText(
             pretty_name=f"Word analogies: {source.name}",
@@ -169,9 +216,10 @@ class AnalogiesFamily(SetFamily[AnalogiesConfig]):
             "with every question (label = its category) and one per category; every question "
             "is a test row. Categories are marked semantic or morphological (card profile). "
             "Evaluate with 3CosAdd and 3CosMul over the top-N words of an embedding's "
-            "vocabulary, question words excluded, out-of-vocabulary questions counted.",
+            "vocabulary, question words excluded, out-of-vocabulary questions counted." + direction,
             source_datasets=("original",),
             tags=("lexical", "word-analogy", "polyprobe"),
+            languages=langs,
         )
 
 

@@ -57,6 +57,7 @@ class AnalogyTask(Task[Example]):
     set_name: ClassVar[str]
     category: ClassVar[str | None]  # None: every category
     semantic: ClassVar[dict[str, bool]]
+    languages: ClassVar[tuple[str, ...]] = ()  # cross-lingual: (word1/word2's, word3/word4's)
 
     def observation(self) -> CategoryCounts:
         return CategoryCounts(self.set_name)
@@ -72,6 +73,13 @@ class AnalogyTask(Task[Example]):
             "semantic": [c for c in cats if self.semantic[c]],
             "morphological": [c for c in cats if not self.semantic[c]],
         }
+        if self.languages:  # what evaluation reads to search word4 in the second language
+            l1, l2 = self.languages
+            report["cross_lingual"] = {
+                "languages": [l1, l2],
+                "direction": f"{l1} -> {l2}",
+                "answer_candidates": f"the {l2} words of the set (word3 and word4)",
+            }
         return Fit(label_names=tuple(cats), report=report)
 
     def candidates(self, example: Example, fit: Fit, shared: Shared) -> list[Candidate]:
@@ -88,6 +96,10 @@ class AnalogyTask(Task[Example]):
             "question": "word1 is to word2 as word3 is to word4 (word4 the answer)",
             "split": "every question in test (an evaluation set)",
         }
+        if self.languages:
+            out["languages"] = (
+                f"word1, word2: {self.languages[0]}; word3, word4: {self.languages[1]}"
+            )
         if self.category is None:
             out["semantic categories"] = [c for c in fit.label_names if self.semantic[c]]
             out["morphological categories"] = [c for c in fit.label_names if not self.semantic[c]]
@@ -119,14 +131,22 @@ def analogy_tasks(aset: AnalogySet) -> list[type[AnalogyTask]]:
         else:
             kind = "semantic" if aset.semantic[category] else "morphological"
             what = f"category {category} ({kind})"
+        cross = (
+            f" word1 and word2 are {aset.languages[0]}, word3 and word4 {aset.languages[1]}; "
+            f"word4 is searched among the set's {aset.languages[1]} words."
+            if aset.languages
+            else ""
+        )
         meta = TaskMetadata(
             name=name,
             level=Level.WORD_ANALOGY,
             description=f"Word analogies of {aset.name}, {what}: word1 is to word2 as word3 "
             "is to word4. Evaluated by 3CosAdd/3CosMul: is word4 the nearest word to "
-            "word2 - word1 + word3 (question words excluded)? The label is the category.",
+            "word2 - word1 + word3 (question words excluded)? The label is the category." + cross,
             labels=tuple(aset.categories),
-            citation=_citation(aset.name),
+            citation=ULCAR_2020
+            if aset.languages and not _citation(aset.name)
+            else _citation(aset.name),
             task_type="lexical",
             record="example",
             notes=aset.notes if category is None else (),
@@ -136,6 +156,7 @@ def analogy_tasks(aset: AnalogySet) -> list[type[AnalogyTask]]:
             "set_name": aset.name,
             "category": category,
             "semantic": dict(aset.semantic),
+            "languages": tuple(aset.languages),
         }
         out.append(type(f"Analogy[{name}]", (AnalogyTask,), attrs))
     return out

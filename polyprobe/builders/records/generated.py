@@ -1,7 +1,9 @@
-"""Morphological analogies generated from UniMorph lexicons as a lexical build's source
-(:mod:`polyprobe.builders.records.lexical`): the lexicons read, the frequency lists merged,
-the generation run once (:mod:`polyprobe.builders.lexical.generate` is the algorithm), the
-questions handed out as :class:`~polyprobe.loaders.records.Example` records.
+"""Generated analogy sets as a lexical build's source (:mod:`polyprobe.builders.records.lexical`):
+morphological analogies from UniMorph lexicons (the lexicons read, the frequency lists
+merged, the generation run once: :mod:`polyprobe.builders.lexical.generate` is the
+algorithm), and cross-lingual ones from two languages' analogy files
+(:mod:`polyprobe.builders.lexical.crosslingual`); the questions handed out as
+:class:`~polyprobe.loaders.records.Example` records.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from polyprobe.builders.lexical.crosslingual import cross_from_sets
 from polyprobe.builders.lexical.generate import (
     GenerationOptions,
     category_report,
@@ -19,7 +22,7 @@ from polyprobe.builders.lexical.generate import (
 )
 from polyprobe.builders.records.words import merged_frequencies
 from polyprobe.languages import Language
-from polyprobe.loaders.analogies import AnalogySet
+from polyprobe.loaders.analogies import AnalogySet, AnalogySource
 from polyprobe.loaders.frequency import FrequencySource
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.source import InvalidPolicy
@@ -128,12 +131,19 @@ class GeneratedAnalogySource:
                 seed=self.seed,
                 options=self.options,
             )
-            self._cross, _ = cross_lingual(
+            cross, _ = cross_lingual(
                 first,
                 second,
                 name=f"{self.name}-{self.cross_lang or self.cross[0].name}",
                 seed=self.seed,
                 max_questions=self.options.max_questions,
+            )
+            declared = [d.code for s in self.cross for d in s.languages]
+            l2 = self.cross_lang or (declared[0] if declared else "")
+            # the languages make evaluation search word4 among the second language's words
+            langs = (self.lang, l2) if self.lang and l2 else ()
+            self._cross = AnalogySet(
+                cross.name, cross.categories, cross.semantic, cross.questions, cross.notes, langs
             )
         return self._cross
 
@@ -142,14 +152,65 @@ class GeneratedAnalogySource:
         return [self.read(policy)[0], *([cross] if cross is not None else [])]
 
     def records(self, policy: InvalidPolicy) -> Iterator[Example]:
-        for aset in self.sets(policy):
-            for q in aset.questions:
-                yield Example(
-                    id=q.key,
-                    inputs=q.words,
-                    kind="analogy",
-                    label=q.category,
-                    score=None,
-                    source=SourceFile(aset.name, q.path, "test"),
-                    line=q.line,
-                )
+        yield from set_records(self.sets(policy))
+
+
+def set_records(sets: Sequence[AnalogySet]) -> Iterator[Example]:
+    """Every question of ``sets`` as an ``analogy`` example of its set."""
+    for aset in sets:
+        for q in aset.questions:
+            yield Example(
+                id=q.key,
+                inputs=q.words,
+                kind="analogy",
+                label=q.category,
+                score=None,
+                source=SourceFile(aset.name, q.path, "test"),
+                line=q.line,
+            )
+
+
+@dataclass
+class CrossAnalogyFiles:
+    """Two languages' analogy files (``build analogies FILES --cross FILES``): the first
+    language's set, then the cross-lingual one
+    (:func:`polyprobe.builders.lexical.crosslingual.cross_from_sets`); both read once."""
+
+    first: AnalogySource
+    second: AnalogySource
+    seed: int = 0
+    max_questions: int = 500
+
+    def __post_init__(self) -> None:
+        self._sets: list[AnalogySet] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.first.name
+
+    @property
+    def info(self) -> SourceInfo:
+        return self.first.info
+
+    def infos(self) -> list[SourceInfo]:
+        return [self.first.info, self.second.info]
+
+    def declared_codes(self) -> tuple[str, ...]:
+        return self.first.declared_codes()  # --lang is the first language's
+
+    def sets(self, policy: InvalidPolicy) -> list[AnalogySet]:
+        if self._sets is None:
+            first, second = self.first.read(policy), self.second.read(policy)
+            cross = cross_from_sets(
+                first,
+                second,
+                name=f"{first.name}-{self.second.lang}",
+                languages=(self.first.lang, self.second.lang),
+                seed=self.seed,
+                max_questions=self.max_questions,
+            )
+            self._sets = [first, cross]
+        return self._sets
+
+    def records(self, policy: InvalidPolicy) -> Iterator[Example]:
+        yield from set_records(self.sets(policy))

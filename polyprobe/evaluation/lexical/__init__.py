@@ -1,5 +1,5 @@
-"""Lexical evaluation (word similarity, analogies, cross-lingual dictionaries, COSTRA):
-each set scored by its own metric, no probe trained. See :mod:`.run`."""
+"""Lexical evaluation (word similarity, similarity in context, analogies, cross-lingual
+dictionaries, COSTRA): each set scored by its own metric, no probe trained. See :mod:`.run`."""
 
 from polyprobe.evaluation.lexical.run import evaluate_lexical, is_lexical
 

@@ -7,7 +7,14 @@ dataset, no encoder), so each can be checked against hand-computed values:
 * cross-lingual mapping: orthogonal Procrustes (Schönemann 1966; Xing et al. 2015) and
   precision@k by nearest neighbour and by CSLS (Conneau et al. 2018);
 * COSTRA: mean cosine per transformation type, Pearson across type means, and ordering
-  accuracy (is cos(s1, s2) > cos(s3, s4)?).
+  accuracy (is cos(s1, s2) > cos(s3, s4)?);
+* similarity in context (SemEval-2020 Task 3): the uncentred Pearson correlation of the
+  predicted and gold *changes* between a pair's two contexts (subtask 1; uncentred because a
+  change's sign is what is scored: a system predicting the right direction gains even when
+  its mean change differs); for subtask 2 Spearman and Pearson and their harmonic mean (how
+  SemEval-2017 Task 2 combined the two; whether GWSC's official script reports it was not
+  verified here);
+* the 2-D principal-component projection of COSTRA's difference vectors (report plot).
 """
 
 from __future__ import annotations
@@ -27,12 +34,18 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 def analogy_predictions(
-    unit: np.ndarray, questions: np.ndarray, method: str = "add", batch: int = 512
+    unit: np.ndarray,
+    questions: np.ndarray,
+    method: str = "add",
+    batch: int = 512,
+    allowed: np.ndarray | None = None,
 ) -> np.ndarray:
     """For each question (rows of indices a, b, c into ``unit``, the unit-length candidate
     vectors), the index of the predicted d: 3CosAdd ``argmax cos(x, b) - cos(x, a) + cos(x,
     c)`` or 3CosMul ``argmax cos'(x, b) cos'(x, c) / (cos'(x, a) + eps)`` with cosines shifted
-    to [0, 1] (``(cos + 1) / 2``); a, b and c themselves are never answers."""
+    to [0, 1] (``(cos + 1) / 2``); a, b and c themselves are never answers, nor (when
+    ``allowed``, a boolean mask over the rows, is given) any row it excludes: a cross-lingual
+    question's answer is searched among the second language's words only."""
     if method not in ("add", "mul"):
         raise ValueError(f"method must be 'add' or 'mul', not {method!r}")
     q = np.asarray(questions, dtype=np.int64)
@@ -48,6 +61,8 @@ def analogy_predictions(
         cols = np.arange(len(part))
         for k in range(3):
             score[part[:, k], cols] = -np.inf
+        if allowed is not None:
+            score[~allowed, :] = -np.inf
         out[start : start + len(part)] = np.argmax(score, axis=0)
     return out
 
@@ -108,3 +123,44 @@ def precision_at_k(
 def ordering_accuracy(s1: np.ndarray, s2: np.ndarray, s3: np.ndarray, s4: np.ndarray) -> np.ndarray:
     """Per comparison, whether cos(s1, s2) > cos(s3, s4) (rows of the four matrices)."""
     return cosines(s1, s2) > cosines(s3, s4)
+
+
+def uncentred_pearson(x: Sequence[float], y: Sequence[float]) -> float:
+    """``sum(x y) / sqrt(sum(x^2) sum(y^2))``: Pearson's r without subtracting the means (the
+    cosine of the two vectors); NaN when either is all zeros or the lengths differ."""
+    a, b = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    if a.shape != b.shape or a.size == 0:
+        return float("nan")
+    denom = float(np.sqrt(np.sum(a * a) * np.sum(b * b)))
+    return float(np.sum(a * b) / denom) if denom > 0 else float("nan")
+
+
+def harmonic_mean(a: float, b: float) -> float:
+    """2ab / (a + b) of two correlations; NaN unless both are positive (a harmonic mean of a
+    negative number is meaningless)."""
+    if not (a > 0 and b > 0):
+        return float("nan")
+    return 2 * a * b / (a + b)
+
+
+def pca_2d(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``vectors`` centred and projected on their first two principal components
+    (SVD of the centred matrix, each component's sign fixed so its largest-magnitude loading
+    is positive: the same plot on every run and platform), and the share of variance each
+    explains. Fewer than two rows or dimensions: zeros where a component is missing."""
+    v = np.asarray(vectors, np.float64)
+    centred = v - v.mean(axis=0, keepdims=True)
+    out = np.zeros((len(v), 2))
+    ratio = np.zeros(2)
+    if len(v) < 2 or v.shape[1] == 0:
+        return out, ratio
+    _, s, vt = np.linalg.svd(centred, full_matrices=False)
+    k = min(2, len(s))
+    comps = vt[:k]
+    signs = np.sign(comps[np.arange(k), np.argmax(np.abs(comps), axis=1)])
+    comps = comps * np.where(signs == 0, 1.0, signs)[:, None]
+    out[:, :k] = centred @ comps.T
+    total = float(np.sum(s**2))
+    if total > 0:
+        ratio[:k] = s[:k] ** 2 / total
+    return out, ratio

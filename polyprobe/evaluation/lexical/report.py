@@ -1,5 +1,6 @@
-"""Tables of lexical results for ``report.md`` (analogies, similarity, dictionaries, COSTRA)
-and a one-line-per-result summary for the command line."""
+"""Tables of lexical results for ``report.md`` (analogies, similarity, similarity in
+context, dictionaries, COSTRA, with COSTRA's PCA plot) and a one-line-per-result summary for
+the command line."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from polyprobe.errors import InputError
 from polyprobe.evaluation.correlate import dataset_display
+from polyprobe.evaluation.lexical.plots import costra_pca_plot, pca_plot_name
 
 
 def _f(x: Any, digits: int = 3) -> str:
@@ -69,12 +71,15 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
             "",
             "Accuracy over all questions (out-of-vocabulary ones count as wrong), by 3CosAdd "
             "and 3CosMul over the vocabulary in `space` (question words excluded); "
-            "`covered`: accuracy over the questions whose four words are in it.",
+            "`covered`: accuracy over the questions whose four words are in it. A cross-lingual "
+            "set (`L1 -> L2`) searches word4 among its L2 words only.",
             "",
         ]
         rows = []
         for r in by_level["word-analogy"]:
             s = r["scores"]
+            cross = s.get("cross_lingual")
+            config = r["config"] + (f" ({cross['direction']})" if cross else "")
             for part in ("overall", "semantic", "morphological"):
                 b = s[part]
                 if not b["questions"]:
@@ -82,7 +87,7 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
                 rows.append(
                     [
                         *_where(r),
-                        r["config"],
+                        config,
                         part,
                         _enc(r),
                         str(b["questions"]),
@@ -179,6 +184,47 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
             rows,
         )
         lines.append("")
+    if "word-pair-in-context" in by_level:
+        lines += [
+            "## Word similarity in context",
+            "",
+            "SemEval-2020 Task 3 (CoSimLex): the cosine of the two words' in-context vectors. "
+            "Subtask 1: uncentred Pearson of the predicted change (context2 − context1) with "
+            "the gold change; subtask 2: Spearman and Pearson of the per-context cosines with "
+            "the scores, and their harmonic mean.",
+            "",
+        ]
+        rows = []
+        for r in by_level["word-pair-in-context"]:
+            s = r["scores"]
+            one, two = s["subtask1_change"], s["subtask2_similarity"]
+            rows.append(
+                [
+                    *_where(r),
+                    r["config"],
+                    _enc(r),
+                    str(s["pairs"]),
+                    _f(one["uncentred_pearson"]),
+                    _f(one["pearson"]),
+                    _f(two["spearman"]),
+                    _f(two["pearson"]),
+                    _f(two["harmonic_mean"]),
+                ]
+            )
+        header = [
+            "dataset",
+            "family",
+            "config",
+            "encoder",
+            "pairs",
+            "change: uncentred r",
+            "change: r",
+            "Spearman",
+            "Pearson",
+            "harmonic mean",
+        ]
+        lines += _table(header, rows)
+        lines.append("")
     if "sentence-transformation" in by_level:
         lines += [
             "## COSTRA: transformations",
@@ -201,6 +247,12 @@ def lexical_markdown(results: list[dict[str, Any]]) -> str:
             ]
             lines += _table(["type", "sentences", "mean cosine", "mean string similarity"], rows)
             lines.append("")
+            if "pca" in s:
+                lines += [
+                    f"![COSTRA PCA]({pca_plot_name(r)}): each transformed sentence minus its "
+                    "seed, on the first two principal components, coloured by type.",
+                    "",
+                ]
     if "sentence-comparison" in by_level:
         lines += [
             "## COSTRA: orderings",
@@ -243,7 +295,8 @@ def write_lexical_report(
     results: list[dict[str, Any]], out_dir: str | Path, *, append: bool = False
 ) -> Path:
     """``report.md`` with the lexical tables (appended to an existing probing report when
-    ``append``) and ``lexical-report.json`` with the results behind them."""
+    ``append``), ``lexical-report.json`` with the results behind them and, per COSTRA
+    transformations result, its PCA plot (``costra-pca-<dataset>-<config>-<encoder>.png``)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     md = out / "report.md"
@@ -252,6 +305,10 @@ def write_lexical_report(
         md.write_text(md.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + body, "utf-8")
     else:
         md.write_text("# polyprobe evaluation report\n\n" + body, encoding="utf-8")
+    for r in results:
+        if r["level"] == "sentence-transformation" and "pca" in r["scores"]:
+            title = f"{dataset_display(r)} {r['config']}, {_enc(r)}: sentence − seed, 2 PCs"
+            costra_pca_plot(r, out / pca_plot_name(r), title)
     (out / "lexical-report.json").write_text(
         json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
@@ -287,6 +344,12 @@ def lexical_summary(results: list[dict[str, Any]]) -> str:
         elif level == "word-translation":
             d = s.get("source_to_target") or {}
             head = f"P@1 NN {_f((d.get('nn') or {}).get('p@1'))} CSLS {_f((d.get('csls') or {}).get('p@1'))}"
+        elif level == "word-pair-in-context":
+            one, two = s["subtask1_change"], s["subtask2_similarity"]
+            head = (
+                f"change uncentred r {_f(one['uncentred_pearson'])} "
+                f"spearman {_f(two['spearman'])} ({s['pairs']} pairs)"
+            )
         elif level == "sentence-transformation":
             head = f"r(cos, string sim) {_f(s['pearson_cosine_vs_string_similarity'])}"
         else:

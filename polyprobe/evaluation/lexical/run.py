@@ -18,6 +18,11 @@ level / config             what is computed
                            similarity; Pearson across the type means
 ``sentence-comparison``    COSTRA: ordering accuracy per label, the ``costra``
                            package's six groups and overall score
+``word-pair-in-context``   CoSimLex / SemEval-2020 Task 3: cos of the two words'
+                           in-context vectors per context; subtask 1 the uncentred
+                           Pearson of the predicted change (context2 - context1) with
+                           the gold change, subtask 2 Spearman and Pearson of the
+                           per-context cosines with the scores (and their harmonic mean)
 =========================  ===========================================================
 
 Results are JSON files ``<out>/<dataset>/<config>/<encoder>/lexical.json`` with
@@ -46,7 +51,7 @@ import numpy as np
 from polyprobe.errors import UsageError
 from polyprobe.evaluation.cache import EmbeddingCache
 from polyprobe.evaluation.data import Card, dataset_revision, read_card, resolve_configs
-from polyprobe.evaluation.encoders import Encoder, build_encoder
+from polyprobe.evaluation.encoders import Encoder, Item, build_encoder
 from polyprobe.evaluation.lexical import metrics
 from polyprobe.evaluation.lexical.space import Encoding, WordSpace
 from polyprobe.evaluation.plan import dataset_name
@@ -68,6 +73,7 @@ LEXICAL_LEVELS = (
     "word-translation",
     "sentence-transformation",
     "sentence-comparison",
+    "word-pair-in-context",
 )
 # The costra package's groups: (name, labels); "basic" and "modality" use the paraphrase
 # comparisons, the others the annotated ones.
@@ -284,10 +290,24 @@ def _evaluate_config(
         labels = _column(tables, "test", "label")
         names = list(block.get("labels") or [])
         cats = [names[i] for i in labels]
-        semantic = _semantic(card, block.get("task", name), names)
+        task = block.get("task", name)
+        semantic = _semantic(card, task, names)
         space = enc.words([w for c in cols for w in c], top_n)
         questions = list(zip(*cols, strict=True))
-        return analogy_scores(space, questions, cats, semantic), space.describe()
+        cross = _cross_lingual(card, task)
+        if cross is None:
+            return analogy_scores(space, questions, cats, semantic), space.describe()
+        # the answer among the second language's words of the set (word3/word4) only
+        second = sorted({i for w in (*cols[2], *cols[3]) if (i := space.find(w)) is not None})
+        allowed = np.zeros(len(space.words), dtype=bool)
+        allowed[second] = True
+        scores = analogy_scores(space, questions, cats, semantic, allowed)
+        scores["cross_lingual"] = {**cross, "answer_candidates": int(allowed.sum())}
+        described = space.describe()
+        described["answers"] = (
+            f"the {int(allowed.sum())} {cross['languages'][1]} words of the set found in it"
+        )
+        return scores, described
     if level == "word-translation":
         return translation_scores(tables, enc, top_n)
     if level == "sentence-transformation":
@@ -299,7 +319,10 @@ def _evaluate_config(
         cos = metrics.cosines(
             np.stack([vectors[s] for s in seeds]), np.stack([vectors[s] for s in sents])
         )
-        return costra_type_scores(types, cos, strsim), _sentence_space(vectors)
+        scores = costra_type_scores(types, cos, strsim)
+        diffs = np.stack([vectors[b] - vectors[a] for a, b in zip(seeds, sents, strict=True)])
+        scores["pca"] = costra_pca(diffs, types, names)
+        return scores, _sentence_space(vectors)
     if level == "sentence-comparison":
         cols = [_column(tables, "test", f"sentence{i}") for i in range(1, 5)]
         names = list(block.get("labels") or [])
@@ -307,6 +330,8 @@ def _evaluate_config(
         vectors = _sentence_vectors(enc, [s for c in cols for s in c])
         correct = metrics.ordering_accuracy(*(np.stack([vectors[s] for s in c]) for c in cols))
         return costra_ordering_scores(labels, correct), _sentence_space(vectors)
+    if level == "word-pair-in-context":
+        return in_context_scores(tables, enc)
     raise UsageError(f"config {name!r}: level {level!r} is not lexical")
 
 
@@ -315,6 +340,16 @@ def _semantic(card: Card, task: str, names: Sequence[str]) -> dict[str, bool]:
     entry = ((card.polyprobe.get("profile") or {}).get("tasks") or {}).get(task) or {}
     cats = entry.get("categories") or {}
     return {n: bool((cats.get(n) or {}).get("is_semantic", True)) for n in names}
+
+
+def _cross_lingual(card: Card, task: str) -> dict[str, Any] | None:
+    """A cross-lingual analogy config's languages and direction (the build's profile), or
+    None for a monolingual one."""
+    entry = ((card.polyprobe.get("profile") or {}).get("tasks") or {}).get(task) or {}
+    cross = entry.get("cross_lingual")
+    if not isinstance(cross, dict) or len(cross.get("languages") or []) != 2:
+        return None
+    return {"languages": list(cross["languages"]), "direction": cross.get("direction", "")}
 
 
 def _sentence_vectors(enc: Encoding, texts: Sequence[str]) -> dict[str, np.ndarray]:
@@ -362,9 +397,11 @@ def analogy_scores(
     questions: Sequence[tuple[str, str, str, str]],
     categories: Sequence[str],
     semantic: dict[str, bool],
+    allowed: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """3CosAdd and 3CosMul per category and overall over the space's vocabulary (question
-    words excluded from the answers); a question with a word outside it is out of vocabulary."""
+    words excluded from the answers; only the rows ``allowed`` marks, when given); a question
+    with a word outside it is out of vocabulary."""
     found = [tuple(space.find(w) for w in q) for q in questions]
     covered = [k for k, f in enumerate(found) if all(i is not None for i in f)]
     qidx = np.array([found[k][:3] for k in covered], dtype=np.int64).reshape(-1, 3)
@@ -372,7 +409,11 @@ def analogy_scores(
     unit = metrics.normalise(space.vectors)
     correct: dict[str, np.ndarray] = {}
     for method in ("add", "mul"):
-        pred = metrics.analogy_predictions(unit, qidx, method) if len(qidx) else np.empty(0)
+        pred = (
+            metrics.analogy_predictions(unit, qidx, method, allowed=allowed)
+            if len(qidx)
+            else np.empty(0)
+        )
         hit = np.zeros(len(questions), dtype=bool)
         hit[covered] = pred == answers
         correct[method] = hit
@@ -401,6 +442,61 @@ def analogy_scores(
         "categories": per_cat,
         "semantic_categories": sorted(c for c in per_cat if semantic.get(c, True)),
     }
+
+
+# --------------------------------------------------------------------------- in context
+
+
+def in_context_scores(
+    tables: dict[str, Any], enc: Encoding
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """SemEval-2020 Task 3 from a ``word-pair-in-context`` config's rows: each word encoded
+    in its context (``Item(sentence, tokens, index)``), cos per row; rows of one ``group``
+    are a pair's contexts, ordered by the ``/context1``, ``/context2`` ending of their ids."""
+    ids = [str(x) for x in _column(tables, "test", "id")]
+    groups = [str(x) for x in _column(tables, "test", "group")]
+    sents = _column(tables, "test", "sentence")
+    tokens = _column(tables, "test", "tokens")
+    i1, i2 = _column(tables, "test", "index1"), _column(tables, "test", "index2")
+    gold = [float(x) for x in _column(tables, "test", "label")]
+    items = [
+        Item(s, tuple(t), int(k))
+        for s, t, a, b in zip(sents, tokens, i1, i2, strict=True)
+        for k in (a, b)
+    ]
+    vectors = enc.items(items)
+    cos = metrics.cosines(vectors[0::2], vectors[1::2]) if len(items) else np.zeros(0)
+    by_group: dict[str, dict[str, int]] = defaultdict(dict)
+    for row, (rid, g) in enumerate(zip(ids, groups, strict=True)):
+        by_group[g][rid.rsplit("/", 1)[-1]] = row
+    pairs = [
+        (m["context1"], m["context2"])
+        for m in by_group.values()
+        if len(m) == 2 and {"context1", "context2"} <= set(m)
+    ]
+    pred_change = [float(cos[b] - cos[a]) for a, b in pairs]
+    gold_change = [gold[b] - gold[a] for a, b in pairs]
+    rho = metrics.spearman(list(map(float, cos)), gold)
+    r = metrics.pearson(list(map(float, cos)), gold)
+    scores = {
+        "pairs": len(pairs),
+        "contexts": len(gold),
+        "unpaired_rows": len(gold) - 2 * len(pairs),
+        "subtask1_change": {
+            "uncentred_pearson": _r(metrics.uncentred_pearson(pred_change, gold_change)),
+            "pearson": _r(metrics.pearson(pred_change, gold_change)),
+        },
+        "subtask2_similarity": {
+            "spearman": _r(rho),
+            "pearson": _r(r),
+            "harmonic_mean": _r(metrics.harmonic_mean(r, rho)),
+        },
+    }
+    space = {
+        "vocabulary": f"{len(items)} words in context (each word's vector in its context)",
+        "size": len(items),
+    }
+    return scores, space
 
 
 # --------------------------------------------------------------------------- dictionaries
@@ -472,6 +568,30 @@ def costra_type_scores(
     return {"types": per, "pearson_cosine_vs_string_similarity": _r(metrics.pearson(xs, ys))}
 
 
+def costra_pca(
+    diffs: np.ndarray, types: Sequence[str], order: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Each transformation's difference vector (sentence − seed) on the first two principal
+    components of all of them, for the report's plot. Stored with the result (2 numbers a
+    sentence, 4 decimals: ~14 bytes each in JSON, where the vectors themselves would be
+    hundreds of floats) rather than recomputed at report time, because the report has no
+    encoder and an uncached encoder (``random``, a callable) could not give them back.
+    Types are listed in ``order`` (the config's labels: one colour per type whatever the
+    rows' order), those present only."""
+    points, ratio = metrics.pca_2d(diffs)
+    present = set(types)
+    names = [t for t in order if t in present] + [t for t in dict.fromkeys(types) if t not in order]
+    index = {t: k for k, t in enumerate(names)}
+    return {
+        "what": "transformed sentence minus its seed, projected on 2 principal components",
+        "type_names": names,
+        "types": [index[t] for t in types],
+        "x": [round(float(v), 4) for v in points[:, 0]],
+        "y": [round(float(v), 4) for v in points[:, 1]],
+        "explained_variance": [round(float(v), 4) for v in ratio],
+    }
+
+
 def costra_ordering_scores(labels: Sequence[str], correct: np.ndarray) -> dict[str, Any]:
     """Accuracy per label, and the ``costra`` package's groups (each rounded to 3 decimals,
     its ``costra`` score their mean, as the package reports them)."""
@@ -485,4 +605,7 @@ def costra_ordering_scores(labels: Sequence[str], correct: np.ndarray) -> dict[s
         total = int(mask.sum())
         groups[group] = round(int(correct[mask].sum()) / total if total else 0.0, 3)
     groups["costra"] = round(sum(groups.values()) / len(COSTRA_GROUPS), 3)
-    return {"labels": per, "package_groups": groups}
+    # COSTRA 1.0 has no annotated comparisons: its time/style/... groups are empty and count
+    # 0 in the package's mean, as the package counts them; named so a reader knows why
+    empty = [g for g, members in COSTRA_GROUPS if not any(x in members for x in labels)]
+    return {"labels": per, "package_groups": groups, "groups_without_comparisons": empty}

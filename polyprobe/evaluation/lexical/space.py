@@ -154,6 +154,17 @@ class Encoding:
             self.encoder, texts, self.batch_size, cache=self.cache, stats=self.stats
         )
 
+    def items(self, items: Sequence[Item]) -> np.ndarray:
+        """Words in context (``Item(text, tokens, index)``), as word-in-context probing
+        configs encode them: through the cache, keyed as theirs (so a CoSimLex context seen by
+        both is encoded once), the encoder's last layer."""
+        if not items:
+            return np.zeros((0, 1), np.float32)
+        out, got = encode_cached(self.encoder, list(items), self.cache, self.batch_size)
+        self.stats.hits += got.hits
+        self.stats.misses += got.misses
+        return np.asarray(out[self.encoder.layers[-1]], dtype=np.float32)
+
     def words(self, words: Iterable[str], top_n: int | None) -> WordSpace:
         self.from_file = self.from_file or is_vector_file(self.encoder)
         return word_space(
