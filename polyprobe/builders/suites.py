@@ -11,6 +11,7 @@ from polyprobe.builders.discourse.discourse_coherence import DiscourseCoherence
 from polyprobe.builders.discourse.sentence_position import SentencePosition
 from polyprobe.builders.discourse.sentence_section import SentenceSection
 from polyprobe.builders.downstream.deprel import DeprelLabelling
+from polyprobe.builders.downstream.parse import DependencyParse
 from polyprobe.builders.downstream.pos import PosTagging
 from polyprobe.builders.sentence.bigram_shift import BigramShift
 from polyprobe.builders.sentence.coordination_inversion import CoordinationInversion
@@ -74,5 +75,5 @@ TEXT_TASKS: tuple[type[Task[Any]], ...] = (
 
 # Treebank tasks built only when named: LINSPECTOR's correlation targets (group
 # ``downstream``), and a suite task under another recipe option.
-DOWNSTREAM_TASKS: tuple[type[Task[Any]], ...] = (PosTagging, DeprelLabelling)
+DOWNSTREAM_TASKS: tuple[type[Task[Any]], ...] = (PosTagging, DeprelLabelling, DependencyParse)
 OPTIONAL_TASKS: tuple[type[Task[Any]], ...] = (TensePeriphrastic,)

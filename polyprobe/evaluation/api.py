@@ -227,6 +227,11 @@ def _evaluate(
     extend_grid: int,
     on_note: Callable[[str], None] | None,
 ) -> list[dict[str, Any]]:
+    if _is_downstream_model(probe):  # --probe tagger / parser: models, not probes
+        return _evaluate_downstream_models(
+            dataset, config, encoders, probe, seeds, out, revision, cache, cache_dir, device,
+            batch_size, n_boot, on_result, force, on_note,
+        )  # fmt: skip
     spec = discourse.discoeval_preset() if probe == discourse.DISCOEVAL else get_probe(probe)
     if extend_grid and spec.kind != "lr":
         raise UsageError(
@@ -284,6 +289,46 @@ def _evaluate(
                 )  # fmt: skip
     finally:
         bars.close()
+        if not isinstance(cache, EmbeddingCache):
+            store.close()
+    return results
+
+
+def _is_downstream_model(probe: Any) -> bool:
+    from polyprobe.evaluation.downstream.run import DOWNSTREAM_PROBES, DownstreamSpec
+
+    return isinstance(probe, DownstreamSpec) or probe in DOWNSTREAM_PROBES
+
+
+def _evaluate_downstream_models(
+    dataset, config, encoders, probe, seeds, out, revision, cache, cache_dir, device,
+    batch_size, n_boot, on_result, force, on_note,
+) -> list[dict[str, Any]]:  # noqa: ANN001
+    """``--probe tagger|parser`` (``evaluation/downstream/``): the same plan, cache and
+    results folder as the probes."""
+    from polyprobe.evaluation.downstream.run import run_plans
+
+    seed_list = list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
+    if not seed_list or not encoders:
+        raise UsageError("at least one seed and one encoder are needed")
+    sources = [str(dataset)] if isinstance(dataset, (str, Path)) else [str(d) for d in dataset]
+    plans = plan_datasets(sources, config, revision)
+    store = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache(cache)
+    results: list[dict[str, Any]] = []
+
+    def finished(result: dict[str, Any]) -> None:
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+
+    try:
+        encs = [_built(e, device, store) for e in encoders]
+        run_plans(
+            plans, encs, probe, seed_list, store, on_note, out=out, revision=revision,
+            cache_dir=cache_dir, batch_size=batch_size, n_boot=n_boot, device=device,
+            force=force, on_result=finished,
+        )  # fmt: skip
+    finally:
         if not isinstance(cache, EmbeddingCache):
             store.close()
     return results

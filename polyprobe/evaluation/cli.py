@@ -12,6 +12,8 @@ from typing import Any
 
 EXIT_OK, EXIT_USAGE = 0, 2
 PROBES = ("lr", "mlp", "senteval", "senteval-mlp", "linspector", "wehner", "discoeval")
+# downstream models (evaluation/downstream/): LINSPECTOR's BiLSTM tagger and biaffine parser
+MODELS = ("tagger", "parser")
 
 _EPILOG = """\
 encoder specs (--baselines adds majority, random, borep and char-ngrams):
@@ -92,7 +94,13 @@ def add_evaluate_parser(subparsers: Any) -> None:
         help="add the standard baselines: majority, random, borep, char-ngrams (w2v:/vec: "
         "ones with --encoder)",
     )
-    p.add_argument("--probe", default="lr", choices=PROBES, help="probe preset (default lr)")
+    p.add_argument(
+        "--probe",
+        default="lr",
+        choices=PROBES + MODELS,
+        help="probe preset (default lr); tagger (pos, ner configs) and parser (parse configs) "
+        "train LINSPECTOR's downstream models on the frozen vectors",
+    )
     p.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
     p.add_argument("--folds", type=int, default=5, help="folds when there is no validation split")
     p.add_argument(

@@ -118,10 +118,11 @@ class LoadedConfig:
             return [(Item(cols[text_col][i], toks(i), int(tgt[i])),) for i in range(n)]
         if self.level == "arc":  # dependent and head tokens, as a pair
             tgt, head = cols["target_index"], cols["head_index"]
+            # ``parse``'s root row has head -1 (the virtual root): its head is the dependent
             return [
                 (
                     Item(cols[text_col][i], toks(i), int(tgt[i])),
-                    Item(cols[text_col][i], toks(i), int(head[i])),
+                    Item(cols[text_col][i], toks(i), int(head[i] if head[i] >= 0 else tgt[i])),
                 )
                 for i in range(n)
             ]

@@ -208,21 +208,27 @@ class SentenceTransformerEncoder(_TransformerBase):
                 out[i] = np.asarray(v, np.float32)
         targeted = [i for i, it in enumerate(items) if it.target is not None]
         if targeted:
-            texts, spans = zip(*(target_span(items[i]) for i in targeted), strict=True)
+            # One forward pass per distinct text: every token of a tagged sentence (pos, ner,
+            # parse: one item per token) reads the same token embeddings.
+            prepared = {i: target_span(items[i]) for i in targeted}
+            texts = list(dict.fromkeys(text for text, _ in prepared.values()))
             token_embs = model.encode(
-                list(texts),
+                texts,
                 batch_size=batch_size,
                 output_value="token_embeddings",
                 show_progress_bar=False,
             )
             tok = model.tokenizer
             max_len = getattr(model, "max_seq_length", None) or 512
-            for i, text, span, emb in zip(targeted, texts, spans, token_embs, strict=True):
+            by_text: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+            for text, emb in zip(texts, token_embs, strict=True):
                 enc = tok(text, return_offsets_mapping=True, truncation=True, max_length=max_len)
                 emb = np.asarray(
                     emb.detach().cpu().float().numpy() if hasattr(emb, "detach") else emb
                 )
-                offsets = np.asarray(enc["offset_mapping"])[: len(emb)]
+                by_text[text] = (emb, np.asarray(enc["offset_mapping"])[: len(emb)])
+            for i, (text, span) in prepared.items():
+                emb, offsets = by_text[text]
                 pos = _span_positions(offsets, span, special=None)
                 pos = _pool_positions(pos, self.subword_pooling)
                 out[i] = emb[pos].mean(axis=0) if len(pos) else np.zeros(emb.shape[1], np.float32)

@@ -31,6 +31,7 @@ def write_folder(
     levels: dict[str, str],
     languages: list[str] | None = None,
     polyprobe_block: bool = True,
+    task_types: dict[str, str] | None = None,
 ) -> Path:
     """``configs[name][split][column]`` → a dataset folder. The first config is the default."""
     import yaml
@@ -72,6 +73,8 @@ def write_folder(
             "lexical_control": False,
             "seed_dependent": False,
         }
+        if task_types and name in task_types:
+            blocks[name]["task_type"] = task_types[name]
     meta: dict[str, Any] = {"language": languages or ["en"], "configs": card_configs}
     if polyprobe_block:
         meta["polyprobe"] = {"version": "0.1.0", "fingerprint": "synthetic", "configs": blocks}
