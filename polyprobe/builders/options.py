@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from polyprobe.builders.ratios import parse_balance
 from polyprobe.builders.variants import MinPerClass, SizeSpec, parse_sizes
 from polyprobe.errors import UsageError
 from polyprobe.languages import Language, resolve_language
@@ -135,13 +136,12 @@ def _sizes(value: Any) -> tuple[SizeSpec, ...]:
 
 
 def _balances(value: Any) -> tuple[str, ...]:
+    """``natural,balanced,1:5`` → canonical names (``1:R`` is ``ratio1toR``, see
+    :mod:`polyprobe.builders.ratios`), each once, in the order given."""
     found = split_list(value)
     if not found:
-        raise UsageError("--balances: give natural and/or balanced")
-    for balance in found:
-        if balance not in BALANCES:
-            raise UsageError(f"unknown balance {balance!r}: use natural and/or balanced")
-    return found
+        raise UsageError("--balances: give natural, balanced and/or 1:R (e.g. 1:5)")
+    return tuple(dict.fromkeys(parse_balance(balance) for balance in found))
 
 
 BALANCES = ("natural", "balanced")
@@ -167,7 +167,10 @@ class BuildConfig:
         metavar="SIZES",
     )
     balances: tuple[str, ...] = option(
-        BALANCES, help="variants to build: natural and/or balanced", parse=_balances
+        BALANCES,
+        help="variants to build: natural, balanced and/or class ratios 1:R (e.g. 1:5, 1:10: "
+        "the rarest class m rows, the most frequent R·m; configs <task>.ratio1toR-<size>)",
+        parse=_balances,
     )
     min_per_class: MinPerClass = option(
         default_factory=MinPerClass,
