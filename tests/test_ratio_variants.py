@@ -16,7 +16,7 @@ from conftest import config_rows
 from polyprobe import build_ud
 from polyprobe.builders.ratios import display, parse_balance
 from polyprobe.cards.info import read_card_yaml
-from polyprobe.errors import UsageError
+from polyprobe.errors import InputError, UsageError
 
 BALANCES = "natural,balanced,1:5,1:10"
 TASKS = "subject_number,subject_verb_distance"
@@ -192,3 +192,26 @@ def test_card_lists_the_variants(built: Path) -> None:
     ]
     stats = blocks["subject_number.ratio1to5-full"]["statistics"]["splits"]["train"]["labels"]
     assert stats["Sing"] == 5 * stats["Plur"]
+
+
+def test_profile_sets_balances(tmp_path: Path, data_dir: Path) -> None:
+    profile = tmp_path / "study.toml"
+    profile.write_text('[family]\nbalances = ["natural", "1:5"]\n', encoding="utf-8")
+    out = tmp_path / "p"
+    build_ud(
+        [data_dir / "ud" / "UD_English-PUD"],
+        lang="en",
+        tasks="subject_number",
+        min_per_class=5,
+        profile=profile,
+        out=out,
+    )
+    names = {c["config_name"] for c in read_card_yaml(out)["configs"]}
+    assert names == {"subject_number", "subject_number.ratio1to5-full"}
+    profile.write_text('[family]\nbalances = ["natural", "2:1"]\n', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        build_ud([data_dir / "ud" / "UD_English-PUD"], lang="en", profile=profile, out=out)
+    assert str(err.value) == (
+        f"{profile}: [family] balances: balance '2:1': a class ratio is written 1:R, rarest "
+        "class first (e.g. 1:5)"
+    )

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from polyprobe.builders.ratios import parse_balance
 from polyprobe.builders.variants import MinPerClass, SizeSpec, parse_sizes
-from polyprobe.errors import UsageError
+from polyprobe.errors import InputError, UsageError
 from polyprobe.languages import Language, resolve_language
 
 
@@ -292,6 +292,10 @@ def flag_of(name: str, spec: Option) -> str:
 
 C = TypeVar("C", bound=BuildConfig)
 
+# Shared options a profile's ``[family]`` may set too: a study's class ratios
+# (``balances = ["natural", "1:5", "1:10"]``) belong with its other fixed choices.
+PROFILE_SHARED = ("balances",)
+
 
 def make_config(config: type[C], given: Mapping[str, Any]) -> C:
     """``config`` from the options a caller gave, over a profile's ``[family]`` section (when
@@ -303,13 +307,20 @@ def make_config(config: type[C], given: Mapping[str, Any]) -> C:
     unknown = sorted(set(given) - set(names))
     if unknown:
         raise UsageError(f"unknown option(s) {', '.join(unknown)}; valid: {', '.join(names)}")
-    shared = {f.name for f in dataclasses.fields(BuildConfig)}
+    shared = {f.name for f in dataclasses.fields(BuildConfig)} - set(PROFILE_SHARED)
     settable = [
         n
         for n in names
         if n not in shared and (s := option_of(config, n)) is not None and s.profile
     ]
     from_profile = family_section(given["profile"], settable) if given.get("profile") else {}
+    if "balances" in from_profile:  # a bad ratio there names the profile, not a flag
+        try:
+            from_profile["balances"] = _balances(from_profile["balances"])
+        except UsageError as exc:
+            raise InputError(
+                given["profile"], None, f"[family] balances: {exc}", "bad-profile"
+            ) from None
     values = {**from_profile, **given}
     missing = [
         flag_of(f.name, option_of(config, f.name) or Option(help=""))
