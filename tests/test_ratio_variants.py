@@ -16,6 +16,7 @@ from conftest import config_rows
 from polyprobe import build_ud
 from polyprobe.builders.ratios import display, parse_balance
 from polyprobe.cards.info import read_card_yaml
+from polyprobe.cards.validate import validate
 from polyprobe.errors import InputError, UsageError
 
 BALANCES = "natural,balanced,1:5,1:10"
@@ -192,6 +193,7 @@ def test_card_lists_the_variants(built: Path) -> None:
     ]
     stats = blocks["subject_number.ratio1to5-full"]["statistics"]["splits"]["train"]["labels"]
     assert stats["Sing"] == 5 * stats["Plur"]
+    assert validate(built).problems == []
 
 
 def test_profile_sets_balances(tmp_path: Path, data_dir: Path) -> None:

@@ -1036,10 +1036,11 @@ def _ratio_fixed(
     weight: np.ndarray,
     floors: tuple[int, int, int],
     checked: tuple[bool, bool, bool],
+    names: list[str],
 ) -> tuple[list[np.ndarray], list[int]] | str:
     """Each split of a ``1:R`` balance (every class's lowest-order quota rows) and its ``m``;
-    or why the ratio cannot be built, with ``{i}`` for class i's name: a split holding rows
-    whose rarest class would keep fewer rows than the split's floor, or none."""
+    or why the ratio cannot be built: a split holding rows whose rarest class would keep
+    fewer rows than the split's floor, or none (``names``: the kept classes' names)."""
     fixed: list[np.ndarray] = []
     ms: list[int] = []
     for s in range(3):
@@ -1055,8 +1056,8 @@ def _ratio_fixed(
             rarest = int(np.argmin(weight))
             keeps = f"{m} (< --min-per-class {floor})" if m else "no row"
             return (
-                f"in {SPLITS[s]} class {{{c}}} has {int(classes.counts[c])} rows, so the rarest "
-                f"class {{{rarest}}} would keep {keeps}"
+                f"in {SPLITS[s]} class {names[c]} has {int(classes.counts[c])} rows, so the "
+                f"rarest class {names[rarest]} would keep {keeps}"
             )
         keep = classes.keep(class_ratios.quotas(m, weight))
         fixed.append(pools[s] if keep.all() else _frozen(pools[s][keep]))
@@ -1357,11 +1358,11 @@ def make_variants(
         if balance == "natural":
             fixed = pools
         elif weight is not None:
-            ratio_split = _ratio_fixed(pools, cols.label, label_remap, k, weight, floors, checked)
+            ratio_split = _ratio_fixed(
+                pools, cols.label, label_remap, k, weight, floors, checked, kept_names
+            )
             if isinstance(ratio_split, str):
-                result.not_built.append(
-                    f"{class_ratios.display(balance)} not built: {ratio_split.format(*kept_names)}"
-                )
+                result.not_built.append(f"{class_ratios.display(balance)} not built: {ratio_split}")
                 continue
             fixed, ms = ratio_split
             notes.append(_ratio_note(balance, kept_names, class_counts, ms))
