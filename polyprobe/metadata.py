@@ -203,7 +203,7 @@ class SourceInfo:
 class VariantBlock:
     """How a config's rows were chosen from its task's candidates."""
 
-    balance: str  # natural | balanced | unpaired
+    balance: str  # natural | balanced | unpaired | ratio1toR (class ratio 1:R)
     size: str  # full | 10k | 0.25 ...
     split: str  # ud | ratio:80/10/10 | sizes:7000/2000/1000 | source
     disjoint: str = ""  # word tasks: form | lemma-disjoint

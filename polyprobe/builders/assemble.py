@@ -29,6 +29,7 @@ from polyprobe.builders.confounds import (
     predicate_audit,
 )
 from polyprobe.builders.floors import test_rows_remedy
+from polyprobe.builders.ratios import display, ratio_of
 from polyprobe.builders.variants import (
     CATCH_ALL_LABELS,
     NO_ROWS_REASON,
@@ -415,7 +416,7 @@ def _scored_variants(cset: CandidateSet, settings: VariantSettings) -> TaskVaria
     than ``natural`` is reported as not built, with why."""
     tv = make_scored_variants(cset.columns, settings)
     tv.not_built += [
-        f"{b}: not built for a scored task (no classes to balance)"
+        f"{display(b)}: not built for a scored task (no classes to balance)"
         for b in settings.balances
         if b != "natural"
     ]
@@ -506,6 +507,8 @@ def _payload(
     notes = list(cset.notes)
     if variant.balance == "unpaired":
         notes.append(UNPAIRED_NOTE)
+    if ratio_of(variant.balance) is not None:  # how its class ratio was drawn
+        notes += [n for n in tv.notes if n.startswith(f"{display(variant.balance)} (")]
     if cset.describe is not None:
         extra_recipe, extra_notes = cset.describe(variant, tv)
         recipe.update(extra_recipe)
@@ -589,7 +592,7 @@ def _seed_dependent(
         or variant.balance == "unpaired"
     ):
         return True
-    if variant.balance == "balanced":
+    if variant.balance != "natural":  # balanced, 1:R: seed-free only when nothing was cut
         natural = tv.get("natural", "full")
         if natural is None:
             return True

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from polyprobe.builders.ratios import parse_balance
 from polyprobe.builders.variants import MinPerClass, SizeSpec, parse_sizes
-from polyprobe.errors import UsageError
+from polyprobe.errors import InputError, UsageError
 from polyprobe.languages import Language, resolve_language
 
 
@@ -135,13 +136,12 @@ def _sizes(value: Any) -> tuple[SizeSpec, ...]:
 
 
 def _balances(value: Any) -> tuple[str, ...]:
+    """``natural,balanced,1:5`` → canonical names (``1:R`` is ``ratio1toR``, see
+    :mod:`polyprobe.builders.ratios`), each once, in the order given."""
     found = split_list(value)
     if not found:
-        raise UsageError("--balances: give natural and/or balanced")
-    for balance in found:
-        if balance not in BALANCES:
-            raise UsageError(f"unknown balance {balance!r}: use natural and/or balanced")
-    return found
+        raise UsageError("--balances: give natural, balanced and/or 1:R (e.g. 1:5)")
+    return tuple(dict.fromkeys(parse_balance(balance) for balance in found))
 
 
 BALANCES = ("natural", "balanced")
@@ -167,7 +167,10 @@ class BuildConfig:
         metavar="SIZES",
     )
     balances: tuple[str, ...] = option(
-        BALANCES, help="variants to build: natural and/or balanced", parse=_balances
+        BALANCES,
+        help="variants to build: natural, balanced and/or class ratios 1:R (e.g. 1:5, 1:10: "
+        "the rarest class m rows, the most frequent R·m; configs <task>.ratio1toR-<size>)",
+        parse=_balances,
     )
     min_per_class: MinPerClass = option(
         default_factory=MinPerClass,
@@ -289,6 +292,10 @@ def flag_of(name: str, spec: Option) -> str:
 
 C = TypeVar("C", bound=BuildConfig)
 
+# Shared options a profile's ``[family]`` may set too: a study's class ratios
+# (``balances = ["natural", "1:5", "1:10"]``) belong with its other fixed choices.
+PROFILE_SHARED = ("balances",)
+
 
 def make_config(config: type[C], given: Mapping[str, Any]) -> C:
     """``config`` from the options a caller gave, over a profile's ``[family]`` section (when
@@ -300,13 +307,20 @@ def make_config(config: type[C], given: Mapping[str, Any]) -> C:
     unknown = sorted(set(given) - set(names))
     if unknown:
         raise UsageError(f"unknown option(s) {', '.join(unknown)}; valid: {', '.join(names)}")
-    shared = {f.name for f in dataclasses.fields(BuildConfig)}
+    shared = {f.name for f in dataclasses.fields(BuildConfig)} - set(PROFILE_SHARED)
     settable = [
         n
         for n in names
         if n not in shared and (s := option_of(config, n)) is not None and s.profile
     ]
     from_profile = family_section(given["profile"], settable) if given.get("profile") else {}
+    if "balances" in from_profile:  # a bad ratio there names the profile, not a flag
+        try:
+            from_profile["balances"] = _balances(from_profile["balances"])
+        except UsageError as exc:
+            raise InputError(
+                given["profile"], None, f"[family] balances: {exc}", "bad-profile"
+            ) from None
     values = {**from_profile, **given}
     missing = [
         flag_of(f.name, option_of(config, f.name) or Option(help=""))

@@ -23,6 +23,13 @@ Why it looks the way it does:
   they are subsets of larger ones; validation and test are built once per balance and shared
   (the very same array object) by all sizes, and a balanced split that needs no undersampling
   is the natural split's array itself (no second copy of the same indices).
+* **Class ratios** (``1:R``, balance ``ratio1toR``; the rule is :mod:`polyprobe.builders.ratios`'):
+  per split, class rank j (rarest 0 .. most frequent K-1 by natural frequency over the task)
+  keeps its ``floor(m·R^(j/(K-1)) + 1/2)`` lowest-``order`` rows, m the largest every class
+  can fill; a train size the largest m whose quotas fit its rows. The same per-class order as
+  ``balanced`` and the sizes, so one ratio's sizes nest and balanced ⊂ 1:5 ⊂ 1:10 ⊂ natural
+  per class as far as the quotas grow in that order. A split whose rarest class would keep
+  fewer rows than its ``--min-per-class`` floor (or none) leaves the ratio not built, with why.
 """
 
 from __future__ import annotations
@@ -36,12 +43,13 @@ from typing import Any
 
 import numpy as np
 
+from polyprobe.builders import ratios as class_ratios
 from polyprobe.builders.floors import class_targets, floor_remedy
 from polyprobe.errors import UsageError
 
 SPLITS = ("train", "validation", "test")
 SPLIT_INDEX = {"train": 0, "validation": 1, "test": 2}  # UD's "dev" maps to validation
-BALANCES = ("natural", "balanced")
+BALANCES = ("natural", "balanced")  # and ``ratio1toR`` (``1:R``, :mod:`polyprobe.builders.ratios`)
 
 DROP_GROUP_SEEN = "group seen in an earlier split"
 DROP_KEY_SEEN = "lexical key seen in an earlier split"
@@ -824,7 +832,8 @@ def _stratified_split(
     achieved = np.bincount(split[split >= 0], minlength=3) if n else np.zeros(3, np.int64)
     share = "/".join(f"{100.0 * c / n:.1f}" for c in achieved) if n else "0/0/0"
     notes = [
-        "stratified split sizes " + "/".join(map(str, counts))
+        "stratified split sizes "
+        + "/".join(map(str, counts))
         + f": each class's {n_comp} components of (group"
         + (" ∪ lexical key" if n_keys else "")
         + ") allocated to the splits on their own, every class at least its floor "
@@ -1019,6 +1028,61 @@ def _class_floor_reasons(
 NO_ROWS_REASON = "no rows in any split"
 
 
+def _ratio_fixed(
+    pools: list[np.ndarray],
+    labels: np.ndarray,
+    label_remap: np.ndarray,
+    k: int,
+    weight: np.ndarray,
+    floors: tuple[int, int, int],
+    checked: tuple[bool, bool, bool],
+    names: list[str],
+) -> tuple[list[np.ndarray], list[int]] | str:
+    """Each split of a ``1:R`` balance (every class's lowest-order quota rows) and its ``m``;
+    or why the ratio cannot be built: a split holding rows whose rarest class would keep
+    fewer rows than the split's floor, or none (``names``: the kept classes' names)."""
+    fixed: list[np.ndarray] = []
+    ms: list[int] = []
+    for s in range(3):
+        if not pools[s].size:  # a split meant to be empty (0 % or 0 rows asked)
+            fixed.append(pools[s])
+            ms.append(0)
+            continue
+        classes = _ClassSlices(label_remap[labels[pools[s]]], k)
+        m = class_ratios.largest_m(classes.counts, weight)
+        floor = floors[s] if checked[s] else 0
+        if m == 0 or m < floor:
+            c = class_ratios.limiting_class(classes.counts, weight, m)
+            rarest = int(np.argmin(weight))
+            keeps = f"{m} (< --min-per-class {floor})" if m else "no row"
+            return (
+                f"in {SPLITS[s]} class {names[c]} has {int(classes.counts[c])} rows, so the "
+                f"rarest class {names[rarest]} would keep {keeps}"
+            )
+        keep = classes.keep(class_ratios.quotas(m, weight))
+        fixed.append(pools[s] if keep.all() else _frozen(pools[s][keep]))
+        ms.append(m)
+    return fixed, ms
+
+
+def _ratio_note(balance: str, names: list[str], class_counts: np.ndarray, ms: list[int]) -> str:
+    """The card's sentence on how a ``1:R`` balance was drawn: the classes rarest first and
+    the multiplier m of each split."""
+    rank = class_ratios.ranks(class_counts.sum(axis=0))
+    by_rank = [names[c] for c in np.argsort(rank)]
+    return (
+        f"{class_ratios.display(balance)} ({balance}): classes by natural frequency "
+        f"{' < '.join(by_rank)} keep floor(m·{class_ratios.ratio_of(balance)}^(rank/"
+        f"{len(names) - 1}) + 1/2) rows each, the lowest seeded order first; m = "
+        + ", ".join(
+            f"{ms[s]} {SPLITS[s]}"
+            + (" (full size; a smaller size: the largest m it holds)" if s == 0 else "")
+            for s in range(3)
+            if ms[s]
+        )
+    )
+
+
 def _emptied_splits(
     class_counts: np.ndarray, checked: tuple[bool, bool, bool], mode: str, source_split: Any
 ) -> list[str]:
@@ -1128,8 +1192,10 @@ def make_variants(
     label_names = list(label_names)
     k_all = len(label_names)
     for balance in settings.balances:
-        if balance not in BALANCES:
-            raise ValueError(f"unknown balance {balance!r} (expected one of {BALANCES})")
+        if balance not in BALANCES and class_ratios.ratio_of(balance) is None:
+            raise ValueError(
+                f"unknown balance {balance!r} (expected one of {BALANCES} or ratio1toR)"
+            )
     if settings.split.mode not in ("ud", "ratio", "sizes"):
         raise ValueError(f"unknown split mode {settings.split.mode!r}")
     cols = _check_columns(cols, k_all)
@@ -1153,7 +1219,13 @@ def make_variants(
             cut, cut_notes = _stratified_truncate(split, cols.order, cols.label, counts, floors_)
         else:
             split, notes = _ratio_split(
-                gid, n_groups, kid, n_keys, cols.order, counts, what="split sizes",
+                gid,
+                n_groups,
+                kid,
+                n_keys,
+                cols.order,
+                counts,
+                what="split sizes",
                 relative_big=True,
             )
             cut, cut_notes = _truncate(split, cols.order, counts)
@@ -1236,15 +1308,14 @@ def make_variants(
             kept_text = f" (kept: {', '.join(kept_names)})" if kept_names else ""
             result.infeasible = (
                 f"{k} class(es) left after --min-per-class ({floor_text}); need at least 2"
-                f"{kept_text}" + (f"; dropped {detail}" if detail else "")
+                f"{kept_text}"
+                + (f"; dropped {detail}" if detail else "")
                 + "; "
                 + floor_remedy(counts.tolist(), label_names, floors, checked, max(min_classes, 2))
             )
         return result
     floor_losses = [c for c, why in enumerate(reasons) if why not in (None, NO_ROWS_REASON)]
-    usable = [
-        c for c in range(k_all) if all(counts[s, c] > 0 for s in range(3) if checked[s])
-    ]
+    usable = [c for c in range(k_all) if all(counts[s, c] > 0 for s in range(3) if checked[s])]
     if floor_losses and len(usable) > k and min(floors) > 0:
         notes.append(
             "classes below --min-per-class: "
@@ -1276,13 +1347,26 @@ def make_variants(
 
     for balance in settings.balances:
         train_classes: _ClassSlices | None = None
+        ms: list[int] = []  # a ratio's m per split
+        ratio = class_ratios.ratio_of(balance)
+        weight = class_ratios.weights(class_counts.sum(axis=0), ratio) if ratio else None
         if balance != "natural":
             why_not = _unbalanceable(class_counts, kept_names)
             if why_not is not None:
-                result.not_built.append(f"{balance} not built: {why_not}")
+                result.not_built.append(f"{class_ratios.display(balance)} not built: {why_not}")
                 continue
         if balance == "natural":
             fixed = pools
+        elif weight is not None:
+            ratio_split = _ratio_fixed(
+                pools, cols.label, label_remap, k, weight, floors, checked, kept_names
+            )
+            if isinstance(ratio_split, str):
+                result.not_built.append(f"{class_ratios.display(balance)} not built: {ratio_split}")
+                continue
+            fixed, ms = ratio_split
+            notes.append(_ratio_note(balance, kept_names, class_counts, ms))
+            train_classes = _ClassSlices(label_remap[cols.label[fixed[0]]], k)
         else:
             fixed = []
             for s in range(3):
@@ -1308,6 +1392,16 @@ def make_variants(
                     continue
                 if balance == "natural":
                     train = train_full[:want]  # lowest-order rows: nested by construction
+                elif weight is not None:
+                    assert train_classes is not None
+                    m = class_ratios.m_for_rows(want, weight, ms[0])
+                    if m == 0:
+                        result.not_built.append(
+                            f"{class_ratios.display(balance)} size {spec.label} not built: {want} "
+                            f"rows cannot hold one row of the rarest class at 1:{ratio}"
+                        )
+                        continue
+                    train = _frozen(train_full[train_classes.keep(class_ratios.quotas(m, weight))])
                 else:
                     assert train_classes is not None
                     train = _frozen(train_full[train_classes.keep(_balanced_quotas(want, k))])

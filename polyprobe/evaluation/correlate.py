@@ -18,6 +18,9 @@ or a named layer (``model_layer=6``; a model without layers keeps its one result
 model contributes several layers, the per-layer correlation stays as a description (no
 p-values) and the p-values come from the per-model one; when every point is a different
 model the two coincide. Each pair says which it used (``p_value_from``).
+
+The output also holds the **rank stability** of every task's encoder ranking across train
+sizes, balances and seeds (:mod:`polyprobe.evaluation.rank_stability`, ``rank_stability``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 
 from polyprobe.errors import InputError, UsageError
 from polyprobe.evaluation.encoders import BASELINE_KINDS
+from polyprobe.evaluation.rank_stability import rank_stability, rank_stability_markdown
 
 RESULTS_SCHEMA_VERSION = 1
 CORRELATION_SCHEMA_VERSION = 1
@@ -389,7 +393,13 @@ def correlate(
         "min_encoders_for_p_values": MIN_ENCODERS_FOR_P,
         "model_layer": model_layer,
         "groups": groups,
+        "rank_stability": rank_stability(results, _identify, metric),  # rank_stability.py
     }
+
+
+def _identify(result: dict[str, Any]) -> tuple[str, str, str]:
+    """(dataset, encoder, probe) as correlate names them, for :mod:`rank_stability`."""
+    return dataset_display(result), encoder_key(result), probe_name(result)
 
 
 def n_computed(corr: dict[str, Any]) -> int:
@@ -593,6 +603,8 @@ def correlation_markdown(corr: dict[str, Any]) -> str:
             shown = f"{e} ({name})" if name else e
             lines.append("| " + " | ".join([_md_escape(shown), *vals]) + " |")
         lines.append("")
+    if "rank_stability" in corr:
+        lines += ["", rank_stability_markdown(corr["rank_stability"])]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -48,6 +48,7 @@ from polyprobe.evaluation.correlate import (
     task_labels,
 )
 from polyprobe.evaluation.encoders import BASELINE_KINDS
+from polyprobe.evaluation.groups import group_means, groups_markdown
 
 REPORT_SCHEMA_VERSION = 1
 _PNG_METADATA: dict[str, str | None] = {"Software": None}
@@ -621,6 +622,7 @@ def report(
     if not results:
         raise InputError(str(out_dir), None, "no results to report", "no-results")
     data = collect(results, metric)
+    data["group_means"] = group_means(results, metric)  # evaluation/groups.py
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figures: dict[str, Any] = {"heatmap": "heatmap.png", "layer_curves": {}}
@@ -642,7 +644,9 @@ def report(
             data["curve_labels"],
         )
         figures["layer_curves"][row] = name
-    (out / "report.md").write_text(report_markdown(data, figures), encoding="utf-8")
+    markdown = report_markdown(data, figures)
+    groups = groups_markdown(data["group_means"], data.get("labels"))
+    (out / "report.md").write_text(markdown + ("\n" + groups if groups else ""), encoding="utf-8")
     data["figures"] = figures
     (out / "report.json").write_text(
         json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
