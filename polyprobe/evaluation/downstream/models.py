@@ -19,7 +19,8 @@ LINSPECTOR (Şahin et al. 2020) trained AllenNLP models on frozen word vectors; 
   (:mod:`mst`). LINSPECTOR's parser also embedded gold POS tags (100 dims); a ``parse`` config
   carries no tags, and the point is what the encoder's vectors alone give, so none are used.
 
-Every run is seeded (torch's generator for the weights and dropout, numpy's for the batch
+One addition to LINSPECTOR's settings: the inputs are standardised on the training tokens
+(``standardize``, ``run._standardised`` says why). Every run is seeded (torch's generator for the weights and dropout, numpy's for the batch
 order) and early-stopped on validation: the weights of the best epoch are the ones tested.
 """
 
@@ -33,14 +34,17 @@ import numpy as np
 from polyprobe.evaluation.downstream.sentences import MASKED
 
 TAGGER_POS: dict[str, Any] = {
+    "standardize": True,
     "hidden": 100, "layers": 1, "dropout": 0.0, "lr": 1e-3, "batch_size": 32,
     "max_epochs": 40, "patience": 10, "grad_norm": None,
 }  # fmt: skip
 TAGGER_NER: dict[str, Any] = {
+    "standardize": True,
     "hidden": 200, "layers": 2, "dropout": 0.5, "lr": 1e-3, "batch_size": 32,
     "max_epochs": 20, "patience": 10, "grad_norm": 5.0,
 }  # fmt: skip
 PARSER: dict[str, Any] = {
+    "standardize": True,
     "hidden": 250, "layers": 2, "dropout": 0.3, "input_dropout": 0.3, "arc_dim": 200,
     "tag_dim": 200, "lr": 1e-3, "betas": [0.9, 0.9], "batch_size": 128, "max_epochs": 30,
     "patience": 10, "grad_norm": 5.0,
