@@ -98,9 +98,7 @@ def _conllu(lines: Sequence[str]) -> bool:
         cols = line.split("\t")
         # an id first and a head (a number, or _ on a multiword or empty-node line) 7th:
         # STS-B's 10 columns start with an index too, but its 7th is a source name
-        tokens += (
-            len(cols) == 10 and bool(_TOKEN_ID.match(cols[0])) and bool(_HEAD.match(cols[6]))
-        )
+        tokens += len(cols) == 10 and bool(_TOKEN_ID.match(cols[0])) and bool(_HEAD.match(cols[6]))
     body = len(lines) - sum(line.startswith("#") for line in lines)
     return tokens > 0 and (_most(tokens, body) or (comments > 0 and 2 * tokens >= body))
 
