@@ -218,3 +218,44 @@ def test_iob_files_are_sniffed_as_ner() -> None:
     wikiann = (FIXTURES / "de" / "wikiann-de.tsv").read_text().splitlines()
     assert sniff(wikiann).key == "iob"
     assert sniff(["the O", "cat O", "sat O"]) is None  # no entity: not claimed
+
+
+def test_bioes_two_columns_with_spaces(tmp_path: Path) -> None:
+    """A space-separated BIOES file: converted to IOB2 and recorded as such."""
+    lines = [
+        line
+        for i in range(12)
+        for line in (
+            "Barack B-PER", "Obama E-PER", f"visited{i} O", "Paris S-LOC", ". O", "",
+            "Google S-ORG", f"hired{i} O", "Ada B-PER", "Lovelace E-PER", "",
+        )
+    ]  # fmt: skip
+    path = tmp_path / "bioes.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = polyprobe.build_ner([path], lang="en", out=tmp_path / "b")
+    names = _names(result.out)
+    every = [r for rs in config_rows(result.out, "ner").values() for r in rs]
+    tags = _sentences(every, names)
+    assert tags["Barack Obama visited3 Paris ."] == ["B-PER", "I-PER", "O", "B-LOC", "O"]
+    card = (result.out / "README.md").read_text()
+    assert "Tag scheme of bioes.txt: BIOES converted to IOB2 (S-/U- made B-, E-/L- made I-)" in card
+
+
+def test_wikiann_line_without_its_prefix(tmp_path: Path) -> None:
+    path = tmp_path / "de.tsv"
+    lines = [f"de:Wort{i}\tB-LOC" for i in range(10)] + ["", "Bonn\tB-LOC", "de:liegt\tO", ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        polyprobe.build_ner([path], lang="de", out=tmp_path / "x")
+    assert str(err.value) == (
+        f"{path}:12: no language prefix, expected 'de:' as on every token of this WikiANN file"
+    )
+
+
+def test_a_column_count_unlike_the_files(tmp_path: Path) -> None:
+    path = tmp_path / "eng.train"
+    lines = ["EU NNP I-NP I-ORG", "rejects VBZ I-VP O", "", "German I-MISC", ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        polyprobe.build_ner([path], lang="en", out=tmp_path / "x")
+    assert str(err.value) == f"{path}:4: 2 columns, expected 4 as on line 1"

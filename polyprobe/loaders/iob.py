@@ -26,6 +26,7 @@ layer, and a file in another family's format (CoNLL-U) is refused in one line fi
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,9 +128,9 @@ def _fields(line: str, tab: bool) -> list[str]:
 
 def _layout(path: Path) -> Layout:
     """The layout of ``path`` from its first token lines (read through the input layer): the
-    first decides columns and separator; a WikiANN prefix needs every one of the first
+    first decides columns and separator; a WikiANN prefix needs 80 % of the first
     :data:`SNIFF_LINES` token lines to carry the same one (a CoNLL token such as ``nl:`` on
-    one line is no prefix)."""
+    one line is no prefix; a WikiANN line that lost its prefix is named as such)."""
     first: tuple[int, str] | None = None
     prefixes: list[str] = []
     for number, line in numbered_lines(path, 1 << 16):
@@ -146,7 +147,8 @@ def _layout(path: Path) -> Layout:
         raise no_entries(path, "no token lines")
     number, line = first
     tab = "\t" in line
-    prefix = prefixes[0] if prefixes[0] and len(set(prefixes)) == 1 else ""
+    common, count = Counter(prefixes).most_common(1)[0]
+    prefix = common if common and 5 * count >= 4 * len(prefixes) else ""
     return Layout(len(_fields(line, tab)), tab, prefix, number)
 
 
