@@ -20,6 +20,9 @@ checks name those lines). A format is only claimed on signatures its own files a
 * **a table with a header**: a first line of 2+ tab- or comma-separated names, one of them
   a usual column name (``sentence``, ``label``, ``lemma``...), and lines below with as
   many fields;
+* **entity-tagged tokens** (IOB): token lines of 2 to 4 columns whose last is an entity tag
+  (``O``, ``B-PER``, ``S-LOC``; CoNLL-2003's ``-DOCSTART-`` lines count), at least one
+  tag not ``O``;
 * **XML**: a MediaWiki dump (``<mediawiki``) or an RST document (``<rst>``).
 """
 
@@ -57,6 +60,7 @@ FORMATS: dict[str, Format] = {
         Format("trec", "TREC question classification (COARSE:fine question)", "build trec"),
         Format("unimorph", "a UniMorph lexicon (lemma, form, features)", "build unimorph"),
         Format("table", "a table with a header", "build tabular"),
+        Format("iob", "an entity-tagged token-per-line file (CoNLL-2003/IOB)", "build ner"),
         Format("mediawiki", "a MediaWiki XML dump", "build wiki"),
         Format("rst", "an RST document (rs3 XML)", "build rst"),
     )
@@ -77,6 +81,7 @@ _HEADER_WORDS = re.compile(
 
 
 _HEAD = re.compile(r"^(?:\d+|_)$")
+_IOB_TAG = re.compile(r"^(?:O|[BIESLU]-[A-Za-z][\w.-]*)$")
 
 
 def _most(hits: int, total: int) -> bool:
@@ -93,11 +98,24 @@ def _conllu(lines: Sequence[str]) -> bool:
         cols = line.split("\t")
         # an id first and a head (a number, or _ on a multiword or empty-node line) 7th:
         # STS-B's 10 columns start with an index too, but its 7th is a source name
-        tokens += (
-            len(cols) == 10 and bool(_TOKEN_ID.match(cols[0])) and bool(_HEAD.match(cols[6]))
-        )
+        tokens += len(cols) == 10 and bool(_TOKEN_ID.match(cols[0])) and bool(_HEAD.match(cols[6]))
     body = len(lines) - sum(line.startswith("#") for line in lines)
     return tokens > 0 and (_most(tokens, body) or (comments > 0 and 2 * tokens >= body))
+
+
+def _iob(lines: Sequence[str]) -> bool:
+    """Token lines with an entity tag last (2-4 columns), and at least one entity: a word
+    list of ``word O`` lines is no NER file."""
+    hits = entities = 0
+    for line in lines:
+        cols = line.split("\t") if "\t" in line else line.split()
+        if cols and cols[0] == "-DOCSTART-":
+            hits += 1
+            continue
+        if 2 <= len(cols) <= 4 and _IOB_TAG.match(cols[-1]) and cols[0].strip():
+            hits += 1
+            entities += cols[-1] != "O"
+    return entities > 0 and _most(hits, len(lines))
 
 
 def _trec(lines: Sequence[str]) -> bool:
@@ -158,7 +176,8 @@ def sniff(lines: Iterable[str]) -> Format | None:
         return FORMATS["mediawiki"]
     if _xml(kept, "rst"):
         return FORMATS["rst"]
-    for key, rule in (("conllu", _conllu), ("trec", _trec), ("unimorph", _unimorph)):
+    rules = (("conllu", _conllu), ("trec", _trec), ("unimorph", _unimorph), ("iob", _iob))
+    for key, rule in rules:
         if rule(kept):
             return FORMATS[key]
     if _table(kept):

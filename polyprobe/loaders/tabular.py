@@ -50,6 +50,11 @@ FORMATS: tuple[str, ...] = ("csv", "tsv", "jsonl", "trec-lines")
 # The card's count of rows a preset drops by design (its ``no_label`` values): not invalid
 # input, so dropped under ``--on-invalid raise`` too, as the preset's help says.
 NO_GOLD_LABEL = "no-gold-label"
+# The card's count of rows of another language than the one kept (XNLI's ``language``
+# column holds 15): not invalid input either, so dropped and counted under any --on-invalid.
+OTHER_LANGUAGE = "other-language"
+# The column XNLI's TSVs name each row's language in: used with --preset nli when present.
+LANGUAGE_COLUMN = "language"
 _TREC_LINE = re.compile(r"^([A-Z]+):(\S+)\s+(.+)$")
 
 
@@ -193,6 +198,12 @@ class TabularSource:
     header: bool = True
     license: str = "unknown"
     version: str = "unknown"
+    # Rows whose ``language_column`` value is not ``keep_language`` (an ISO 639-3 code) are
+    # dropped and counted (OTHER_LANGUAGE); ``language_optional``: the column may be absent
+    # (then no filter: the nli preset's default), else an absent column is an error.
+    language_column: str | None = None
+    keep_language: str | None = None
+    language_optional: bool = False
 
     def __post_init__(self) -> None:
         fmt = self.resolved_format
@@ -253,7 +264,10 @@ class TabularSource:
                 if header is None:
                     header_seen = True
                     header = [h.strip() for h in fields]
-                    absent = sorted({c for c in self.columns.values() if c not in header})
+                    wanted = set(self.columns.values())
+                    if self.language_column and not self.language_optional:
+                        wanted.add(self.language_column)
+                    absent = sorted({c for c in wanted if c not in header})
                     if absent:
                         raise InputError(
                             self.path,
@@ -271,6 +285,14 @@ class TabularSource:
         if not rows:
             detail = "only a header, no entries" if header_seen else "no entries"
             raise no_entries(self.path, detail, refused_since(policy, before))
+
+    def _kept_language(self, row: Mapping[str, str]) -> bool:
+        """Whether a row is in the language kept (always, without a language filter, or
+        when the optional column is absent). Codes compare as ISO 639-3 (``de`` = ``deu``);
+        a value that is no ISO code compares as written, lower-cased."""
+        if not self.language_column or self.language_column not in row:
+            return True
+        return language_key(row[self.language_column]) == self.keep_language
 
     def _json_line(self, no: int, raw: str, policy: InvalidPolicy) -> dict[str, str] | None:
         try:
@@ -305,6 +327,9 @@ class TabularSource:
         inputs = ("text",) if self.kind == "classification" else ("sentence1", "sentence2")
         first: dict[tuple[str | None, str], int] = {}  # (split, user id) -> its first line
         for no, row in self._rows(policy):
+            if not self._kept_language(row):
+                policy.skipped[OTHER_LANGUAGE] += 1
+                continue
             values = [row.get(cols[r], "").strip() for r in inputs]
             if not all(values):
                 problem = f"empty {' or '.join(cols[r] for r in inputs)}"
@@ -356,6 +381,16 @@ class TabularSource:
             )
 
 
+def language_key(value: str) -> str:
+    """A language value as the filter compares it: its ISO 639-3 code, else lower-cased."""
+    from polyprobe.languages import resolve_language
+
+    try:
+        return resolve_language(value).iso639_3
+    except UsageError:
+        return value.strip().lower()
+
+
 def sources_for(
     files: Sequence[str],
     kind: str,
@@ -365,9 +400,13 @@ def sources_for(
     format: str | None = None,
     license: str = "unknown",
     version: str = "unknown",
+    language_column: str | None = None,
+    keep_language: str | None = None,
 ) -> tuple[list[TabularSource], Preset | None]:
     """The sources of ``FILES`` (``[SPLIT=]PATH``) with a preset's mapping, overridden by
-    ``columns``."""
+    ``columns``. ``keep_language`` (a code) keeps only the rows whose ``language_column`` says
+    so; with the ``nli`` preset and no ``language_column`` (``""``: none), XNLI's
+    ``language`` column is used when a file has one."""
     chosen = None
     if preset is not None:
         chosen = PRESETS.get(preset)
@@ -376,6 +415,11 @@ def sources_for(
         if chosen.kind != kind:
             raise UsageError(f"preset {preset!r} is for 'build {chosen.kind}', not 'build {kind}'")
     mapping = {**(chosen.columns if chosen else {}), **(columns or {})}
+    optional = language_column is None and chosen is not None and chosen.name == "nli"
+    column = LANGUAGE_COLUMN if optional else language_column or None
+    keep = language_key(keep_language) if column and keep_language else None
+    if column and keep is None:
+        raise UsageError("--language-column needs the language to keep (--keep-language)")
     out = []
     for raw in files:
         split, path = parse_file_arg(str(raw))
@@ -391,6 +435,9 @@ def sources_for(
                 chosen.header if chosen else True,
                 license,
                 version,
+                column,
+                keep,
+                optional,
             )
         )
     return out, chosen

@@ -72,6 +72,16 @@ class TabularConfig(TranslationOptions, BuildConfig):
         choices=(None, *PAIR_FEATURES),
     )
     source_language: str = option("en", help="the language translated from")
+    language_column: str | None = option(
+        None,
+        help="a column naming each row's language (XNLI's 'language'): only the rows of "
+        "--keep-language are kept, the others counted in the card (other-language); with "
+        "--preset nli a 'language' column is used when the files have one ('' turns that off)",
+        metavar="COL",
+    )
+    keep_language: str | None = option(
+        None, help="the language --language-column keeps (default: --lang)", metavar="LANG"
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -117,6 +127,8 @@ class TabularFamily(Family[TabularConfig, TabularInputs]):
             preset=config.preset,
             format=config.format,
             version=config.source_version or "unknown",
+            language_column=config.language_column,
+            keep_language=config.keep_language or config.lang,
         )
         return TabularInputs(files, preset)
 
@@ -144,6 +156,13 @@ class TabularFamily(Family[TabularConfig, TabularInputs]):
         }
         if config.pair_features is not None:
             parameters["pair_features"] = config.pair_features
+        first = sources.sources[0]
+        if first.language_column:  # printed only when a filter may apply (cards unchanged)
+            parameters["language_filter"] = {
+                "column": first.language_column,
+                "keep": config.keep_language or config.lang,
+                "when": "if the files have the column" if first.language_optional else "always",
+            }
         if translation is not None:
             parameters["translation"] = translation.card_entry()
         how = translation.sample_creation if translation is not None else None
