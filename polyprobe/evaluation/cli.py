@@ -250,10 +250,12 @@ def scored_table(results: list[dict[str, Any]]) -> str:
 
 def summaries(results: list[dict[str, Any]]) -> str:
     """The end-of-run tables: probing, scored pairs, lexical (each only when it has rows)."""
+    from polyprobe.evaluation.downstream.report import downstream_markdown, downstream_rows
     from polyprobe.evaluation.lexical.report import lexical_summary
 
     lexical = [r for r in results if "lexical_schema_version" in r]
-    rest = [r for r in results if "lexical_schema_version" not in r]
+    models = [r for r in results if r.get("kind") == "downstream-model"]
+    rest = [r for r in results if "lexical_schema_version" not in r and r not in models]
     scored = [r for r in rest if "accuracy" not in r.get("metrics", {})]
     probing = [r for r in rest if "accuracy" in r.get("metrics", {})]
     parts = []
@@ -263,6 +265,8 @@ def summaries(results: list[dict[str, Any]]) -> str:
         parts.append(scored_table(scored))
     if lexical:
         parts.append(lexical_summary(lexical))
+    if models:  # --probe tagger|parser
+        parts.append(downstream_markdown(downstream_rows(models)))
     return "\n\n".join(parts)
 
 

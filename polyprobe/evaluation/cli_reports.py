@@ -122,6 +122,8 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_report(args: argparse.Namespace) -> int:
     from polyprobe.errors import PolyprobeError
+    from polyprobe.evaluation.downstream.report import write_downstream_report
+    from polyprobe.evaluation.downstream.run import is_downstream_result
     from polyprobe.evaluation.lexical.report import write_lexical_report
     from polyprobe.evaluation.report import report
     from polyprobe.evaluation.report_inputs import read_inputs
@@ -131,6 +133,8 @@ def run_report(args: argparse.Namespace) -> int:
     try:
         output_folder(args.out)
         results, lexical = read_inputs(args.results)  # at least one, or a one-line error
+        downstream = [r for r in results if is_downstream_result(r)]
+        results = [r for r in results if not is_downstream_result(r)]
         probing = [r for r in results if not is_scored_result(r)]
         scored = [r for r in results if is_scored_result(r)]
         written: list[str] = []
@@ -148,6 +152,11 @@ def run_report(args: argparse.Namespace) -> int:
             write_lexical_report(lexical, args.out, append=bool(probing or scored))
             written += [] if probing or scored else [str(args.out / "report.md")]
             written.append(str(args.out / "lexical-report.json"))
+        if downstream:  # --probe tagger|parser: their own table
+            before = bool(probing or scored or lexical)
+            path = write_downstream_report(downstream, args.out, append=before)
+            written += [] if before else [str(args.out / "report.md")]
+            written.append(str(path))
     except PolyprobeError as exc:
         return _fail(exc)
     head, last = written[:-1], written[-1]

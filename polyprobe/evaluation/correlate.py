@@ -195,6 +195,9 @@ def score_of(result: dict[str, Any], metric: str = "accuracy") -> float:
     accuracy and enters an accuracy correlation with its test Spearman, the score SentEval
     and LINSPECTOR report for such sets."""
     metrics = result.get("metrics")
+    if metric == "accuracy" and result.get("kind") == "downstream-model":
+        # LINSPECTOR's downstream models: their headline (LAS, span F1, POS accuracy)
+        return metric_mean(result, str(result.get("headline") or "token_accuracy"))
     if (
         metric == "accuracy"
         and isinstance(metrics, dict)
