@@ -132,6 +132,7 @@ def test_costra_profile(data_dir: Path, tmp_path: Path) -> None:
     def build(out: Path, profile: Path | None = None) -> Any:
         return build_costra(data_dir / "costra", out=out, profile=profile)
 
-    refuses(build, tmp_path, "family", "lang", "none")  # a shared option is no [family] key
-    refuses(build, tmp_path, "family", "path", "none")
+    # a shared option is no [family] key (the one a profile may set: balances)
+    refuses(build, tmp_path, "family", "lang", "balances")
+    refuses(build, tmp_path, "family", "path", "balances")
     refuses(build, tmp_path, "tasks.transformations", "types", "none")

@@ -42,6 +42,9 @@ RUN = (
 
 # Covered elsewhere: the command (its first words, enough to tell it apart) -> the test.
 COVERED = {
+    "polyprobe build pairs xnli.test.tsv --preset nli": "test_xnli_filter.py::test_nli_preset_keeps_the_lang_rows",
+    "polyprobe build ner conll2003/": "test_ner_build.py::test_map_types",
+    "polyprobe build srl conll2009-en/": "test_srl_build.py::test_rows_are_predicate_argument_pairs",
     "pip install . && polyprobe demo": "test_first_hour.py::test_the_demo_needs_only_the_core_install",
     'pip install "torch==2.13.0" -e ".[test]"': "test_first_hour.py::test_ci_runs_exactly_the_readme_quick_start",
     "polyprobe suite build fi.toml --data ../shared/data --out fi-probing --with-baselines": "test_suite_build.py::test_suite_folder_validates_and_every_config_loads",

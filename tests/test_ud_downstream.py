@@ -42,7 +42,7 @@ def pud_en_es(ud_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[st
 
 def test_not_in_the_default_set_but_named_or_grouped() -> None:
     assert "pos" not in UD.tasks.resolve(None)
-    assert UD.tasks.resolve(["downstream"]) == ["pos", "deprel"]
+    assert UD.tasks.resolve(["downstream"]) == ["pos", "deprel", "parse"]
 
 
 def test_pos_rows_of_a_named_sentence(pud_en_es: dict[str, Path]) -> None:

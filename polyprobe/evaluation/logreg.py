@@ -228,7 +228,17 @@ def _second_moments(
         A[:d, :d] = (rows.T.contiguous() @ rows).double() / n
         A[:d, d] = A[d, :d] = rows.sum(0, dtype=torch.float64) / n
         A[d, d] = 1.0
-        values, vectors = torch.linalg.eigh(A)
+        try:
+            values, vectors = torch.linalg.eigh(A)
+        except torch.linalg.LinAlgError:
+            # LAPACK's divide and conquer can fail on a low-rank A with many repeated zero
+            # eigenvalues (40 rows of 2,048 features); a diagonal shift of 1e-12 of its scale
+            # separates them and changes the preconditioner by nothing measurable
+            shift = 1e-12 * float(A.diagonal().abs().max())
+            values, vectors = torch.linalg.eigh(
+                A + shift * torch.eye(d + 1, dtype=A.dtype, device=dev)
+            )
+            values = values - shift
         bases.append(vectors.cpu().numpy())
         spectra.append(values.clamp_min(0.0).cpu().numpy())
     return np.stack(bases), np.stack(spectra)
