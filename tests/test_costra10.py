@@ -2,7 +2,7 @@
 sentence; no annotated comparisons) beside 1.1's 9, and the COSTRA PCA plot of the lexical
 report.
 
-The 1.0 fixture (``tests/fixtures/costra10/data.tsv``) is hand-made: two seeds, their
+The 1.0 fixture (``tests/fixtures/costra10/costra-1.0-sample.tsv``) is hand-made: two seeds, their
 paraphrases (one, then two) and one past, future and nonsense sentence each - so the basic
 comparisons (a paraphrase closer to the seed than each other type's sentence) are 1 + 2 per
 type, 3 each.
@@ -26,7 +26,7 @@ from polyprobe.evaluation.lexical.run import evaluate_lexical
 from polyprobe.loaders.costra import CostraSource, comparisons, read_costra, release
 from polyprobe.loaders.source import InvalidPolicy
 
-FIXTURE = Path(__file__).parent / "fixtures" / "costra10" / "data.tsv"
+FIXTURE = Path(__file__).parent / "fixtures" / "costra10" / "costra-1.0-sample.tsv"
 
 
 def test_release_from_the_columns(data_dir: Path) -> None:

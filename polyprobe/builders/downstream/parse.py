@@ -19,13 +19,13 @@ from typing import Any, ClassVar
 from polyprobe.builders.citations import UD_CITATION
 from polyprobe.builders.downstream.deprel import (
     DROP_HEAD_IN_MWT,
+    DeprelLabelling,
     DeprelObservation,
-    DeprelOptions,
     relation,
 )
 from polyprobe.builders.downstream.tokens import DROP_IN_MWT, word_positions
 from polyprobe.builders.rendering import sentence_inputs
-from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
+from polyprobe.builders.task import Candidate, Fit, Shared
 from polyprobe.loaders.records import Sentence
 from polyprobe.metadata import Level, TaskMetadata
 
@@ -45,8 +45,9 @@ class ParseObservation(DeprelObservation):
         )
 
 
-class DependencyParse(Task[Sentence]):
-    """Label = the relation of the target token; ``head_index`` its head (-1: the root)."""
+class DependencyParse(DeprelLabelling):
+    """Label = the relation of the target token; ``head_index`` its head (-1: the root).
+    Options, fit and report are ``deprel``'s; the rows add the root's."""
 
     metadata: ClassVar[TaskMetadata] = TaskMetadata(
         name="parse",
@@ -67,21 +68,9 @@ class DependencyParse(Task[Sentence]):
             "subsample a sentence's tokens by class).",
         ),
     )
-    Options: ClassVar[type] = DeprelOptions
-    reported: ClassVar[frozenset[str]] = frozenset({"relation_counts", "labels"})
 
     def observation(self) -> ParseObservation:
         return ParseObservation(self.options.subtypes)
-
-    def fit(self, observation: Observation | None) -> Fit:
-        assert isinstance(observation, ParseObservation)
-        ranked = sorted(observation.counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        labels = tuple(rel for rel, _ in ranked)
-        if len(labels) < 2:
-            return Fit(label_names=labels, infeasible="fewer than two relations in the corpus")
-        return Fit(
-            label_names=labels, report={"relation_counts": dict(ranked), "labels": list(labels)}
-        )
 
     def parameters(self, fit: Fit) -> dict[str, Any]:
         return {
