@@ -159,8 +159,37 @@ def whole_build(
     return result
 
 
+_NODES = r"""
+# One build wiki in this process whose executor runs (the shard stage and, after it, the
+# observe and candidate passes on record ranges) go to a pool of child processes standing
+# in for the cluster's nodes: this process's own CPU and peak RSS are then the one machine's.
+import json, resource, sys
+sys.path.insert(0, {repo!r})
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+import polyprobe.runtime.inputs as inputs
+def on_nodes(function, items, **options):
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor({workers}, mp_context=context) as nodes:
+        list(nodes.map(function, items))
+inputs.run_inputs = on_nodes
+if __name__ == "__main__":
+    from polyprobe.cli import main
+    sys.argv = ["polyprobe", *sys.argv[2:]]
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        code = e.code or 0
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open({stats!r}, "w") as f:
+        json.dump({{"self": me.ru_utime + me.ru_stime, "nodes": kids.ru_utime + kids.ru_stime,
+                   "rss_kb": me.ru_maxrss, "rc": code}}, f)
+"""
+
 _SCALED = r"""
-import json, os, resource, subprocess, sys, threading, time
+import glob, json, os, resource, subprocess, sys, threading, time
 def size(folder):
     total = 0
     for root, _, files in os.walk(folder):
@@ -170,38 +199,54 @@ def size(folder):
             except OSError:
                 pass  # removed while we looked
     return total
-tmp = {tmp!r}
+tmp, cache = {tmp!r}, {cache!r}
+def scratch():  # the temp dir and the build's per-range passes beside the shard tables
+    return size(tmp) + sum(size(p) for p in glob.glob(os.path.join(cache, "passes-*")))
 env = {{**os.environ, "PYTHONPATH": {repo!r}, "HF_HUB_OFFLINE": "1", "TMPDIR": tmp}}
 peak, done = [0], threading.Event()
 def sample():
     while not done.is_set():
-        peak[0] = max(peak[0], size(tmp))
+        peak[0] = max(peak[0], scratch())
         time.sleep(0.1)
 watcher = threading.Thread(target=sample, daemon=True)
 watcher.start()
-code = subprocess.run([sys.executable, "-m", "polyprobe", "build", "wiki", {dump!r}, "--lang",
-    "en", "--out", {out!r}, "--jobs", "1", "--quiet", "--overwrite", "--shard-cache", {cache!r}],
-    env=env, capture_output=True).returncode
+argv = ["build", "wiki", {dump!r}, "--lang", "en", "--out", {out!r}, "--jobs", "1", "--quiet",
+        "--overwrite", "--shard-cache", cache] + {extra!r}
+command = [sys.executable, {script!r}, "-"] + argv if {script!r} else [
+    sys.executable, "-m", "polyprobe"] + argv
+code = subprocess.run(command, env=env, capture_output=True).returncode
 done.set()
 watcher.join()
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({{"cpu": kids.ru_utime + kids.ru_stime, "rc": code, "rss_kb": kids.ru_maxrss,
-                   "tmp_peak": max(peak[0], size(tmp)), "out_bytes": size({out!r}),
-                   "cache_bytes": size({cache!r})}}))
+result = {{"cpu": kids.ru_utime + kids.ru_stime, "rc": code, "rss_kb": kids.ru_maxrss,
+          "tmp_peak": max(peak[0], scratch()), "out_bytes": size({out!r}),
+          "cache_bytes": size(cache)}}
+if {script!r}:
+    with open({stats!r}) as f:
+        result.update(json.load(f))
+print(json.dumps(result))
 """
 
 
-def scaled_build(dump: Path, folder: Path, cache: Path) -> dict:
+def scaled_build(dump: Path, folder: Path, cache: Path, nodes: int = 0) -> dict:
     """One ``build wiki --jobs 1 --shard-cache CACHE`` in a fresh process with its own
-    ``TMPDIR`` (sampled every 0.1 s for its peak size): CPU, peak RSS, temp-space peak, the
-    output folder's and the shard cache's size. Run twice on one cache: the first is the
-    whole build, the second everything after the shard stage (the final, one-machine step)."""
+    ``TMPDIR`` (sampled every 0.1 s for its peak size, with the passes' folder in the
+    cache): CPU, peak RSS, temp-space peak, the output folder's and the shard cache's size.
+    ``nodes``: the cluster-shaped build (``--executor datatrove-local --shards 4``, its
+    executor runs in ``nodes`` child processes standing in for the nodes, :data:`_NODES`), whose
+    one-machine CPU (``self``) and the nodes' (``nodes``) are told apart."""
     tmp = folder / "tmp"
     tmp.mkdir(exist_ok=True)
+    script = ""
+    stats = folder / "stats.json"
+    if nodes:
+        script = str(folder / "nodes.py")
+        Path(script).write_text(_NODES.format(repo=str(REPO), stats=str(stats), workers=nodes))
+    extra = ["--executor", "datatrove-local", "--shards", "4"] if nodes else []
     result = run(
         _SCALED.format(
             repo=str(REPO), tmp=str(tmp), dump=str(dump), out=str(folder / "out"),
-            cache=str(cache),
+            cache=str(cache), extra=extra, script=script, stats=str(stats),
         )  # fmt: skip
     )
     if result["rc"] != 0:
@@ -209,31 +254,48 @@ def scaled_build(dump: Path, folder: Path, cache: Path) -> dict:
     return result
 
 
-def scale(source: Path, repeats: list[int]) -> None:
-    """Issue 39's shares at ×1 / ×5 / ×10: the shard stage (what an executor runs) against
-    the final step on one machine (the candidates, spools, selection and writing), the
-    final step's peak RSS, and the temp-space peak against the XML and the output folder."""
+def scale(source: Path, repeats: list[int], nodes: int = 2) -> None:
+    """Issue 39's shares at ×1 / ×5 / ×10. Per ×N dump: the local build (``--jobs 1``, cold:
+    the whole CPU of today's design, and warm on its cache: everything after the stage, which
+    ran on one machine whatever the executor), then the cluster-shaped build (its executor's
+    runs on stand-in nodes): the one machine's share of its CPU, its peak RSS, its CPU
+    against the local build's, the temp-space peak against the XML and the output, and
+    whether both wrote the same bytes."""
     rows = []
     for n in repeats:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             dump = folder / f"en-x{n}.xml.bz2"
             mb = synthetic_dump(source, n, dump) / 1e6
-            cache = folder / "shards"
-            cold = scaled_build(dump, folder, cache)
-            warm = scaled_build(dump, folder, cache)
-            rows.append((n, mb, cold, warm))
+            cold = scaled_build(dump, folder, folder / "shards")
+            warm = scaled_build(dump, folder, folder / "shards")
+            local = _files(folder / "out")
+            spread = scaled_build(dump, folder, folder / "node-shards", nodes=nodes)
+            rows.append((n, mb, cold, warm, spread, local == _files(folder / "out")))
             print(f"×{n} done ({mb:.0f} MB XML); {load()}", flush=True)
+    print("before (local design: the passes on one machine whatever the executor):")
     print("| dump | XML MB | build CPU s | shard stage | final step | final step peak RSS MB "
-          "| temp peak MB (× XML) | output MB | shard tables MB |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|")
-    for n, mb, cold, warm in rows:
+          "| temp peak MB (× XML) | output MB |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|")
+    for n, mb, cold, warm, _, _ in rows:
         stage_cpu = cold["cpu"] - warm["cpu"]
         print(
             f"| ×{n} | {mb:.1f} | {cold['cpu']:.1f} | {stage_cpu / cold['cpu']:.0%} "
             f"| {warm['cpu'] / cold['cpu']:.0%} | {warm['rss_kb'] / 1024:.0f} "
             f"| {cold['tmp_peak'] / 1e6:.0f} ({cold['tmp_peak'] / 1e6 / mb:.1f}×) "
-            f"| {cold['out_bytes'] / 1e6:.1f} | {cold['cache_bytes'] / 1e6:.0f} |"
+            f"| {cold['out_bytes'] / 1e6:.1f} |"
+        )
+    print("after (the executor runs the shard stage and the observe and candidate passes):")
+    print("| dump | build CPU s (× local) | on the nodes | final step | final step peak RSS MB "
+          "| temp peak MB (× XML, × output) | same bytes |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    for n, mb, cold, _, spread, same in rows:
+        total = spread["self"] + spread["nodes"]
+        print(
+            f"| ×{n} | {total:.1f} ({total / cold['cpu']:.2f}×) | {spread['nodes'] / total:.0%} "
+            f"| {spread['self'] / total:.0%} | {spread['rss_kb'] / 1024:.0f} "
+            f"| {spread['tmp_peak'] / 1e6:.0f} ({spread['tmp_peak'] / 1e6 / mb:.1f}×, "
+            f"{spread['tmp_peak'] / spread['out_bytes']:.1f}×) | {same} |"
         )
 
 
@@ -336,11 +398,18 @@ def main() -> None:
         help="only the shares of issue 39 at these copies (e.g. 1,5,10): shard stage vs final "
         "step CPU, the final step's peak RSS, temp-space peak vs XML and output size",
     )
+    ap.add_argument(
+        "--nodes",
+        type=int,
+        default=2,
+        help="--scale: child processes standing in for the cluster's nodes (1: one at a "
+        "time, so its CPU is not inflated by two processes sharing the machine)",
+    )
     args = ap.parse_args()
     source = args.data / "wikipedia" / EN
     if args.scale:
         print(f"start: {load()}")
-        scale(source, [int(x) for x in args.scale.split(",") if x.strip()])
+        scale(source, [int(x) for x in args.scale.split(",") if x.strip()], args.nodes)
         print(f"end: {load()}")
         return
     if args.against is not None:

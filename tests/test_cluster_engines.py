@@ -258,10 +258,23 @@ def test_readme_slurm_recipe_on_a_real_slurm(
     assert resubmitted
     _wait_for(slurm, resubmitted.group(1))
 
-    # the jobs wrote every shard (without the venv on their PATH): the rerun assembles
-    last = _shell(recipe, work, env)
-    assert last.returncode == 0, last.stderr[-3000:]
+    # the jobs wrote every shard (without the venv on their PATH): each rerun submits the
+    # build's next round on the cluster (the observe pass, then the candidate pass, one task
+    # per shard's range) and the last one assembles
+    rounds = []
+    for _ in range(3):
+        last = _shell(recipe, work, env)
+        assert last.returncode == 0, last.stderr[-3000:]
+        submitted = re.search(
+            r"submitted Slurm job array (\d+) \((\d+) (\w+) pass tasks", last.stderr
+        )
+        if submitted is None:
+            break
+        rounds.append((submitted.group(3), int(submitted.group(2))))
+        _wait_for(slurm, submitted.group(1))
+    assert rounds == [("observe", 4), ("candidates", 4)], last.stderr[-3000:]
     assert "wrote " in last.stderr or "wrote " in last.stdout
+    assert not list(cache.glob("passes-*")), "the passes' folder is removed once written"
     local = _shell(
         _readme(SLURM).split(" --executor")[0].replace("en-wiki-slurm", "en-wiki-local"), work, env
     )

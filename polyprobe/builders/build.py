@@ -196,9 +196,11 @@ def run(
     profile: dict[str, Any] | None,
     staging: Path,
     rename: Any = None,
+    remote: Any = None,
 ) -> Outcome:
     """The plan's tasks configured and run; one outcome, in the task order of the plan
-    (its input shards prepared first, when it has some)."""
+    (its input shards prepared first, when it has some; ``remote``: where the prepared
+    plan's per-range passes run, :class:`~polyprobe.builders.execution.remote.Remote`)."""
     from polyprobe.builders import outcomes
     from polyprobe.builders.configure import open_lexicon, open_stream
     from polyprobe.builders.execution.run import run_lexicon, run_record_streams
@@ -207,8 +209,8 @@ def run(
     if plan.prepare is not None:
         from polyprobe.builders.execution.prepare import prepared
 
-        with prepared(plan.prepare, plan.inputs, config.jobs) as ready:
-            return run(ready, task_set, config, profile, staging, rename)
+        with prepared(plan.prepare, plan.inputs, config.jobs) as (ready, remote):
+            return run(ready, task_set, config, profile, staging, rename, remote)
 
     variants = VariantSettings(
         split=plan.split,
@@ -216,7 +218,7 @@ def run(
         balances=config.balances,
         min_per_class=config.min_per_class,
     )
-    settings = RunSettings(config.seed, config.on_invalid, variants, staging)
+    settings = RunSettings(config.seed, config.on_invalid, variants, staging, remote=remote)
     if plan.lexicon is not None:
         tasks = open_lexicon(plan.lexicon, task_set, config, plan.split, profile, rename)
         done = run_lexicon(plan.lexicon, tasks, settings)

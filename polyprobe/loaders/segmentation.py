@@ -196,6 +196,21 @@ class Segmenter:
             out[-1] = (out[-1][0], False)
         return out
 
+    def _blank_language(self) -> None:
+        """What :meth:`_spacy` decides for a blank pipeline (spaCy's own language, or
+        ``xx`` with the script suffix rules), found without importing spaCy: ``spacy.blank``
+        imports ``spacy.lang.<lang>``, so the language is spaCy's when that module is in
+        spaCy's package. Why: a build that reads tokenised shard tables (``build wiki``'s
+        final step) needs the card's description, not the tokenizer, and ``import spacy``
+        is 2.2 s of the final step's ~7 s at ×5 (bench/README.md)."""
+        from importlib.util import find_spec
+
+        found = find_spec("spacy")
+        folders = list(found.submodule_search_locations or []) if found else []
+        known = any((Path(f) / "lang" / self.lang / "__init__.py").is_file() for f in folders)
+        self._spacy_lang = self.lang if known else "xx"
+        self._rules = [] if known else sorted(SCRIPT_SUFFIXES)
+
     # --- card ---------------------------------------------------------------------------
     def describe(self) -> dict[str, Any]:
         """What split and tokenised the text, with versions (for the card)."""
@@ -210,7 +225,10 @@ class Segmenter:
                 "version": _version("segtok"),
             }
         else:
-            self._spacy()
+            if self.tokenizer == "spacy" and self._nlp is None:
+                self._blank_language()
+            else:
+                self._spacy()
             tokens = {
                 "name": "spaCy blank tokenizer"
                 if self.tokenizer == "spacy"

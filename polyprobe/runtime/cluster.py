@@ -220,10 +220,17 @@ class SlurmRecord:
 
 
 def submit_slurm(
-    step: Any, items: Sequence[Any], logging_dir: Path, options: Mapping[str, Any], record: Path
+    step: Any,
+    items: Sequence[Any],
+    logging_dir: Path,
+    options: Mapping[str, Any],
+    record: Path,
+    said: tuple[str, str] = ("input shards", "assemble the dataset"),
 ) -> None:
     """Submit the items' job array unless a job for them is still queued or running; always
-    ends with :class:`~polyprobe.errors.JobsPending` (the command exits 0, saying what to do)."""
+    ends with :class:`~polyprobe.errors.JobsPending` (the command exits 0, saying what to do).
+    ``said``: what the items are, and what a rerun does once they are done."""
+    what = "shard" if said[0].startswith("input shards") else said[0]
     missing = [k for k in ("partition", "time") if k not in options]
     if missing:
         raise UsageError(
@@ -246,7 +253,7 @@ def submit_slurm(
             shown = "; ".join(f"{Path(s).name}: {log}" for s, log in failed[:5])
             more = f" (+{len(failed) - 5} more)" if len(failed) > 5 else ""
             print(
-                f"polyprobe: {len(failed)} of {len(previous.outs)} shard tasks of Slurm job "
+                f"polyprobe: {len(failed)} of {len(previous.outs)} {what} tasks of Slurm job "
                 f"{previous.job_id} failed, resubmitting them; logs: {shown}{more}",
                 file=sys.stderr,
             )
@@ -268,9 +275,9 @@ def submit_slurm(
         socket.gethostname(),
     ).save()
     raise JobsPending(
-        f"submitted Slurm job array {executor.job_id} ({len(items)} shard tasks, logs in "
+        f"submitted Slurm job array {executor.job_id} ({len(items)} {what} tasks, logs in "
         f"{logging_dir / 'slurm_logs'}); rerun this command once it has finished to "
-        "assemble the dataset"
+        f"{said[1]}"
     )
 
 

@@ -56,31 +56,42 @@ def run_inputs(
     logging_dir: Path | None = None,
     executor_options: Mapping[str, Any] | None = None,
     record: Path | None = None,
+    describe: str = "input shards (clean, tokenise)",
+    then: str = "assemble the dataset",
 ) -> None:
     """``function(item)`` for every item, on ``executor`` with ``workers`` processes (local
     executors). ``function`` must be an importable module-level function; its errors are
     raised (the local pool's workers are killed first, so nothing keeps writing).
     ``record``: where a Slurm submission is recorded, in a folder every node sees (the
     command then ends with :class:`~polyprobe.errors.JobsPending`: the jobs write the
-    items' files, a rerun uses them)."""
+    items' files, a rerun uses them and goes on to ``then``). ``describe``: what the items
+    are, for the progress display and the submission's message."""
     if executor not in EXECUTORS:
         raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, not {executor!r}")
     if not items:
         return
     if executor == "local":
-        _run_local(function, items, workers)
+        _run_local(function, items, workers, describe)
         return
     _run_datatrove(
-        function, items, workers, executor, logging_dir, dict(executor_options or {}), record
+        function,
+        items,
+        workers,
+        executor,
+        logging_dir,
+        dict(executor_options or {}),
+        record,
+        (describe, then),
     )
 
 
-def _run_local(function: Callable[[Any], Any], items: Sequence[Any], workers: int) -> None:
+def _run_local(
+    function: Callable[[Any], Any], items: Sequence[Any], workers: int, desc: str
+) -> None:
     from concurrent.futures import as_completed
 
     from polyprobe import progress
 
-    desc = "input shards (clean, tokenise)"
     if workers <= 1 or len(items) == 1:
         for item in progress.track(items, desc, unit=" shard"):
             function(item)
@@ -116,6 +127,7 @@ def _run_datatrove(
     logging_dir: Path | None,
     options: dict[str, Any],
     record: Path | None,
+    said: tuple[str, str],
 ) -> None:
     from polyprobe.runtime import cluster
 
@@ -138,7 +150,7 @@ def _run_datatrove(
     if executor == "datatrove-slurm":
         if logging_dir is None or record is None:
             raise UsageError("--executor datatrove-slurm needs --shard-cache DIR")
-        cluster.submit_slurm(step, items, logging_dir, options, record)
+        cluster.submit_slurm(step, items, logging_dir, options, record, said)
         return
     from datatrove.executor import RayPipelineExecutor
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import mmap
+import os
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +32,15 @@ LIST_COLUMNS = frozenset({"tokens"})
 _JOIN = "\n"
 _KEY_CACHE_MAX = 1 << 16
 _SPOOL_TYPES = {"sentence_index": pa.uint32(), "group": pa.string(), "lexical_key": pa.string()}
+# Spooled batches are compressed (Arrow's IPC buffer compression, one batch at a time, so a
+# take still decodes only the batches it touches): a spool holds every candidate's text,
+# ~480 bytes a candidate uncompressed, 6x the XML of a dump build (bench/README.md).
+_COMPRESSION = os.environ.get("POLYPROBE_SPOOL_COMPRESSION", "zstd")
+
+
+def _writer(path: Path, schema: pa.Schema) -> pa.ipc.RecordBatchFileWriter:
+    codec = None if _COMPRESSION == "none" else _COMPRESSION
+    return pa.ipc.new_file(str(path), schema, options=pa.ipc.IpcWriteOptions(compression=codec))
 
 
 class CandidateSpool:
@@ -112,7 +122,7 @@ class CandidateSpool:
             names=self.columns,
         )
         if self._writer is None:
-            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
+            self._writer = _writer(self.path, batch.schema)
         self._writer.write_batch(batch)
         # Order hashes for the whole batch at once (one prefix encoding, no call per row).
         self.order.extend(stable_u64_each((self.seed,), self._buf["id"]))
@@ -286,7 +296,7 @@ class StringSpool:
             return
         batch = pa.record_batch([pa.array(self._buf, type=pa.string())], names=["group"])
         if self._writer is None:
-            self._writer = pa.ipc.new_file(str(self.path), batch.schema)
+            self._writer = _writer(self.path, batch.schema)
         self._writer.write_batch(batch)
         self._buf = []
 

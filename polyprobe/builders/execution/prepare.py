@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from polyprobe.builders.execution.remote import Remote
 from polyprobe.builders.family import Plan, Prepare
 
 # The build's folder of prepared shards in the temp dir (when no cache folder is given):
@@ -36,11 +37,15 @@ def workers_for(jobs: int | None, inputs: Sequence[Path]) -> int:
 
 
 @contextmanager
-def prepared(prepare: Prepare, inputs: Sequence[Path], jobs: int | None) -> Iterator[Plan]:
+def prepared(
+    prepare: Prepare, inputs: Sequence[Path], jobs: int | None
+) -> Iterator[tuple[Plan, Remote | None]]:
     """The plan that reads the prepared shards (``prepare.ready``), once every shard is
     finished: shards already finished in the cache folder are reused, the others run on
     ``prepare.executor``. Without a cache folder the shards live in a folder of this
-    build's, removed when the ``with`` block ends."""
+    build's, removed when the ``with`` block ends. With a datatrove executor, also where
+    the build's per-range passes then run (:class:`Remote`: the same executor, one range
+    per shard, beside the shards); else ``None``."""
     from polyprobe.cards.folder import make_owned_dir, sweep_orphans
     from polyprobe.errors import PolyprobeError
     from polyprobe.hashing import stable_u64
@@ -77,7 +82,19 @@ def prepared(prepare: Prepare, inputs: Sequence[Path], jobs: int | None) -> Iter
                 f"(datatrove's logs: {logs}): rerun this command to retry them; finished "
                 "shards are reused"
             )
-        yield prepare.ready(items)
+        remote = (
+            None
+            if prepare.executor == "local"
+            else Remote(
+                prepare.executor,
+                dict(prepare.executor_options),
+                folder,
+                ranges=len(items),
+                workers=workers,
+                shared=prepare.cache is not None,
+            )
+        )
+        yield prepare.ready(items), remote
     finally:
         if prepare.cache is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -36,7 +36,12 @@ def run_record_streams(
     """Every stream's tasks, one outcome per stream (processes: :func:`jobs_for`)."""
     names = [n for s in streams for n in s.names]
     settings = RunSettings(
-        run.seed, run.on_invalid, run.variants, run.staging, jobs_for(jobs, names, inputs)
+        run.seed,
+        run.on_invalid,
+        run.variants,
+        run.staging,
+        jobs_for(jobs, names, inputs),
+        run.remote,
     )
     return run_streams(streams, settings)
 

@@ -37,6 +37,7 @@ from polyprobe.builders.execution.passes import (
     observe_pass,
     write_task,
 )
+from polyprobe.builders.execution.remote import Remote
 from polyprobe.builders.family import Outcome, Records
 from polyprobe.builders.task import Fit, Observation, Task, mergeable
 from polyprobe.builders.variants import VariantSettings
@@ -68,6 +69,8 @@ class RunSettings:
     variants: VariantSettings
     staging: Path  # the writer's temporary folder; configs go to staging/data/<config>/
     jobs: int = 1
+    # where the per-range passes run when the inputs were prepared on a datatrove executor
+    remote: Remote | None = None
 
 
 def run_shard_parts(
@@ -106,7 +109,9 @@ def run_streams(streams: Sequence[OpenedStream], run: RunSettings) -> list[Outco
     sweep_orphans(scratch, SPOOL)
     work = make_owned_dir(scratch, SPOOL, mode=0o700)
     try:
-        if run.jobs > 1 and families_cut(streams) and all_merge(streams):
+        if run.remote is not None and families_cut(streams) and all_merge(streams):
+            results, written = _run_remote(streams, run, run.remote)
+        elif run.jobs > 1 and families_cut(streams) and all_merge(streams):
             results, written = run_on_ranges(streams, run, work)
         else:
             results, written = _run_on_shards(streams, run, work)
@@ -157,6 +162,24 @@ def _run_on_shards(
             run_shard_parts, shards, write_task, size=lambda job: job.rows, done=step.advance
         )
     return [r for shard in results for r in shard], [a for outputs in written for a in outputs]
+
+
+def _run_remote(
+    streams: Sequence[OpenedStream], run: RunSettings, remote: Remote
+) -> tuple[list[ShardResult], list[AssembledTask]]:
+    """The build on record ranges whose observe and candidate passes run on ``remote``'s
+    executor (:mod:`polyprobe.builders.execution.remote`), in a folder of the shard cache
+    named by what decides them; removed once every task is written."""
+    from polyprobe.builders.execution.prepare import sweep_partial
+    from polyprobe.builders.execution.remote import passes_key
+
+    key = passes_key(streams, run.seed, run.on_invalid, remote.ranges)
+    folder = remote.folder / f"passes-{key:016x}"
+    folder.mkdir(parents=True, exist_ok=True)
+    sweep_partial(folder)
+    done = run_on_ranges(streams, run, folder, ranges=remote.ranges, remote=remote)
+    shutil.rmtree(folder, ignore_errors=True)
+    return done
 
 
 def families_cut(streams: Sequence[OpenedStream]) -> bool:
@@ -260,7 +283,12 @@ def spool_range(job: RangeJob) -> list[Spooled]:
 
 
 def run_on_ranges(
-    streams: Sequence[OpenedStream], run: RunSettings, work: Path
+    streams: Sequence[OpenedStream],
+    run: RunSettings,
+    work: Path,
+    *,
+    ranges: int | None = None,
+    remote: Remote | None = None,
 ) -> tuple[list[ShardResult], list[AssembledTask]]:
     """The build on record ranges, one per process (see :func:`families_cut`): each process
     reads 1/``jobs`` of the records in both passes, where on task shards each reads all of
@@ -271,11 +299,16 @@ def run_on_ranges(
        (:meth:`Observation.merge`: exact, so the output does not depend on ``jobs``) and the
        task fitted once, in one bundle of tasks per process (:func:`fit_bundles`);
     3. candidates: each range's candidates of every task spooled (:func:`spool_range`);
-    4. write: each task from its ranges' spools, read as one (:func:`write_task`)."""
+    4. write: each task from its ranges' spools, read as one (:func:`write_task`).
 
+    ``ranges``: how many (default: one per process); with ``remote``, phases 1 and 3 run on
+    its executor (:func:`~polyprobe.builders.execution.remote.map_remote`), 2 and 4 here."""
+
+    from polyprobe.builders.execution.remote import map_remote, saved
     from polyprobe.runtime.parallel import WorkerPool
 
     jobs = run.jobs
+    parts = ranges or jobs
 
     def range_job(k: int, **phase: Any) -> RangeJob:
         return RangeJob(
@@ -289,7 +322,7 @@ def run_on_ranges(
                     run.variants,
                     run.staging,
                     work,
-                    part=(k, jobs),
+                    part=(k, parts),
                 )
                 for s in streams
             ),
@@ -298,47 +331,61 @@ def run_on_ranges(
 
     tasks = [list(s.tasks) for s in streams]
     with WorkerPool(jobs) as pool:
+
+        def per_range(phase: str, function: Any, items: list[RangeJob]) -> list[Any]:
+            if remote is None:
+                return pool.map(function, items, size=later_first)
+            return map_remote(remote, phase, work, function, items)
+
         observations = [[t.observation() for t in ts] for ts in tasks]
-        hashes: list[tuple[array[int], ...]] = [
-            tuple(array("Q") for _ in streams) for _ in range(jobs)
-        ]
-        observed: list[list[tuple[list[Observation | None], array[int]]]] = []
-        if any(o is not None for os in observations for o in os):
-            observed = pool.map(
-                observe_range,
-                [range_job(k) for k in range(jobs)],
-                size=later_first,
-            )
-            hashes = [tuple(h for _, h in ranged) for ranged in observed]
-        observing = [
-            (i, j) for i, os in enumerate(observations) for j, o in enumerate(os) if o is not None
-        ]
-        bundles = fit_bundles([tasks[i][j].name for i, j in observing], jobs)
-        fitted_bundles = pool.map(
-            fit_tasks,
-            [
+
+        def observe_and_fit() -> tuple[list[list[Fit]], list[tuple[array[int], ...]]]:
+            """Phases 1 and 2: every task's fit, and each range's text hashes."""
+            hashes: list[tuple[array[int], ...]] = [
+                tuple(array("Q") for _ in streams) for _ in range(parts)
+            ]
+            observed: list[list[tuple[list[Observation | None], array[int]]]] = []
+            if any(o is not None for os in observations for o in os):
+                observed = per_range("observe", observe_range, [range_job(k) for k in range(parts)])
+                hashes = [tuple(h for _, h in ranged) for ranged in observed]
+            observing = [
+                (i, j)
+                for i, os in enumerate(observations)
+                for j, o in enumerate(os)
+                if o is not None
+            ]
+            bundles = fit_bundles([tasks[i][j].name for i, j in observing], jobs)
+            fitted_bundles = pool.map(
+                fit_tasks,
                 [
-                    # a task and its range observations, in stream order
-                    (tasks[i][j], [ranged[i][0][j] for ranged in observed])
-                    for i, j in (observing[k] for k in bundle)
-                ]
-                for bundle in bundles
-            ],
-        )
-        fitted: dict[tuple[int, int], Fit] = {}
-        for bundle, bundle_fits in zip(bundles, fitted_bundles, strict=True):
-            fitted.update(zip((observing[k] for k in bundle), bundle_fits, strict=True))
-        fits = [
-            [fitted[i, j] if (i, j) in fitted else t.fit(None) for j, t in enumerate(ts)]
-            for i, ts in enumerate(tasks)
-        ]
-        spooled = pool.map(
+                    [
+                        # a task and its range observations, in stream order
+                        (tasks[i][j], [ranged[i][0][j] for ranged in observed])
+                        for i, j in (observing[k] for k in bundle)
+                    ]
+                    for bundle in bundles
+                ],
+            )
+            fitted: dict[tuple[int, int], Fit] = {}
+            for bundle, bundle_fits in zip(bundles, fitted_bundles, strict=True):
+                fitted.update(zip((observing[k] for k in bundle), bundle_fits, strict=True))
+            fits = [
+                [fitted[i, j] if (i, j) in fitted else t.fit(None) for j, t in enumerate(ts)]
+                for i, ts in enumerate(tasks)
+            ]
+            return fits, hashes
+
+        if remote is None:
+            fits, hashes = observe_and_fit()
+        else:
+            fits, hashes = saved(work / "fits.pickle", observe_and_fit, drop="observe-*")
+        spooled = per_range(
+            "candidates",
             spool_range,
             [
                 range_job(k, fits=tuple(tuple(f) for f in fits), hashes=hashes[k])
-                for k in range(jobs)
+                for k in range(parts)
             ],
-            size=later_first,
         )
         results: list[ShardResult] = []
         write_jobs: list[WriteJob] = []

@@ -124,12 +124,52 @@ class TextRecords:
             yield from self._annotated(on_invalid, skipped)
             return
         policy = InvalidPolicy(on_invalid, skipped)
+        yield from self._kept((s.documents(policy) for s in self.sources), skipped)
+
+    def can_be_cut(self) -> bool:
+        """Only sources read back from input-shard tables (``build wiki``) know where their
+        pages are without reading them, and an annotator parses in batches: without one,
+        each part is a contiguous range of pages (:meth:`part_records`)."""
+        return self.annotator is None and all(
+            callable(getattr(s, "page_sizes", None)) for s in self.sources
+        )
+
+    def part_records(
+        self, on_invalid: str, skipped: Counter[str], part: int, parts: int
+    ) -> Iterator[Sentence]:
+        """The records of the part-th (0-based) of ``parts`` contiguous ranges of
+        :meth:`records`, cut between pages so that each holds about as many sentences
+        (every process computes the same cuts from the tables' page columns). A page never
+        spans two ranges, so neither does a document; the ranges in order are exactly
+        :meth:`records`, skips included (the shards' skipped input is counted by part 0)."""
+        if not self.can_be_cut():
+            raise ValueError("only sources read back from shard tables can be read in parts")
+        policy = InvalidPolicy(on_invalid, skipped)
+        from polyprobe.builders.records.shards import page_cuts
+
+        cuts = page_cuts([s.page_sizes() for s in self.sources], parts)
+        lo, hi = cuts[part], cuts[part + 1]
+        if part == 0:  # the input the shards left out, once for the whole reading
+            for source in self.sources:
+                policy.skipped.update(source.skipped)
+        readings = (
+            s.documents(None, pages=(lo[k], hi[k]))
+            for k, s in enumerate(self.sources)
+            if lo[k] < hi[k]
+        )
+        yield from self._kept(readings, skipped)
+
+    def _kept(
+        self, documents: Iterator[Iterator[Any]], skipped: Counter[str]
+    ) -> Iterator[Sentence]:
+        """The sentences of every source's documents that the filter keeps, as records; the
+        others counted into ``skipped`` by reason."""
         segmenter = self.segmenter()
         keep = self.sentence_filter
         upos = UposGuesser(self.nouns)
         exclude = self.exclude
-        for source in self.sources:
-            for doc in source.documents(policy):
+        for docs in documents:
+            for doc in docs:
                 run = 0
                 doc_id = doc.doc_id
                 where = doc.source

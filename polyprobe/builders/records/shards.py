@@ -256,23 +256,53 @@ class TokenizedSource:
             skipped,
         )
 
-    def _rows(self, table: str) -> Iterator[tuple[Any, ...]]:
+    def _rows(self, table: str, pages: tuple[int, int] | None = None) -> Iterator[tuple[Any, ...]]:
         """A table's rows as tuples in :data:`_READ` order, a batch's columns converted at
-        once (a dict per row cost as much as the rest of reading a table back)."""
+        once (a dict per row cost as much as the rest of reading a table back); with
+        ``pages`` = ``(first, end)`` only the rows of pages ``first <= page < end`` (a batch
+        wholly outside is not converted)."""
+        import pyarrow.compute as pc
         import pyarrow.ipc as ipc
 
         reader = ipc.open_file(table)
         for i in range(reader.num_record_batches):
-            columns = reader.get_batch(i).to_pydict()
+            batch = reader.get_batch(i)
+            if pages is not None:
+                page = batch.column("page")
+                low, high = pc.min_max(page).values()
+                if low.as_py() is None or high.as_py() < pages[0] or low.as_py() >= pages[1]:
+                    continue
+                if low.as_py() < pages[0] or high.as_py() >= pages[1]:
+                    inside = pc.and_(pc.greater_equal(page, pages[0]), pc.less(page, pages[1]))
+                    batch = batch.filter(inside)
+            columns = batch.to_pydict()
             yield from zip(*(columns[name] for name in _READ), strict=True)
 
-    def documents(self, policy: Any = None) -> Iterator[RawDocument]:
-        """The dump's documents from its tables; what the shards skipped is counted into
-        ``policy``'s tally, once per reading, as a reading of the dump would count it."""
+    def page_sizes(self) -> tuple[Any, Any]:
+        """Every page in the tables (ascending) and its number of sentences: what the cuts
+        of a read in parts (:func:`page_cuts`) are computed from, the page column alone."""
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.ipc as ipc
+
+        columns = []
+        for table in self.tables:
+            with pa.memory_map(table) as source:
+                columns.append(ipc.open_file(source).read_all().column("page").to_numpy())
+        if not columns:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.unique(np.concatenate(columns), return_counts=True)
+
+    def documents(
+        self, policy: Any = None, pages: tuple[int, int] | None = None
+    ) -> Iterator[RawDocument]:
+        """The dump's documents from its tables (``pages``: only those ``first <= page <
+        end``); what the shards skipped is counted into ``policy``'s tally, once per
+        reading, as a reading of the dump would count it."""
         if policy is not None:
             policy.skipped.update(self.skipped)
         source = SourceFile(self.name, str(self.path), None)
-        merged = heapq.merge(*(self._rows(t) for t in self.tables), key=lambda r: r[:2])
+        merged = heapq.merge(*(self._rows(t, pages) for t in self.tables), key=lambda r: r[:2])
         current: list[tuple[Any, ...]] = []
         for row in merged:
             if current and row[0] != current[0][0]:
@@ -281,6 +311,40 @@ class TokenizedSource:
             current.append(row)
         if current:
             yield _document(current, source)
+
+
+def page_cuts(sizes: Sequence[tuple[Any, Any]], parts: int) -> list[list[int]]:
+    """Where ``parts`` contiguous ranges of several dumps' pages begin: ``parts + 1`` cuts,
+    each one page bound per dump (a range is ``cut[j][k] <= page < cut[j + 1][k]`` in dump
+    ``k``), placed so that each range holds about as many sentences. ``sizes``: each dump's
+    :meth:`TokenizedSource.page_sizes`. Integer arithmetic only: every process computes the
+    same cuts."""
+    import numpy as np
+
+    counts = np.concatenate([np.asarray(c, dtype=np.int64) for _, c in sizes] or [[]])
+    before = np.concatenate([[0], np.cumsum(counts)[:-1]]) if len(counts) else counts
+    total = int(counts.sum())
+    offsets = np.cumsum([0, *(len(p) for p, _ in sizes)])
+    cuts = []
+    for j in range(parts + 1):
+        at = (
+            int(np.searchsorted(before, total * j // parts, side="left"))
+            if j < parts
+            else len(counts)
+        )
+        bound = []
+        for k, (pages, _) in enumerate(sizes):
+            start, end = int(offsets[k]), int(offsets[k + 1])
+            if start == end:
+                bound.append(0)
+            elif at < start:
+                bound.append(int(pages[0]))
+            elif at >= end:
+                bound.append(int(pages[-1]) + 1)
+            else:
+                bound.append(int(pages[at - start]))
+        cuts.append(bound)
+    return cuts
 
 
 # The columns a table is read back with, in this order (the merge key first).
