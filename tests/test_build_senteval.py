@@ -6,7 +6,8 @@ per config and split, the same (tokens, label) rows and labels: the family keeps
 rows where they put them and reports a text in two splits (``cross_split_duplicates``) rather
 than dropping it (``--duplicates drop`` drops it; see the round-trip test for the 6 EWT rows). The fixtures under ``tests/fixtures/senteval`` are written in the published layouts:
 X-Probe's ``<lang>/<task>/{tr,va,te}.txt`` (``sentence TAB label``, as in ltgoslo/xprobe),
-SentEval's line format as Eger et al. (2020) and SentEval release it, and SentEval's
+SentEval's line format (``lines/de``) and Eger et al. (2020)'s tasks and languages in it
+(``eger/tr``; see its test for what of their release could be checked), and SentEval's
 ``STS14-en-test/STS.input.<subset>.txt`` + ``STS.gs.<subset>.txt`` with an unscored pair.
 """
 
@@ -139,6 +140,11 @@ def test_cross_split_duplicates_kept_and_counted_or_dropped(tmp_path: Path) -> N
 
 
 def test_xprobe_folders_build_with_splits_from_file_names(tmp_path: Path) -> None:
+    """X-Probe's release layout, checked against ltgoslo/xprobe (commit b17e3c2):
+    ``<lang>/<task>/{tr,va,te}.txt``, no header, ``sentence TAB label`` per line (e.g.
+    ``de/tree_depth/va.txt``: tokenised German sentence, tab, integer depth); some tasks ship
+    without one split file (there ``de/tree_depth`` has only ``va.txt``), as the fixture's
+    ``tree_depth`` has no ``tr.txt``. The fixture's lines are our own."""
     out = tmp_path / "x"
     build_senteval([FIXTURES / "xprobe" / "de"], lang="de", out=out)
     rows = config_rows(out, "subj_number")
@@ -155,9 +161,11 @@ def test_xprobe_folders_build_with_splits_from_file_names(tmp_path: Path) -> Non
     assert kinds == {"subj_number": "xprobe-probing", "tree_depth": "xprobe-probing"}
 
 
-def test_senteval_line_files_in_eger_layout_build(tmp_path: Path) -> None:
+def test_senteval_line_files_build(tmp_path: Path) -> None:
+    """SentEval's own line format (``data/probing/*.txt``, ``tr|va|te TAB label TAB
+    sentence``), German lines written for this test."""
     out = tmp_path / "e"
-    build_senteval([FIXTURES / "eger" / "de"], lang="de", out=out)
+    build_senteval([FIXTURES / "lines" / "de"], lang="de", out=out)
     rows = config_rows(out, "obj_number")
     names = _labels(out, "obj_number")
     assert names == ["NN", "NNS"]
@@ -166,6 +174,35 @@ def test_senteval_line_files_in_eger_layout_build(tmp_path: Path) -> None:
     first = rows["validation"][0]
     assert first["tokens"] == first["sentence"].split()  # SentEval's own tokenisation
     assert _labels(out, "tree_depth") == ["5", "7", "10", "11"]
+    assert validate(out).ok
+
+
+def test_eger_style_files_build(tmp_path: Path) -> None:
+    """Eger et al. (2020)'s release, UKPLab/conll2020-multilingual-sentence-probing (only its
+    README.md is in the index we checked): probing sets for en, tr, ru, ka read by their
+    modified SentEval, so in SentEval's line format (``tr|va|te TAB label TAB sentence``), with
+    the tasks they added: Voice (``He likes cats`` -> False), SubjVerbAgreement (``They works
+    together`` -> Disagree) and SubjVerbDistance (an integer). The README does not show the
+    data files, so their names here (``voice.txt``, ...) follow SentEval's naming, an
+    assumption; the Turkish lines are our own."""
+    out = tmp_path / "eger"
+    build_senteval([FIXTURES / "eger" / "tr"], lang="tr", out=out)
+    card, _ = read_readme(out / "README.md")
+    configs = card["polyprobe"]["configs"]
+    assert sorted(configs) == ["subj_verb_agreement", "subj_verb_distance", "voice"]
+    assert _labels(out, "voice") == ["False", "True"]
+    assert _labels(out, "subj_verb_agreement") == ["Agree", "Disagree"]
+    assert _labels(out, "subj_verb_distance") == ["1", "2", "3", "10"]  # numeric order
+    rows = config_rows(out, "voice")
+    assert {s: len(r) for s, r in rows.items()} == {"train": 6, "validation": 2, "test": 2}
+    names = _labels(out, "voice")
+    test = {r["sentence"]: names[r["label"]] for r in rows["test"]}
+    assert test == {"Öğretmen dersi anlattı .": "False", "Ders sabah anlatıldı .": "True"}
+    agreement = config_rows(out, "subj_verb_agreement")["validation"]
+    assert {r["sentence"] for r in agreement} == {
+        "Sen çok çalışıyorsun .",
+        "Sen çok çalışıyoruz .",
+    }
     assert validate(out).ok
 
 
@@ -242,7 +279,7 @@ def test_licence_from_a_file_beside_the_sets_and_notes_skipped(tmp_path: Path) -
     folder = tmp_path / "release"
     folder.mkdir()
     (folder / "obj_number.txt").write_bytes(
-        (FIXTURES / "eger" / "de" / "obj_number.txt").read_bytes()
+        (FIXTURES / "lines" / "de" / "obj_number.txt").read_bytes()
     )
     (folder / "README.txt").write_text("Probing sets of our paper.\n", encoding="utf-8")
     (folder / "LICENSE").write_text(
