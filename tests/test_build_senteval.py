@@ -2,12 +2,12 @@
 X-Probe's split files and SentEval's STS layout become dataset folders.
 
 The round trip: an EWT folder exported with ``export --format senteval`` and built back gives,
-per config and split, the same (tokens, label) rows, except the rows the leakage audit drops:
-exactly those whose exported text already occurs in an earlier split (the export writes tokens,
-so two source sentences that differ only in spacing become one text), each counted in the
-report. The fixtures under ``tests/fixtures/senteval`` are written in the published layouts:
+per config and split, the same (tokens, label) rows and labels: the family keeps the files'
+rows where they put them and reports a text in two splits (``cross_split_duplicates``) rather
+than dropping it (``--duplicates drop`` drops it; see the round-trip test for the 6 EWT rows). The fixtures under ``tests/fixtures/senteval`` are written in the published layouts:
 X-Probe's ``<lang>/<task>/{tr,va,te}.txt`` (``sentence TAB label``, as in ltgoslo/xprobe),
-SentEval's line format as Eger et al. (2020) and SentEval release it, and SentEval's
+SentEval's line format (``lines/de``) and Eger et al. (2020)'s tasks and languages in it
+(``eger/tr``; see its test for what of their release could be checked), and SentEval's
 ``STS14-en-test/STS.input.<subset>.txt`` + ``STS.gs.<subset>.txt`` with an unscored pair.
 """
 
@@ -68,30 +68,30 @@ def back(exported: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _earlier_split_texts(rows: dict[str, Counter[tuple[str, str]]]) -> dict[str, int]:
-    """Per split, how many rows hold a text already in an earlier split (what the audit
-    drops), by the engine's order train < validation < test."""
+    """Per later split, how many rows hold a text already in an earlier split (what the
+    audit reports), by the engine's order train < validation < test."""
     seen: set[str] = set()
     out = {}
     for split in ("train", "validation", "test"):
         found = rows.get(split, Counter())
-        out[split] = sum(n for (text, _), n in found.items() if text in seen)
+        if split != "train":
+            out[split] = sum(n for (text, _), n in found.items() if text in seen)
         seen |= {text for text, _ in found}
     return out
-
-
-def _audited(ours: dict[str, Counter[tuple[str, str]]], theirs: dict[str, Counter]) -> bool:
-    """``theirs`` is ``ours`` less exactly the rows whose text an earlier split holds."""
-    expected = _earlier_split_texts(ours)
-    for split, rows in ours.items():
-        back = theirs.get(split, Counter())
-        if not back <= rows or sum((rows - back).values()) != expected[split]:
-            return False
-    return set(theirs) <= set(ours)
 
 
 def test_export_then_build_gives_the_same_rows_per_config(
     ewt: Path, exported: Path, back: Path
 ) -> None:
+    """Exact round trip: every config comes back with the same (tokens, label) rows per split
+    and the same labels. EWT's bigram_shift has 6 of its 30,228 rows whose exported text an
+    earlier split also holds, which the original build keeps (it groups rows by their source
+    sentence's normalised text): 2 because the export writes tokens (test's ``Goodluck!``,
+    tokens ``Good luck !``, and its inversion equal train's ``Good luck!``), 4 because the
+    inversion re-cases the swapped words, so sentences differing only in case give one text
+    (validation's ``Take Care`` and train's ``Take care`` -> ``Care take``; ``Highly
+    recommend``, ``Highly recommended``, ``Good food.``). ``build senteval`` keeps the files'
+    rows and reports these (``cross_split_duplicates``) instead of dropping them."""
     sources = list(read_readme(ewt / "README.md")[0]["polyprobe"]["configs"])
     built = list(read_readme(back / "README.md")[0]["polyprobe"]["configs"])
     # one built config per exported file, whatever the export names them
@@ -100,24 +100,51 @@ def test_export_then_build_gives_the_same_rows_per_config(
     matched = {}
     for config in built:
         theirs = _rows(back, config)
-        found = [s for s in sources if _audited(_rows(ewt, s), theirs)]
+        found = [s for s in sources if _rows(ewt, s) == theirs]
         assert len(found) == 1, (config, found)
         matched[found[0]] = config
+        # the same label names (their id order is the family's: the line format has none)
         assert set(_labels(back, config)) == set(_labels(ewt, found[0]))
-        lost = sum(_earlier_split_texts(_rows(ewt, found[0])).values())
-        assert sum(report[config]["engine_drops"].values()) == lost, config
+        assert report[config]["engine_drops"] == {}, config
+        reported = report[config]["derived"]["cross_split_duplicates"]
+        assert reported == _earlier_split_texts(theirs), config
     assert sorted(matched) == sorted(sources)
-    # subject_number and tree_depth come back row for row; bigram_shift loses the few
-    # perturbed texts that equal a text of an earlier split
-    assert _rows(back, matched["subject_number"]) == _rows(ewt, "subject_number")
-    assert _rows(back, matched["tree_depth"]) == _rows(ewt, "tree_depth")
-    bigram = _rows(ewt, "bigram_shift")
-    assert ("Care take", "inverted") in bigram["validation"]
-    assert 0 < sum(_earlier_split_texts(bigram).values()) < 20
+    bigram = report[matched["bigram_shift"]]["derived"]["cross_split_duplicates"]
+    assert bigram == {"validation": 1, "test": 5}
+    assert ("Care take", "inverted") in _rows(back, matched["bigram_shift"])["validation"]
     assert validate(back).ok
 
 
+def test_cross_split_duplicates_kept_and_counted_or_dropped(tmp_path: Path) -> None:
+    """A text in two splits: kept where the file puts it and counted (default), or dropped
+    from the later split with --duplicates drop (the engine's audit, counted)."""
+    path = tmp_path / "task.txt"
+    lines = ["tr\tA\tone two", "tr\tB\tthree four", "va\tA\tone  two", "te\tB\tthree four",
+             "te\tA\tfive six", "va\tB\tseven"]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kept = tmp_path / "kept"
+    build_senteval([path], lang="en", out=kept)
+    assert {s: len(r) for s, r in config_rows(kept, "task").items()} == {
+        "train": 2, "validation": 2, "test": 2
+    }  # fmt: skip
+    report = json.loads((kept / "report.json").read_text(encoding="utf-8"))["task"]
+    assert report["derived"]["cross_split_duplicates"] == {"validation": 1, "test": 1}
+    assert report["engine_drops"] == {}
+    dropped = tmp_path / "dropped"
+    args = ["build", "senteval", str(path), "--lang", "en", "--out", str(dropped), "--quiet"]
+    assert main([*args, "--duplicates", "drop"]) == 0
+    rows = config_rows(dropped, "task")
+    assert {s: len(r) for s, r in rows.items()} == {"train": 2, "validation": 1, "test": 1}
+    report = json.loads((dropped / "report.json").read_text(encoding="utf-8"))["task"]
+    assert sum(report["engine_drops"].values()) == 2
+
+
 def test_xprobe_folders_build_with_splits_from_file_names(tmp_path: Path) -> None:
+    """X-Probe's release layout, checked against ltgoslo/xprobe (commit b17e3c2):
+    ``<lang>/<task>/{tr,va,te}.txt``, no header, ``sentence TAB label`` per line (e.g.
+    ``de/tree_depth/va.txt``: tokenised German sentence, tab, integer depth); some tasks ship
+    without one split file (there ``de/tree_depth`` has only ``va.txt``), as the fixture's
+    ``tree_depth`` has no ``tr.txt``. The fixture's lines are our own."""
     out = tmp_path / "x"
     build_senteval([FIXTURES / "xprobe" / "de"], lang="de", out=out)
     rows = config_rows(out, "subj_number")
@@ -134,9 +161,11 @@ def test_xprobe_folders_build_with_splits_from_file_names(tmp_path: Path) -> Non
     assert kinds == {"subj_number": "xprobe-probing", "tree_depth": "xprobe-probing"}
 
 
-def test_senteval_line_files_in_eger_layout_build(tmp_path: Path) -> None:
+def test_senteval_line_files_build(tmp_path: Path) -> None:
+    """SentEval's own line format (``data/probing/*.txt``, ``tr|va|te TAB label TAB
+    sentence``), German lines written for this test."""
     out = tmp_path / "e"
-    build_senteval([FIXTURES / "eger" / "de"], lang="de", out=out)
+    build_senteval([FIXTURES / "lines" / "de"], lang="de", out=out)
     rows = config_rows(out, "obj_number")
     names = _labels(out, "obj_number")
     assert names == ["NN", "NNS"]
@@ -145,6 +174,35 @@ def test_senteval_line_files_in_eger_layout_build(tmp_path: Path) -> None:
     first = rows["validation"][0]
     assert first["tokens"] == first["sentence"].split()  # SentEval's own tokenisation
     assert _labels(out, "tree_depth") == ["5", "7", "10", "11"]
+    assert validate(out).ok
+
+
+def test_eger_style_files_build(tmp_path: Path) -> None:
+    """Eger et al. (2020)'s release, UKPLab/conll2020-multilingual-sentence-probing (only its
+    README.md is in the index we checked): probing sets for en, tr, ru, ka read by their
+    modified SentEval, so in SentEval's line format (``tr|va|te TAB label TAB sentence``), with
+    the tasks they added: Voice (``He likes cats`` -> False), SubjVerbAgreement (``They works
+    together`` -> Disagree) and SubjVerbDistance (an integer). The README does not show the
+    data files, so their names here (``voice.txt``, ...) follow SentEval's naming, an
+    assumption; the Turkish lines are our own."""
+    out = tmp_path / "eger"
+    build_senteval([FIXTURES / "eger" / "tr"], lang="tr", out=out)
+    card, _ = read_readme(out / "README.md")
+    configs = card["polyprobe"]["configs"]
+    assert sorted(configs) == ["subj_verb_agreement", "subj_verb_distance", "voice"]
+    assert _labels(out, "voice") == ["False", "True"]
+    assert _labels(out, "subj_verb_agreement") == ["Agree", "Disagree"]
+    assert _labels(out, "subj_verb_distance") == ["1", "2", "3", "10"]  # numeric order
+    rows = config_rows(out, "voice")
+    assert {s: len(r) for s, r in rows.items()} == {"train": 6, "validation": 2, "test": 2}
+    names = _labels(out, "voice")
+    test = {r["sentence"]: names[r["label"]] for r in rows["test"]}
+    assert test == {"Öğretmen dersi anlattı .": "False", "Ders sabah anlatıldı .": "True"}
+    agreement = config_rows(out, "subj_verb_agreement")["validation"]
+    assert {r["sentence"] for r in agreement} == {
+        "Sen çok çalışıyorsun .",
+        "Sen çok çalışıyoruz .",
+    }
     assert validate(out).ok
 
 
@@ -221,7 +279,7 @@ def test_licence_from_a_file_beside_the_sets_and_notes_skipped(tmp_path: Path) -
     folder = tmp_path / "release"
     folder.mkdir()
     (folder / "obj_number.txt").write_bytes(
-        (FIXTURES / "eger" / "de" / "obj_number.txt").read_bytes()
+        (FIXTURES / "lines" / "de" / "obj_number.txt").read_bytes()
     )
     (folder / "README.txt").write_text("Probing sets of our paper.\n", encoding="utf-8")
     (folder / "LICENSE").write_text(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import config_rows
 
-from polyprobe import build_classification, build_pairs
+from polyprobe import build_classification, build_pairs, build_regression
 from polyprobe.cards.card import read_readme
 from polyprobe.cards.validate import validate
 from polyprobe.errors import InfeasibleError, InputError, UsageError
@@ -142,6 +142,75 @@ def test_paws_and_sick_e(tmp_path: Path) -> None:
     assert sorted(r["id"] for r in rows["train"]) == sorted(
         f"SICK.txt/train/{i}" for i in (0, 3, 6, 9, 12, 15)
     )
+
+
+SICK_FIXTURES = Path(__file__).parent / "fixtures" / "sick"
+# SICK's two published layouts (fixtures written for these tests, not SICK's data): the full
+# SICK.txt (entailment_label, SemEval_set) and the SemEval-2014 Task 1 files SICK_train.txt,
+# SICK_trial.txt, SICK_test_annotated.txt (entailment_judgment, the split is the file's).
+SICK_LAYOUTS = {
+    "full": ["SICK.txt"],
+    "semeval": ["SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt"],
+    "semeval-given": ["train=SICK_train.txt", "dev=SICK_trial.txt", "test=SICK_test_annotated.txt"],
+}
+
+
+def _sick_files(layout: str) -> list[str]:
+    out = []
+    for name in SICK_LAYOUTS[layout]:
+        split, sep, file = name.rpartition("=")
+        out.append(f"{split}{sep}{SICK_FIXTURES / file}")
+    return out
+
+
+def _sick_rows(out: Path, config: str) -> dict[str, tuple]:
+    """pair_ID -> (split, label name or score, sentence1, sentence2) of a built config."""
+    names = _block(out, config).get("labels")
+    found = {}
+    for split, rows in config_rows(out, config).items():
+        for r in rows:
+            label = names[r["label"]] if names else r["label"]
+            found[r["id"].rsplit("/", 1)[1]] = (split, label, r["sentence1"], r["sentence2"])
+    return found
+
+
+@pytest.mark.parametrize("layout", sorted(SICK_LAYOUTS))
+def test_sick_e_both_layouts(tmp_path: Path, layout: str) -> None:
+    """sick-e reads SICK.txt (label entailment_label, split SemEval_set) and the SemEval-2014
+    files (label entailment_judgment, split from the file name or SPLIT=FILE) alike."""
+    out = build_pairs(_sick_files(layout), preset="sick-e", lang="en", out=tmp_path / "e").out
+    assert validate(out).ok, str(validate(out))
+    rows = _sick_rows(out, "sick-e")
+    assert len(rows) == 15
+    assert rows["101"][:2] == ("train", "NEUTRAL")
+    assert rows["107"][:2] == ("train", "CONTRADICTION")
+    assert rows["119"][:2] == ("validation", "ENTAILMENT")  # TRIAL / SICK_trial.txt
+    assert rows["143"][:2] == ("test", "CONTRADICTION")
+    assert rows["122"][2:] == ("A young girl is reading a newspaper",
+                               "A young girl is not reading a newspaper")  # fmt: skip
+    assert _block(out, "sick-e")["labels"] == ["CONTRADICTION", "ENTAILMENT", "NEUTRAL"]
+
+
+@pytest.mark.parametrize("layout", sorted(SICK_LAYOUTS))
+def test_sick_r_both_layouts(tmp_path: Path, layout: str) -> None:
+    """sick-r: the relatedness score, splits as for sick-e, from either layout."""
+    files = _sick_files(layout)
+    out = build_regression(files, preset="sick-r", lang="en", out=tmp_path / "r").out
+    assert validate(out).ok, str(validate(out))
+    rows = _sick_rows(out, "sick-r")
+    assert len(rows) == 15
+    assert rows["101"][:2] == ("train", pytest.approx(1.0))
+    assert rows["116"][:2] == ("validation", pytest.approx(4.5))
+    assert rows["134"][:2] == ("test", pytest.approx(4.7))
+    assert rows["140"][:2] == ("test", pytest.approx(2.1))
+
+
+def test_sick_layout_named_when_neither_fits(tmp_path: Path) -> None:
+    """A file in neither layout: the missing columns of the nearer one are named."""
+    bad = tmp_path / "SICK_train.txt"
+    bad.write_text("pair_ID\tsentence_A\tsentence_B\tscore\n1\ta\tb\t1.0\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"no column\(s\) relatedness_score in the header"):
+        build_regression([bad], preset="sick-r", lang="en", out=tmp_path / "x")
 
 
 def test_own_csv_with_column_mapping(tmp_path: Path) -> None:

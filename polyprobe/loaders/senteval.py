@@ -4,7 +4,8 @@
 Why a reader of its own: published probing sets travel in SentEval's line format, which no
 tabular reader takes (no header, the split is a column of two-letter codes), and re-publishing
 them through the build gives them what polyprobe's own datasets have: a card, checksums, the
-leakage audit (a text in two splits is dropped from the later one and counted) and releases.
+leakage audit (a text in two splits is counted, and kept unless ``--duplicates drop``) and
+releases.
 The labels, splits and texts are the files' own; nothing is derived.
 
 The layouts (each checked against the published files):

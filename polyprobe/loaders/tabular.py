@@ -26,7 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polyprobe.errors import InputError, UsageError
-from polyprobe.loaders.inputs import check_file, csv_rows, no_entries, refused_since, text_lines
+from polyprobe.loaders.inputs import (
+    LINE_FORMATS,
+    check_file,
+    csv_rows,
+    no_entries,
+    open_binary,
+    refused_since,
+    text_lines,
+)
 from polyprobe.loaders.inputs import text_problem as _text_problem
 from polyprobe.loaders.records import Example, SourceFile
 from polyprobe.loaders.sniff import sniff_file
@@ -71,7 +79,34 @@ class Preset:
     header: bool = True
     pair_features: str = ""  # evaluation's pair representation ("" = SentEval's default)
     describe: str = ""
+    # Other column mappings of the same data, tried in order after ``columns`` when a file's
+    # header lacks one of its columns (SICK: the full SICK.txt and the SemEval-2014 files).
+    layouts: tuple[Mapping[str, str], ...] = ()
+    # A file with no split column and no ``SPLIT=`` takes its split from a split word of its
+    # name (``SICK_trial.txt`` -> dev), as SentEval reads SICK.
+    split_from_name: bool = False
 
+    # A split column used whenever a file's header has it, whatever the layout.
+    split_column: str = ""
+
+    def columns_for(self, header: Sequence[str]) -> Mapping[str, str]:
+        """The first mapping whose columns are all in ``header``, else the one missing fewest
+        (its reading then names the absent columns); ``split_column`` added when present."""
+        have = set(header)
+        options = (self.columns, *self.layouts)
+        chosen = min(options, key=lambda cols: len(set(cols.values()) - have))
+        if self.split_column in have and "split" not in chosen:
+            return {**chosen, "split": self.split_column}
+        return chosen
+
+
+# SICK's two published layouts. The full SICK.txt: pair_ID, sentence_A, sentence_B,
+# entailment_label, relatedness_score, entailment_AB, entailment_BA, sentence_A_original,
+# sentence_B_original, sentence_A_dataset, sentence_B_dataset, SemEval_set. The SemEval-2014
+# Task 1 files (SICK_train.txt, SICK_trial.txt, SICK_test_annotated.txt; SentEval reads these):
+# pair_ID, sentence_A, sentence_B, relatedness_score, entailment_judgment, no split column.
+_SICK_TASK: dict[str, str] = {"id": "pair_ID", "sentence1": "sentence_A", "sentence2": "sentence_B"}
+_SICK_FULL: dict[str, str] = {**_SICK_TASK, "split": "SemEval_set"}
 
 PRESETS: dict[str, Preset] = {
     "ukp-argmin": Preset(
@@ -127,16 +162,16 @@ PRESETS: dict[str, Preset] = {
         "sick-e",
         "pairs",
         "tsv",
-        {
-            "id": "pair_ID",
-            "sentence1": "sentence_A",
-            "sentence2": "sentence_B",
-            "label": "entailment_judgment",
-            "split": "SemEval_set",
-        },
-        describe="SICK (Marelli et al. 2014) TSV: pair_ID, sentence_A, sentence_B, "
-        "relatedness_score, entailment_judgment, SemEval_set (TRAIN/TRIAL/TEST); the label is "
-        "the entailment judgment",
+        _SICK_FULL | {"label": "entailment_label"},
+        layouts=(_SICK_TASK | {"label": "entailment_judgment"},),
+        split_from_name=True,
+        split_column="SemEval_set",
+        describe="SICK (Marelli et al. 2014) TSV, either layout: the full SICK.txt (pair_ID, "
+        "sentence_A, sentence_B, entailment_label, relatedness_score, ..., SemEval_set "
+        "TRAIN/TRIAL/TEST: the split) or the SemEval-2014 Task 1 files SICK_train.txt, "
+        "SICK_trial.txt, SICK_test_annotated.txt (pair_ID, sentence_A, sentence_B, "
+        "relatedness_score, entailment_judgment: the split from SPLIT=FILE or the file name, "
+        "trial = dev); the label is the entailment label",
     ),
     "sts-b": Preset(
         "sts-b",
@@ -150,14 +185,13 @@ PRESETS: dict[str, Preset] = {
         "sick-r",
         "regression",
         "tsv",
-        {
-            "id": "pair_ID",
-            "sentence1": "sentence_A",
-            "sentence2": "sentence_B",
-            "score": "relatedness_score",
-            "split": "SemEval_set",
-        },
-        describe="SICK (Marelli et al. 2014) TSV; the score is the relatedness score (1-5)",
+        _SICK_FULL | {"score": "relatedness_score"},
+        layouts=(_SICK_TASK | {"score": "relatedness_score"},),
+        split_from_name=True,
+        split_column="SemEval_set",
+        describe="SICK (Marelli et al. 2014) TSV, either layout (the full SICK.txt, split from "
+        "SemEval_set, or the SemEval-2014 files SICK_train/trial/test_annotated.txt, split "
+        "from SPLIT=FILE or the file name); the score is the relatedness score (1-5)",
     ),
 }
 
@@ -391,6 +425,25 @@ def language_key(value: str) -> str:
         return value.strip().lower()
 
 
+def header_of(path: Path, fmt: str, limit: int = 1 << 20) -> list[str]:
+    """The column names of a CSV/TSV file's first non-blank line (for choosing a preset's
+    layout; the file is read and checked in full later, so bad bytes are only replaced)."""
+    with open_binary(path, accept=LINE_FORMATS) as stream:
+        data = stream.read(limit)
+    for line in data.decode("utf-8", errors="replace").lstrip("\ufeff").splitlines():
+        if line.strip():
+            delimiter = "," if fmt == "csv" else "\t"
+            return [h.strip().strip('"') for h in line.split(delimiter)]
+    return []
+
+
+def split_of_name(name: str) -> str | None:
+    """The split one word of a file name gives (``SICK_trial.txt`` -> dev,
+    ``SICK_test_annotated.txt`` -> test), or ``None`` when none or several do."""
+    found = {SPLIT_NAMES[w] for w in re.split(r"[^a-z]+", name.lower()) if w in SPLIT_NAMES}
+    return found.pop() if len(found) == 1 else None
+
+
 def sources_for(
     files: Sequence[str],
     kind: str,
@@ -414,7 +467,7 @@ def sources_for(
             raise UsageError(f"unknown preset {preset!r}: {', '.join(PRESETS)}")
         if chosen.kind != kind:
             raise UsageError(f"preset {preset!r} is for 'build {chosen.kind}', not 'build {kind}'")
-    mapping = {**(chosen.columns if chosen else {}), **(columns or {})}
+    fmt_given = format or (chosen.format if chosen else None)
     optional = language_column is None and chosen is not None and chosen.name == "nli"
     column = LANGUAGE_COLUMN if optional else language_column or None
     keep = language_key(keep_language) if column and keep_language else None
@@ -424,12 +477,21 @@ def sources_for(
     for raw in files:
         split, path = parse_file_arg(str(raw))
         check_file(path)
+        preset_columns: Mapping[str, str] = chosen.columns if chosen else {}
+        fmt = fmt_given or {".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}.get(
+            path.suffix.lower(), "tsv"
+        )
+        if chosen is not None and chosen.layouts and fmt in ("csv", "tsv"):
+            preset_columns = chosen.columns_for(header_of(path, fmt))
+        mapping = {**preset_columns, **(columns or {})}
+        if split is None and "split" not in mapping and chosen and chosen.split_from_name:
+            split = split_of_name(path.name)
         out.append(
             TabularSource(
                 path,
                 kind,
                 mapping,
-                format or (chosen.format if chosen else None),
+                fmt_given,
                 split,
                 chosen.no_label if chosen else (),
                 chosen.header if chosen else True,

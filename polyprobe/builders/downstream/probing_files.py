@@ -10,6 +10,17 @@ Labels are the files' own: a set's label names are its labels in numeric order w
 is an integer (SentEval's ``sentence_length`` 0-5, ``tree_depth`` 5-11: string order would put
 ``10`` before ``5``), else sorted. The sentence is published as given and its ``tokens`` are
 its whitespace-separated fields, which is how SentEval reads the field (``line.split()``).
+
+A text in two splits (cross-split duplicates): published sets have them, SentEval's own among
+them, and a set re-published with them dropped is no longer the set its published numbers are
+on; nor would ``export --format senteval`` -> ``build senteval`` give back the exported rows
+(the export writes a row's tokens, so ``Goodluck!`` and ``Good luck!`` become one text; and
+two sentences differing only in case can perturb to one text, ``Take Care``/``Take care`` ->
+``Care take``, which the original build kept apart, grouping rows by their source sentence).
+So by default (``duplicates="keep"``) every row is its own group and stays in its file's
+split, and the audit *reports* them: ``cross_split_duplicates`` in the fit report (rows of
+validation/test whose normalised text an earlier split holds). ``duplicates="drop"`` groups
+rows by their normalised text, so the engine drops such rows from the later split, counted.
 """
 
 from __future__ import annotations
@@ -18,6 +29,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from polyprobe.builders.task import Candidate, Fit, Observation, Shared, Task
+from polyprobe.hashing import normalise_text, stable_u64
 from polyprobe.loaders.records import Example
 from polyprobe.loaders.senteval import ProbingSet
 from polyprobe.metadata import Level, TaskMetadata
@@ -27,6 +39,9 @@ LAYOUT_NAMES = {
     "xprobe": "X-Probe split files (tr.txt, va.txt, te.txt: sentence TAB label)",
     "sts": "SentEval's STS layout (STS.input/STS.gs)",
 }
+DUPLICATES = ("keep", "drop")
+SPLIT_ORDER = ("train", "dev", "test")
+REPORT_SPLITS = {"dev": "validation", "test": "test"}
 NO_SCORE = "no gold score (an empty line of the STS.gs file; SentEval drops the pair too)"
 
 
@@ -40,17 +55,41 @@ def label_order(labels: Any) -> tuple[str, ...]:
 
 
 class _Labels(Observation):
+    """A set's label counts, and per split the multiset of its normalised texts (the audit of
+    cross-split duplicates)."""
+
     def __init__(self, name: str) -> None:
         self.name = name
         self.counts: Counter[str] = Counter()
+        self.texts: dict[str, Counter[int]] = {s: Counter() for s in SPLIT_ORDER}
 
     def observe(self, example: Example, shared: Shared) -> None:
         if example.source.treebank == self.name:
             self.counts[example.label or ""] += 1
+            split = example.source.split or ""
+            if split in self.texts:
+                self.texts[split][_text_key(example.inputs[0])] += 1
 
     def merge(self, later: Observation) -> None:
         assert isinstance(later, _Labels)
         self.counts.update(later.counts)
+        for split, texts in later.texts.items():
+            self.texts[split].update(texts)
+
+    def cross_split(self) -> dict[str, int]:
+        """Rows of validation and test whose normalised text an earlier split holds."""
+        seen: set[int] = set()
+        out = {}
+        for split in SPLIT_ORDER:
+            texts = self.texts[split]
+            if split in REPORT_SPLITS:
+                out[REPORT_SPLITS[split]] = sum(n for t, n in texts.items() if t in seen)
+            seen.update(texts)
+        return out
+
+
+def _text_key(text: str) -> int:
+    return stable_u64("text", normalise_text(text))
 
 
 class ProbingFileTask(Task[Example]):
@@ -58,7 +97,8 @@ class ProbingFileTask(Task[Example]):
 
     metadata: ClassVar[TaskMetadata]
     layout: ClassVar[str] = "senteval"
-    reported: ClassVar[frozenset[str]] = frozenset({"label_counts"})
+    duplicates: ClassVar[str] = "keep"  # see the module docstring
+    reported: ClassVar[frozenset[str]] = frozenset({"label_counts", "cross_split_duplicates"})
 
     def observation(self) -> _Labels:
         return _Labels(self.name)
@@ -66,7 +106,10 @@ class ProbingFileTask(Task[Example]):
     def fit(self, observation: Observation | None) -> Fit:
         assert isinstance(observation, _Labels)
         labels = label_order(observation.counts)
-        report = {"label_counts": {k: observation.counts[k] for k in labels}}
+        report = {
+            "label_counts": {k: observation.counts[k] for k in labels},
+            "cross_split_duplicates": observation.cross_split(),
+        }
         if len(labels) < 2:
             return Fit(label_names=labels, report=report, infeasible="fewer than two labels")
         return Fit(label_names=labels, report=report)
@@ -79,7 +122,8 @@ class ProbingFileTask(Task[Example]):
             return self.drop(f"task infeasible: {fit.infeasible}")
         text = example.inputs[0]
         inputs = {"sentence": text, "tokens": text.split()}
-        return [Candidate(inputs, example.label or "", id=example.id)]
+        group = example.id if self.duplicates == "keep" else None  # None: the text's group
+        return [Candidate(inputs, example.label or "", id=example.id, group=group)]
 
     def parameters(self, fit: Fit) -> dict[str, Any]:
         return {
@@ -87,6 +131,11 @@ class ProbingFileTask(Task[Example]):
             "labels": "the file's (numeric order when all are integers, else sorted)",
             "splits": "the file's (tr -> train, va -> validation, te -> test)",
             "tokens": "the sentence split on whitespace (as SentEval reads it)",
+            "cross_split_duplicates": (
+                "kept in their splits and counted (the set as published)"
+                if self.duplicates == "keep"
+                else "dropped from the later split and counted"
+            ),
         }
 
 
@@ -113,8 +162,8 @@ class StsTask(Task[Example]):
         }
 
 
-def probing_file_tasks(found: ProbingSet) -> list[type[Task[Example]]]:
-    """The task class of one set."""
+def probing_file_tasks(found: ProbingSet, duplicates: str = "keep") -> list[type[Task[Example]]]:
+    """The task class of one set (``duplicates``: see the module docstring)."""
     where = LAYOUT_NAMES[found.layout]
     if found.scored:
         meta = TaskMetadata(
@@ -140,5 +189,5 @@ def probing_file_tasks(found: ProbingSet) -> list[type[Task[Example]]]:
         task_type="probing",
         record="example",
     )
-    attrs = {"metadata": meta, "layout": found.layout}
+    attrs = {"metadata": meta, "layout": found.layout, "duplicates": duplicates}
     return [type(f"ProbingFile[{found.name}]", (ProbingFileTask,), attrs)]
