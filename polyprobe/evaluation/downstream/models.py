@@ -46,7 +46,7 @@ TAGGER_NER: dict[str, Any] = {
 PARSER: dict[str, Any] = {
     "standardize": True, "bucket": True,
     "hidden": 250, "layers": 2, "dropout": 0.3, "input_dropout": 0.3, "arc_dim": 200,
-    "tag_dim": 200, "lr": 1e-3, "betas": [0.9, 0.9], "batch_size": 128, "max_epochs": 30,
+    "tag_dim": 200, "lr": 2e-3, "betas": [0.9, 0.9], "batch_size": 32, "max_epochs": 30,
     "patience": 10, "grad_norm": 5.0,
 }  # fmt: skip
 
