@@ -22,6 +22,7 @@ from polyprobe.evaluation.encoders import Item, build_encoder
 
 SHORT = {"tagger": {"max_epochs": 4, "patience": 4}, "parser": {"max_epochs": 3, "patience": 3}}
 ENCODERS = {"tagger": ["random", "minilm", "minilm#3"], "parser": ["random", "minilm#3"]}
+SEEDS = {"tagger": 2, "parser": 1}  # two tagger seeds: a rank-stability comparison
 EN_SENTENCES = 1000
 
 
@@ -50,14 +51,17 @@ def results(ud_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
     out: dict = {"root": root}
     for lang, source in sources.items():
         folder = root / lang
-        build_ud([source], lang=lang, out=folder, tasks=["pos", "parse"])
+        build_ud([source], lang=lang, out=folder, tasks=["pos", "parse", "sentence_length"])
         for model, config in (("tagger", "pos"), ("parser", "parse")):
             rs = evaluate(
                 str(folder), config=config, encoders=ENCODERS[model],
-                probe=DownstreamSpec(model, SHORT[model]), seeds=1, n_boot=300,
+                probe=DownstreamSpec(model, SHORT[model]), seeds=SEEDS[model], n_boot=300,
                 cache=root / "cache", out=root / "results",
             )  # fmt: skip
             out[(lang, model)] = {r["encoder"]["spec"]: r for r in rs}
+        # a probing task for correlate: the tagger's three encoders under the lr probe
+        evaluate(str(folder), config="sentence_length", encoders=ENCODERS["tagger"], probe="lr",
+                 seeds=1, n_boot=100, cache=root / "cache", out=root / "results")  # fmt: skip
     return out
 
 
@@ -126,3 +130,32 @@ def test_report_tabulates_the_models(results: dict) -> None:
     rows = json.loads((rep / "downstream-report.json").read_text(encoding="utf-8"))["rows"]
     assert {(r["config"], r["model"]) for r in rows} == {("pos", "tagger"), ("parse", "parser")}
     assert len(rows) == 10  # 2 languages x (3 tagger + 2 parser encoders)
+
+
+def test_correlate_pairs_the_tagger_with_probing_results(
+    results: dict, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three encoders with the tagger's POS accuracy (downstream) and the lr probe's
+    sentence_length accuracy (probing): correlate prints a Spearman for the pair in each
+    language, and a rank-stability row for the tagger across its two seeds."""
+    import json
+
+    from polyprobe.cli import main
+
+    folder = results["root"] / "correlation"
+    assert main(["correlate", str(results["root"] / "results"), "--out", str(folder)]) == 0
+    printed = capsys.readouterr().out
+    corr = json.loads((folder / "correlation.json").read_text(encoding="utf-8"))
+    for lang in ("en", "de"):
+        (group,) = [g for g in corr["groups"] if g["language"] == lang and g["probe"] == "lr"]
+        pos, parse = f"{lang}:pos (tagger)", f"{lang}:parse (parser)"  # dataset:config (model)
+        assert {pos, parse} <= set(group["downstream_tasks"]), group["downstream_tasks"]
+        (pair,) = [p for p in group["pairs"] if p["downstream"] == pos]
+        assert pair["probing"] == f"{lang}:sentence_length" and len(pair["encoders"]) == 3
+        assert pair["spearman"] is not None and -1 <= pair["spearman"] <= 1
+        assert sorted(group["scores"][pos].values()) == sorted(
+            r["metrics"]["token_accuracy"]["mean"] for r in results[(lang, "tagger")].values()
+        )
+    rows = [e for e in corr["rank_stability"] if e["probe"] == "tagger" and e["axis"] == "seed"]
+    assert len(rows) == 2 and all(len(e["encoders"]) == 3 for e in rows), rows
+    assert "pos (tagger)" in printed and "## Rank stability" in printed
