@@ -139,3 +139,32 @@ def test_batched_pooling_is_bit_identical_to_item_by_item(spec: str) -> None:
     assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
     assert not got[-3].any() and not got[-1].any()  # no tokens / target out of range: zeros
     assert np.array_equal(got[-2], enc._vec("b"))
+
+
+@pytest.mark.parametrize(
+    ("spec", "pooling", "layer"),
+    [("minilm#3", None, "3"), ("minilm:first#2", "first", "2"), ("minilm#all", None, "all"),
+     ("minilm:last", "last", None)],
+)  # fmt: skip
+def test_minilm_takes_a_pooling_and_a_layer(
+    spec: str, pooling: str | None, layer: str | None
+) -> None:
+    parsed = parse_spec(spec)
+    assert (parsed.kind, parsed.pooling, parsed.layer) == ("minilm", pooling, layer)
+
+
+@pytest.mark.parametrize("spec", ["minilm#x", "minilm:foo#3", "minilm:some/path"])
+def test_minilm_rejects_anything_else(spec: str) -> None:
+    with pytest.raises(UsageError, match="minilm takes no path"):
+        parse_spec(spec)
+
+
+def test_minilm_with_a_layer_is_hf_on_the_bundled_folder() -> None:
+    """``minilm#3`` is ``hf:<bundled folder>#3``: the same id (shared cache and results)."""
+    from polyprobe.evaluation.pretrained import bundled_minilm
+
+    short, long = build_encoder("minilm#3"), build_encoder(f"hf:{bundled_minilm()}#3")
+    short.resolve()
+    long.resolve()
+    assert short.id == long.id and short.id.startswith("hf:") and short.layers == [3]
+    assert short.model_name == "all-MiniLM-L6-v2"

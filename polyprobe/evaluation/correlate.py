@@ -43,6 +43,7 @@ MIN_ENCODERS_FOR_P = 5  # below this, no p-values: the output says "descriptive"
 MIN_ENCODERS = 3  # with 2 points any correlation is ±1: not worth printing
 SOURCE_KEY = "_source"  # added by load_results: which file a result came from
 DOWNSTREAM = "downstream"
+DOWNSTREAM_MODEL = "downstream-model"  # downstream.run.KIND: a --probe tagger|parser result
 PROBING = "probing"
 
 _PNG_METADATA: dict[str, str | None] = {"Software": None}
@@ -195,7 +196,7 @@ def score_of(result: dict[str, Any], metric: str = "accuracy") -> float:
     accuracy and enters an accuracy correlation with its test Spearman, the score SentEval
     and LINSPECTOR report for such sets."""
     metrics = result.get("metrics")
-    if metric == "accuracy" and result.get("kind") == "downstream-model":
+    if metric == "accuracy" and result.get("kind") == DOWNSTREAM_MODEL:
         # LINSPECTOR's downstream models: their headline (LAS, span F1, POS accuracy)
         return metric_mean(result, str(result.get("headline") or "token_accuracy"))
     if (
@@ -348,6 +349,16 @@ def correlate(
     table: dict[tuple[str, str], dict[str, dict[str, dict[str, tuple[float, str]]]]] = {}
     model_of: dict[str, tuple[str, Any]] = {}  # encoder key -> (model, layer)
     names: dict[str, str] = {}  # encoder key -> the model's own name, where recorded
+    # LINSPECTOR's downstream models (``--probe tagger|parser``) are the downstream side of
+    # every probe's group in their language: their score is a trained model's, whatever
+    # probe scored the probing tasks; their task is labelled with the model ("pos (tagger)")
+    # so that it stays apart from an ``lr`` probe's score on the same config. A language
+    # with no probing results keeps them in a group of their own.
+    probing_probes: dict[str, set[str]] = {}
+    for r in results:
+        if r.get("task_type") != DOWNSTREAM and r.get("kind") != DOWNSTREAM_MODEL:
+            for lang in languages(r):
+                probing_probes.setdefault(lang, set()).add(probe_name(r))
     for i, r in enumerate(results):
         kind = DOWNSTREAM if r.get("task_type") == DOWNSTREAM else PROBING
         score = score_of(r, metric)
@@ -355,18 +366,25 @@ def correlate(
         model_of[enc] = (encoder_base(r), r["encoder"].get("layer"))
         if r["encoder"].get("model_name"):
             names[enc] = str(r["encoder"]["model_name"])
+        trained = r.get("kind") == DOWNSTREAM_MODEL
+        label = f"{labels[i]} ({probe_name(r)})" if trained else labels[i]
         for lang in languages(r):
-            cell = table.setdefault((lang, probe_name(r)), {PROBING: {}, DOWNSTREAM: {}})
-            per_enc = cell[kind].setdefault(labels[i], {})
-            if enc in per_enc and per_enc[enc][0] != score:
-                raise InputError(
-                    source_of(r),
-                    None,
-                    f"conflicts with {per_enc[enc][1]}: both are {labels[i]} with encoder "
-                    f"{enc} and probe {probe_name(r)} but report different {metric}",
-                    "conflicting-results",
-                )
-            per_enc[enc] = (score, source_of(r))
+            probes = [probe_name(r)]
+            if trained:
+                kind = DOWNSTREAM
+                probes = sorted(probing_probes.get(lang) or probes)
+            for probe in probes:
+                cell = table.setdefault((lang, probe), {PROBING: {}, DOWNSTREAM: {}})
+                per_enc = cell[kind].setdefault(label, {})
+                if enc in per_enc and per_enc[enc][0] != score:
+                    raise InputError(
+                        source_of(r),
+                        None,
+                        f"conflicts with {per_enc[enc][1]}: both are {label} with encoder "
+                        f"{enc} and probe {probe_name(r)} but report different {metric}",
+                        "conflicting-results",
+                    )
+                per_enc[enc] = (score, source_of(r))
 
     groups = []
     for (lang, probe), cell in sorted(table.items()):

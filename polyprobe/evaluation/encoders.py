@@ -84,6 +84,8 @@ def parse_spec(spec: str) -> ParsedSpec:
         options = dict(parse_qsl(query, keep_blank_values=True))
     kind, sep, rest = raw.partition(":")
     kind = kind.lower()
+    if kind.startswith(MINILM + "#"):  # ``minilm#3``: a layer, no colon
+        kind, rest = MINILM, raw[len(MINILM) :] + (sep + rest if sep else "")
     if kind not in _FACTORIES:
         known = ", ".join(sorted(_FACTORIES))
         raise UsageError(f"unknown encoder {kind!r} in spec {spec!r} (known: {known})")
@@ -118,10 +120,15 @@ def parse_spec(spec: str) -> ParsedSpec:
                 rest, parsed.revision = name, rev
         parsed.target = rest
     elif kind == MINILM:
+        m = re.search(r"#(all|avg|-?\d+)$", rest)
+        if m:  # ``minilm[:POOLING]#LAYER``: the bundled folder as a layer-wise hf: encoder
+            parsed.layer = m.group(1)
+            rest = rest[: m.start()]
         if rest and rest not in SUBWORD_POOLINGS:
             raise UsageError(
-                f"{spec}: minilm takes no path (it is the bundled all-MiniLM-L6-v2); the only "
-                f"option is a subword pooling for word targets: {', '.join(SUBWORD_POOLINGS)}"
+                f"{spec}: minilm takes no path (it is the bundled all-MiniLM-L6-v2); its "
+                f"options are a subword pooling for word targets ({', '.join(SUBWORD_POOLINGS)}) "
+                "and a layer (#3, #all, #avg: then it is hf: on the bundled folder)"
             )
         parsed.pooling = rest or None
     elif kind in ("w2v", "vec"):

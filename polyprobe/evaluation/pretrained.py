@@ -43,6 +43,8 @@ from polyprobe.evaluation.model_names import model_name
 
 def make_encoder(parsed: ParsedSpec) -> Encoder:
     if parsed.kind == MINILM:
+        if parsed.layer is not None:
+            return HFEncoder(minilm_spec(parsed))
         return SentenceTransformerEncoder(minilm_spec(parsed))
     if parsed.kind == "st":
         return SentenceTransformerEncoder(parsed)
@@ -69,8 +71,16 @@ def bundled_minilm() -> Path:
 
 
 def minilm_spec(parsed: ParsedSpec) -> ParsedSpec:
-    """``minilm[:POOLING]`` is ``st:<the bundled folder>[:POOLING]``: the same encoder id, so
-    both spellings share cached vectors and results."""
+    """``minilm[:POOLING]`` is ``st:<the bundled folder>[:POOLING]`` and ``minilm[:POOLING]#L``
+    is ``hf:<the bundled folder>[:POOLING]#L``: the same encoder ids, so both spellings share
+    cached vectors and results. The layer-wise form is for syntax: the last layer is the one
+    tuned for sentence similarity (the parser over it does no better than over random
+    vectors on German PUD; over layer 3 it does, evaluation/README.md)."""
+    if parsed.layer is not None:
+        return ParsedSpec(
+            spec=parsed.spec, kind="hf", target=str(bundled_minilm()), pooling=parsed.pooling,
+            layer=parsed.layer,
+        )  # fmt: skip
     return ParsedSpec(
         spec=parsed.spec, kind="st", target=str(bundled_minilm()), pooling=parsed.pooling
     )

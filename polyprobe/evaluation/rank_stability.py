@@ -49,7 +49,16 @@ def _variant(result: dict[str, Any]) -> tuple[str, str] | None:
     return balance, size
 
 
+def _metric(result: dict[str, Any], metric: str) -> str:
+    """A LINSPECTOR downstream model's result (``--probe tagger|parser``) has no accuracy:
+    it ranks by its headline (POS accuracy, span F1, LAS), as ``correlate`` scores it."""
+    if metric == "accuracy" and result.get("kind") == "downstream-model":
+        return str(result.get("headline") or "token_accuracy")
+    return metric
+
+
 def _score(result: dict[str, Any], metric: str) -> float | None:
+    metric = _metric(result, metric)
     value = ((result.get("metrics") or {}).get(metric) or {}).get("mean")
     if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
         return None
@@ -59,7 +68,7 @@ def _score(result: dict[str, Any], metric: str) -> float | None:
 def _per_seed(result: dict[str, Any], metric: str) -> dict[str, float] | None:
     """seed -> test score, or None when the result does not store per-seed scores; a result
     fitted once because nothing varies returns ``{"*": score}`` (the same under any seed)."""
-    block = (result.get("metrics") or {}).get(metric) or {}
+    block = (result.get("metrics") or {}).get(_metric(result, metric)) or {}
     values = block.get("per_seed")
     seeds = result.get("seeds")
     if not isinstance(values, list) or not isinstance(seeds, list) or not values:
