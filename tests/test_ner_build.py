@@ -259,3 +259,30 @@ def test_a_column_count_unlike_the_files(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         polyprobe.build_ner([path], lang="en", out=tmp_path / "x")
     assert str(err.value) == f"{path}:4: 2 columns, expected 4 as on line 1"
+
+
+def test_the_tagger_evaluates_both_languages_builds(
+    built: dict[str, Any], tmp_path: Path
+) -> None:
+    """The published folders go through ``evaluate --probe tagger`` as a user would: span F1
+    (conlleval's chunks) with a CI, per entity type over the gold types of the test split
+    (English test, eng.testb: LOC, MISC, PER by hand), F1 the harmonic mean of the span
+    precision and recall of the one seed."""
+    from polyprobe.evaluation import evaluate
+    from polyprobe.evaluation.downstream.run import DownstreamSpec
+
+    spec = DownstreamSpec("tagger", {"max_epochs": 2, "patience": 2})
+    for lang in ("en", "de"):
+        (result,) = evaluate(
+            str(built[lang].out), encoders=["random?dim=16"], probe=spec, seeds=1,
+            cache=tmp_path / "cache", n_boot=50,
+        )  # fmt: skip
+        m = result["metrics"]
+        assert result["headline"] == "span_f1"
+        lo, hi = m["span_f1"]["ci95"]
+        assert 0.0 <= lo <= m["span_f1"]["mean"] <= hi <= 1.0
+        p, r = m["span_precision"]["mean"], m["span_recall"]["mean"]
+        f1 = 2 * p * r / (p + r) if p + r else 0.0
+        assert abs(m["span_f1"]["mean"] - f1) < 1e-5
+        if lang == "en":
+            assert {"LOC", "MISC", "PER"} <= set(m["span_f1_per_type"])
