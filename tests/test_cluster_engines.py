@@ -260,9 +260,9 @@ def test_readme_slurm_recipe_on_a_real_slurm(
 
     # the jobs wrote every shard (without the venv on their PATH): each rerun submits the
     # build's next round on the cluster (the observe pass, then the candidate pass, one task
-    # per shard's range) and the last one assembles
+    # per shard's range, then the write pass) and the last one assembles
     rounds = []
-    for _ in range(3):
+    for _ in range(4):
         last = _shell(recipe, work, env)
         assert last.returncode == 0, last.stderr[-3000:]
         submitted = re.search(
@@ -272,7 +272,9 @@ def test_readme_slurm_recipe_on_a_real_slurm(
             break
         rounds.append((submitted.group(3), int(submitted.group(2))))
         _wait_for(slurm, submitted.group(1))
-    assert rounds == [("observe", 4), ("candidates", 4)], last.stderr[-3000:]
+    # then the write pass: one task per dataset task
+    assert [r for r, _ in rounds] == ["observe", "candidates", "write"], last.stderr[-3000:]
+    assert [n for _, n in rounds[:2]] == [4, 4] and rounds[2][1] > 4
     assert "wrote " in last.stderr or "wrote " in last.stdout
     assert not list(cache.glob("passes-*")), "the passes' folder is removed once written"
     local = _shell(

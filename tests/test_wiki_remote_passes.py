@@ -98,6 +98,7 @@ def test_passes_on_the_executor_give_the_local_bytes_and_resume(
     assert sorted(ran) == sorted(
         ["fits.pickle"]
         + [f"{phase}-{k}-of-3.pickle" for phase in ("candidates", "observe") for k in range(3)]
+        + [f"write-{k}-of-4.pickle" for k in range(4)]  # one per task
     )
     assert not list(cache.glob("passes-*"))  # removed once the dataset is written
 
@@ -141,7 +142,9 @@ def test_passes_on_the_executor_give_the_local_bytes_and_resume(
         overwrite=True,
     )
     assert again == local
-    assert sorted(ran) == ["candidates-1-of-3.pickle", "candidates-2-of-3.pickle"]
+    assert sorted(ran) == ["candidates-1-of-3.pickle", "candidates-2-of-3.pickle"] + [
+        f"write-{k}-of-4.pickle" for k in range(4)
+    ]
 
 
 def test_the_passes_key_does_not_depend_on_the_process(data_dir: Path, tmp_path: Path) -> None:

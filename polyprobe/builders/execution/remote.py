@@ -1,20 +1,21 @@
-"""A build's per-record passes on the executor that prepared its input shards (``build wiki
---executor datatrove-slurm|datatrove-ray|datatrove-local``), so that the cluster does the
-heavy part of a dump build and one machine only merges and writes.
+"""A build's per-record passes and its writing on the executor that prepared its input
+shards (``build wiki --executor datatrove-slurm|datatrove-ray|datatrove-local``), so that
+the cluster does the heavy part of a dump build and one machine only fits and moves files.
 
 Why: after the shard stage, a dump build's observe and candidate passes (every sentence's
 records, every task's observations and candidates, their spools) were 82 % of what ran on
-one machine whatever the executor. They run here on record *ranges*
-(:func:`~polyprobe.builders.execution.stream.run_on_ranges`, the same four phases as a local
-build in several processes): phases 1 (observe) and 3 (candidates) are each one executor run
-of one item per range, whose result is pickled beside the shard tables; phases 2 (merge the
-observations in stream order and fit) and 4 (assemble and write, reading each range's spool)
-stay on this machine. The merges are exact, so the bytes are those of a local build for any
-executor, number of ranges or workers.
+one machine whatever the executor, and writing the configs most of the rest. They run here
+on record *ranges* (:func:`~polyprobe.builders.execution.stream.run_on_ranges`, the same
+four phases as a local build in several processes): phases 1 (observe), 3 (candidates) and
+4 (each task's configs written from its ranges' spools) are each one executor run whose
+items' results are pickled beside the shard tables; only phase 2 (the range observations
+merged in stream order, the tasks fitted) runs on this machine, and the written files are
+moved into the build's staging folder. The merges are exact, so the bytes are those of a
+local build for any executor, number of ranges or workers.
 
-A range's result is a file that exists only once complete (written aside, then renamed), in a
+A result is a file that exists only once complete (written aside, then renamed), in a
 folder named by what decides the passes (:func:`passes_key`): a rerun after a Slurm
-submission, or after an interruption, reuses the finished ranges and runs the rest. The
+submission, or after an interruption, reuses the finished items and runs the rest. The
 folder is removed once the dataset is written.
 """
 
@@ -130,8 +131,8 @@ def map_remote(
     missing = [c.out for c in calls if not Path(c.out).exists()]
     if missing:
         raise PolyprobeError(
-            f"{len(missing)} of {n} ranges of the {phase} pass failed on {remote.executor} "
-            f"(datatrove's logs: {logs}): rerun this command to retry them; finished ranges "
+            f"{len(missing)} of {n} items of the {phase} pass failed on {remote.executor} "
+            f"(datatrove's logs: {logs}): rerun this command to retry them; finished items "
             "are reused"
         )
     return [pickle.loads(zlib.decompress(Path(c.out).read_bytes())) for c in calls]

@@ -301,8 +301,9 @@ def run_on_ranges(
     3. candidates: each range's candidates of every task spooled (:func:`spool_range`);
     4. write: each task from its ranges' spools, read as one (:func:`write_task`).
 
-    ``ranges``: how many (default: one per process); with ``remote``, phases 1 and 3 run on
-    its executor (:func:`~polyprobe.builders.execution.remote.map_remote`), 2 and 4 here."""
+    ``ranges``: how many (default: one per process); with ``remote``, phases 1, 3 and 4 run
+    on its executor (:func:`~polyprobe.builders.execution.remote.map_remote`, and
+    :func:`write_remotely`), only the fits here."""
 
     from polyprobe.builders.execution.remote import map_remote, saved
     from polyprobe.runtime.parallel import WorkerPool
@@ -401,9 +402,33 @@ def run_on_ranges(
             )
             results.append(result)
             write_jobs += listed
+        if remote is not None:  # phase 4 on the executor too, into the shared folder
+            return results, write_remotely(remote, work, write_jobs, run.staging)
         with progress.step("writing configs", total=len(write_jobs), unit=" task") as step:
             written = pool.map(write_task, write_jobs, size=lambda job: job.rows, done=step.advance)
     return results, written
+
+
+def write_remotely(
+    remote: Remote, work: Path, jobs: Sequence[WriteJob], staging: Path
+) -> list[AssembledTask]:
+    """Phase 4 on ``remote``'s executor: each task's write job writes its configs into
+    ``work/written`` (a folder every node sees, kept between commands), whose files are then
+    moved into the build's ``staging`` folder (which lives only as long as this command)."""
+    import dataclasses
+
+    from polyprobe.builders.execution.remote import map_remote
+
+    written = work / "written"
+    written.mkdir(exist_ok=True)
+    there = [dataclasses.replace(job, staging=written) for job in jobs]
+    assembled = map_remote(remote, "write", work, write_task, there)
+    for path in sorted(written.rglob("*")):
+        if path.is_file():
+            target = staging / path.relative_to(written)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(path, target)
+    return assembled
 
 
 def _outcome(
