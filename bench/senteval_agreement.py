@@ -1,19 +1,28 @@
 """SentEval's protocol on ``export --format senteval`` output against ``--probe senteval``
 (and ``lr``) on the dataset folder, with identical vectors on both sides.
 
-SentEval is not installable from PyPI, so its probing path is re-run here from its code's
-documented behaviour (``senteval/probing.py``, ``tools/validation.py``, scikit-learn mode):
-the file read as SentEval reads it (``line.rstrip().split('\\t')``, the text ``split()``,
-label ids from the sorted train labels, every split sorted by (length, label)), then
-``SplitClassifier``: ``LogisticRegression(C=c, random_state=1111)`` for c in 2^-2 … 2^3,
-picked by ``round(100·dev accuracy, 2)`` (first best), refitted, scored on test. The vectors
-are one encoder's, keyed by the space-joined tokens (what SentEval's batcher gets), so both
-sides see the same vector for the same row.
+With ``--senteval DIR`` (a SentEval checkout: the folder holding ``senteval/``; SentEval is not
+on PyPI, and its code is never vendored in this repository) SentEval's own engine runs:
+``senteval.engine.SE(params, batcher).eval(task)`` with ``task_path`` the export's ``data``
+folder (it opens ``task_path/probing/<file>.txt``, the names the export writes, unrenamed),
+``usepytorch: False`` (its scikit-learn ``SplitClassifier``), ``kfold: 10``, ``seed: 1111``.
 
-    python bench/senteval_agreement.py FOLDER --out OUT [--encoder minilm|hash]
+Without it (CI has no SentEval) the probing path is re-run from SentEval's code
+(``senteval/probing.py``, ``tools/validation.py``, scikit-learn mode): the file read as
+SentEval reads it (``line.rstrip().split('\\t')``, the text ``split()``, label ids from the
+sorted train labels, every split sorted by (length, label)), then ``SplitClassifier``:
+``LogisticRegression(C=c, random_state=1111)`` for c in 2^-2 … 2^3, picked by
+``round(100·dev accuracy, 2)`` (first best), refitted, scored on test. The re-run is always
+printed; with ``--senteval`` the difference is taken against the engine.
 
-Prints one line per SentEval task: SentEval re-run, ``--probe senteval``, ``--probe lr``
-(test accuracy, points).
+The vectors are one encoder's, keyed by the space-joined tokens (SentEval's batcher gets token
+lists; it returns the cached vector of their join), so every side sees the same vector for the
+same row.
+
+    python bench/senteval_agreement.py FOLDER --out OUT [--encoder minilm|hash] [--senteval DIR]
+
+Prints one line per SentEval task: SentEval's engine (with ``--senteval``), the re-run,
+``--probe senteval``, ``--probe lr`` (test accuracy, points) and |SentEval − senteval|.
 """
 
 from __future__ import annotations
