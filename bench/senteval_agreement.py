@@ -1,26 +1,39 @@
 """SentEval's protocol on ``export --format senteval`` output against ``--probe senteval``
 (and ``lr``) on the dataset folder, with identical vectors on both sides.
 
-SentEval is not installable from PyPI, so its probing path is re-run here from its code's
-documented behaviour (``senteval/probing.py``, ``tools/validation.py``, scikit-learn mode):
-the file read as SentEval reads it (``line.rstrip().split('\\t')``, the text ``split()``,
-label ids from the sorted train labels, every split sorted by (length, label)), then
-``SplitClassifier``: ``LogisticRegression(C=c, random_state=1111)`` for c in 2^-2 … 2^3,
-picked by ``round(100·dev accuracy, 2)`` (first best), refitted, scored on test. The vectors
-are one encoder's, keyed by the space-joined tokens (what SentEval's batcher gets), so both
-sides see the same vector for the same row.
+With ``--senteval DIR`` (a SentEval checkout: the folder holding ``senteval/``; SentEval is not
+on PyPI, and its code is never vendored in this repository) SentEval's own engine runs:
+``senteval.engine.SE(params, batcher).eval(task)`` with ``task_path`` the export's ``data``
+folder (it opens ``task_path/probing/<file>.txt``, the names the export writes, unrenamed),
+``usepytorch: False`` (its scikit-learn ``SplitClassifier``), ``kfold: 10``, ``seed: 1111``.
 
-    python bench/senteval_agreement.py FOLDER --out OUT [--encoder minilm|hash]
+Without it (CI has no SentEval) the probing path is re-run from SentEval's code
+(``senteval/probing.py``, ``tools/validation.py``, scikit-learn mode): the file read as
+SentEval reads it (``line.rstrip().split('\\t')``, the text ``split()``, label ids from the
+sorted train labels, every split sorted by (length, label)), then ``SplitClassifier``:
+``LogisticRegression(C=c, random_state=1111)`` for c in 2^-2 … 2^3, picked by
+``round(100·dev accuracy, 2)`` (first best), refitted, scored on test. The re-run is always
+printed; with ``--senteval`` the difference is taken against the engine.
 
-Prints one line per SentEval task: SentEval re-run, ``--probe senteval``, ``--probe lr``
-(test accuracy, points).
+The vectors are one encoder's, keyed by the space-joined tokens (SentEval's batcher gets token
+lists; it returns the cached vector of their join), so every side sees the same vector for the
+same row.
+
+    python bench/senteval_agreement.py FOLDER --out OUT [--encoder minilm|hash] [--senteval DIR]
+
+Prints one line per SentEval task: SentEval's engine (with ``--senteval``), the re-run,
+``--probe senteval``, ``--probe lr`` (test accuracy, points) and |SentEval − senteval|.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
+import inspect
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from polyprobe.cards.export import export  # noqa: E402
+from polyprobe.cards.exports.senteval_names import PROBING_DIR  # noqa: E402
 from polyprobe.cards.folder import split_file  # noqa: E402
 from polyprobe.evaluation.probes import get_probe  # noqa: E402
 from polyprobe.evaluation.protocols import SplitArrays, run_protocol  # noqa: E402
@@ -97,6 +111,62 @@ def senteval_rerun(path: Path, vectors: Vectors) -> float:
     return round(100 * clf.score(X["te"], y["te"]), 2)
 
 
+def load_senteval(checkout: Path):
+    """SentEval's ``senteval.engine`` from a checkout (never vendored here). Two shims for the
+    stored versions of facebookresearch/SentEval this was run on (bench/README.md), both leaving
+    SentEval's files untouched: a ``utils.py`` older than the ``engine.py`` gets upstream's
+    three-line ``dotdict``, and a ``probing.py`` whose ``run`` trains only when asked
+    (``train_clf=False``) is called with ``train_clf=True``, so ``SE.eval`` reaches its
+    ``SplitClassifier``. An upstream checkout needs neither."""
+    sys.path.insert(0, str(checkout))
+    from senteval import engine, utils
+
+    if not hasattr(utils, "dotdict"):
+
+        class dotdict(dict):  # noqa: N801 - upstream's name
+            __getattr__ = dict.get
+            __setattr__ = dict.__setitem__
+            __delattr__ = dict.__delitem__
+
+        utils.dotdict = dotdict
+    run = engine.PROBINGEval.run
+    if "train_clf" in inspect.signature(run).parameters:
+        engine.PROBINGEval.run = functools.partialmethod(run, train_clf=True)
+    return engine
+
+
+def senteval_engine(engine, task_path: Path, task: str, vectors: Vectors) -> float:
+    """``SE(params, batcher).eval(task)`` in scikit-learn mode (``usepytorch: False``: the
+    LogisticRegression ``SplitClassifier``; the classifier dict is the one SentEval's examples
+    pass, of which the LogReg reads only ``nhid``). The batcher gets SentEval's token lists and
+    returns the cached vectors of their space-joined text."""
+
+    def batcher(params, batch):
+        return vectors([" ".join(toks) for toks in batch])
+
+    params = {
+        "task_path": str(task_path),
+        "usepytorch": False,
+        "kfold": 10,
+        "seed": 1111,
+        "classifier": {
+            "nhid": 0,
+            "optim": "adam",
+            "batch_size": 64,
+            "tenacity": 5,
+            "epoch_size": 4,
+        },
+    }
+    cwd = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:  # where a probing.py that saves embeddings saves
+        os.chdir(tmp)
+        try:
+            result = engine.SE(params, batcher).eval(task)
+        finally:
+            os.chdir(cwd)
+    return float(result["acc"])
+
+
 def polyprobe_run(folder: Path, config: str, probe: str, vectors: Vectors) -> float:
     X, y, groups, keys = {}, {}, {}, {}
     for split in ("train", "validation", "test"):
@@ -115,19 +185,34 @@ def main() -> None:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--encoder", default="minilm", choices=["minilm", "hash"])
+    ap.add_argument(
+        "--senteval",
+        type=Path,
+        metavar="DIR",
+        help="a SentEval checkout (the folder holding senteval/): run its engine too",
+    )
     args = ap.parse_args()
+    engine = load_senteval(args.senteval) if args.senteval else None
     result = export(args.folder, "senteval", args.out)
+    task_path = args.out.joinpath(*PROBING_DIR[:-1])  # SentEval opens task_path/probing/<file>
     vectors = Vectors(encoder(args.encoder))
-    print(f"{'task':24} {'SentEval':>9} {'senteval':>9} {'lr':>7} {'|diff|':>7}")
+    head = f"{'task':24} {'engine':>8} " if engine else f"{'task':24} "
+    print(f"{head}{'re-run':>8} {'senteval':>9} {'lr':>7} {'|diff|':>7}")
     for config, entry in result["written"].items():
-        if "senteval_task" not in entry:
+        task = entry.get("senteval_task")
+        if task is None:
             continue
-        theirs = senteval_rerun(args.out / entry["path"], vectors)
+        path = args.out / entry["path"]
+        if path.parent != task_path / PROBING_DIR[-1]:
+            raise SystemExit(f"{path}: not where SentEval's PROBINGEval opens it")
+        rerun = senteval_rerun(path, vectors)
+        real = senteval_engine(engine, task_path, task, vectors) if engine else None
         ours = polyprobe_run(args.folder, config, "senteval", vectors)
         lr = polyprobe_run(args.folder, config, "lr", vectors)
+        theirs = rerun if real is None else real
+        cols = f"{task:24} {real:8.2f} " if engine else f"{task:24} "
         print(
-            f"{entry['senteval_task']:24} {theirs:9.2f} {ours:9.2f} {lr:7.2f} "
-            f"{abs(theirs - ours):7.2f}",
+            f"{cols}{rerun:8.2f} {ours:9.2f} {lr:7.2f} {abs(theirs - ours):7.2f}",
             flush=True,
         )
 
