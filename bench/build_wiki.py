@@ -200,8 +200,10 @@ def size(folder):
                 pass  # removed while we looked
     return total
 tmp, cache = {tmp!r}, {cache!r}
-def scratch():  # the temp dir and the build's per-range passes beside the shard tables
-    return size(tmp) + sum(size(p) for p in glob.glob(os.path.join(cache, "passes-*")))
+def scratch():  # the temp dir and the build's per-range passes beside the shard tables; not
+    # the configs the write jobs put there (the output being written, moved into staging)
+    passes = glob.glob(os.path.join(cache, "passes-*"))
+    return size(tmp) + sum(size(p) - size(os.path.join(p, "written")) for p in passes)
 env = {{**os.environ, "PYTHONPATH": {repo!r}, "HF_HUB_OFFLINE": "1", "TMPDIR": tmp}}
 peak, done = [0], threading.Event()
 def sample():
@@ -285,7 +287,8 @@ def scale(source: Path, repeats: list[int], nodes: int = 2) -> None:
             f"| {cold['tmp_peak'] / 1e6:.0f} ({cold['tmp_peak'] / 1e6 / mb:.1f}×) "
             f"| {cold['out_bytes'] / 1e6:.1f} |"
         )
-    print("after (the executor runs the shard stage and the observe and candidate passes):")
+    print("after (the executor runs the shard stage, the observe and candidate passes and the "
+          "write jobs):")  # fmt: skip
     print("| dump | build CPU s (× local) | on the nodes | final step | final step peak RSS MB "
           "| temp peak MB (× XML, × output) | same bytes |")  # fmt: skip
     print("|---|---|---|---|---|---|---|")
