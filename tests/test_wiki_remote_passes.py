@@ -119,28 +119,17 @@ def test_passes_on_the_executor_give_the_local_bytes_and_resume(
 
     monkeypatch.setattr(remote, "map_remote", interrupted)
     ran.clear()
+
+    def rerun() -> dict[str, bytes]:
+        return _build(dump, tmp_path / "again", executor="datatrove-local", shards=3,
+                      shard_cache=cache, jobs=1, overwrite=True)  # fmt: skip
+
     with pytest.raises(KeyboardInterrupt):
-        _build(
-            dump,
-            tmp_path / "again",
-            executor="datatrove-local",
-            shards=3,
-            shard_cache=cache,
-            jobs=1,
-            overwrite=True,
-        )
+        rerun()
     folder = folder_of[0]
     assert (folder / "fits.pickle").exists() and not list(folder.glob("observe-*"))
     ran.clear()
-    again = _build(
-        dump,
-        tmp_path / "again",
-        executor="datatrove-local",
-        shards=3,
-        shard_cache=cache,
-        jobs=1,
-        overwrite=True,
-    )
+    again = rerun()
     assert again == local
     assert sorted(ran) == ["candidates-1-of-3.pickle", "candidates-2-of-3.pickle"] + [
         f"write-{k}-of-4.pickle" for k in range(4)
@@ -180,3 +169,35 @@ print(passes_key([stream], 0, "raise", 2))
         assert out.returncode == 0, out.stderr[-2000:]
         keys.add(out.stdout.split()[-1])
     assert len(keys) == 1
+
+
+def _fails_on_odd(k: int) -> int:
+    if k % 2:
+        raise RuntimeError(f"item {k} fails")
+    return k * 10
+
+
+def test_a_rerun_runs_only_the_items_not_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An item that raised (datatrove's local executor raises it here; a cluster's logs it)
+    leaves no result; a rerun runs it and the items after it, not the finished ones; an
+    executor that ends with results missing is one error naming how many and the logs."""
+    import polyprobe.runtime.inputs as inputs
+    from polyprobe.errors import PolyprobeError
+
+    needs("datatrove")
+    where = remote.Remote("datatrove-local", {}, tmp_path, ranges=3)
+    with pytest.raises(RuntimeError, match="item 1 fails"):
+        remote.map_remote(where, "observe", tmp_path, _fails_on_odd, [4, 1, 2])
+    done = sorted(p.name for p in tmp_path.glob("observe-*.pickle"))
+    assert done == ["observe-0-of-3.pickle"]
+    # item 0 comes back from its saved result (40), not run again (abs(4) = 4)
+    assert remote.map_remote(where, "observe", tmp_path, abs, [4, -1, 2]) == [40, 1, 2]
+
+    monkeypatch.setattr(inputs, "run_inputs", lambda *a, **k: None)  # runs nothing
+    with pytest.raises(PolyprobeError) as info:
+        remote.map_remote(where, "candidates", tmp_path, abs, [1, 2])
+    message = str(info.value)
+    assert message.startswith("2 of 2 items of the candidates pass failed on datatrove-local")
+    assert "rerun this command to retry them" in message

@@ -30,7 +30,7 @@ from polyprobe.errors import UsageError
 from polyprobe.runtime.parallel import start_method
 from polyprobe.runtime.signals import worker_setup
 
-__all__ = ["EXECUTORS", "RankStep", "run_inputs"]
+__all__ = ["EXECUTORS", "RankStep", "require_outputs", "run_inputs"]
 
 EXECUTORS: tuple[str, ...] = ("local", "datatrove-local", "datatrove-slurm", "datatrove-ray")
 
@@ -83,6 +83,20 @@ def run_inputs(
         record,
         (describe, then),
     )
+
+
+def require_outputs(outs: Sequence[str], what: str, executor: str, logs: Path) -> None:
+    """After :func:`run_inputs`: every item's ``out`` exists, else one error saying how
+    many of the ``what`` failed, where datatrove logged them, and that a rerun retries
+    only those."""
+    from polyprobe.errors import PolyprobeError
+
+    missing = [o for o in outs if not Path(o).exists()]
+    if missing:
+        raise PolyprobeError(
+            f"{len(missing)} of {len(outs)} {what} failed on {executor} (datatrove's logs: "
+            f"{logs}): rerun this command to retry them; finished ones are reused"
+        )
 
 
 def _run_local(

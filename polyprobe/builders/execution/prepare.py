@@ -47,9 +47,8 @@ def prepared(
     the build's per-range passes then run (:class:`Remote`: the same executor, one range
     per shard, beside the shards); else ``None``."""
     from polyprobe.cards.folder import make_owned_dir, sweep_orphans
-    from polyprobe.errors import PolyprobeError
     from polyprobe.hashing import stable_u64
-    from polyprobe.runtime.inputs import run_inputs
+    from polyprobe.runtime.inputs import require_outputs, run_inputs
 
     workers = workers_for(jobs, inputs)
     scratch = Path(tempfile.gettempdir())
@@ -75,13 +74,7 @@ def prepared(
             executor_options=dict(prepare.executor_options),
             record=record if prepare.cache is not None else None,
         )
-        missing = [i.out for i in items if not Path(i.out).exists()]
-        if missing:
-            raise PolyprobeError(
-                f"{len(missing)} of {len(items)} input shards failed on {prepare.executor} "
-                f"(datatrove's logs: {logs}): rerun this command to retry them; finished "
-                "shards are reused"
-            )
+        require_outputs([str(i.out) for i in items], "input shards", prepare.executor, logs)
         remote = (
             None
             if prepare.executor == "local"

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from polyprobe.errors import PolyprobeError
 from polyprobe.hashing import stable_u64
 
 __all__ = ["Remote", "SavedCall", "map_remote", "passes_key", "run_saved", "saved"]
@@ -104,7 +103,7 @@ def map_remote(
     """``function(item)`` for every item on the remote executor, the results in item order.
     Items already done (their result file exists) are not run again; a Slurm submission
     ends the command (:class:`~polyprobe.errors.JobsPending`: rerun for the next round)."""
-    from polyprobe.runtime.inputs import run_inputs
+    from polyprobe.runtime.inputs import require_outputs, run_inputs
 
     n = len(items)
     calls = [
@@ -128,13 +127,7 @@ def map_remote(
         describe=f"{phase} pass",
         then="run the build's next round (or assemble the dataset)",
     )
-    missing = [c.out for c in calls if not Path(c.out).exists()]
-    if missing:
-        raise PolyprobeError(
-            f"{len(missing)} of {n} items of the {phase} pass failed on {remote.executor} "
-            f"(datatrove's logs: {logs}): rerun this command to retry them; finished items "
-            "are reused"
-        )
+    require_outputs([c.out for c in calls], f"items of the {phase} pass", remote.executor, logs)
     return [pickle.loads(zlib.decompress(Path(c.out).read_bytes())) for c in calls]
 
 
