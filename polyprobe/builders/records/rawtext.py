@@ -144,14 +144,13 @@ class TextRecords:
         :meth:`records`, skips included (the shards' skipped input is counted by part 0)."""
         if not self.can_be_cut():
             raise ValueError("only sources read back from shard tables can be read in parts")
-        policy = InvalidPolicy(on_invalid, skipped)
         from polyprobe.builders.records.shards import page_cuts
 
         cuts = page_cuts([s.page_sizes() for s in self.sources], parts)
         lo, hi = cuts[part], cuts[part + 1]
         if part == 0:  # the input the shards left out, once for the whole reading
             for source in self.sources:
-                policy.skipped.update(source.skipped)
+                skipped.update(source.skipped)
         readings = (
             s.documents(None, pages=(lo[k], hi[k]))
             for k, s in enumerate(self.sources)
